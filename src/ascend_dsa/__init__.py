@@ -1,0 +1,58 @@
+"""Executable companion to DeepSeek's report on the Ascend 950 sparse-attention forward kernel.
+
+Pages and users import from here; the modules behind it each own one idea.
+"""
+
+from __future__ import annotations
+
+from ascend_dsa.errors import AscendDsaError, FigureMismatch
+from ascend_dsa.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
+from ascend_dsa.model import DSA_V41, ModelShape
+from ascend_dsa.provenance import Citation, Source
+from ascend_dsa.render.roofline import render_head_roofline_table
+from ascend_dsa.render.sources import render_spec_sources
+from ascend_dsa.report_figures import (
+    HEAD_ROOFLINE_CITATION,
+    check_head_roofline,
+    head_roofline_differences,
+    published_head_roofline,
+)
+from ascend_dsa.roofline import (
+    REPORT_HEADS,
+    REPORT_TOPK,
+    RooflinePoint,
+    Verdict,
+    cube_cycles,
+    head_roofline,
+    head_roofline_sweep,
+    l2_bytes,
+    l2_cycles,
+)
+
+__all__ = [
+    "ASCEND_950",
+    "DSA_V41",
+    "HEAD_ROOFLINE_CITATION",
+    "REPORT_HEADS",
+    "REPORT_TOPK",
+    "AscendDsaError",
+    "AscendSpec",
+    "Citation",
+    "FigureMismatch",
+    "ModelShape",
+    "RooflinePoint",
+    "Source",
+    "Verdict",
+    "check_head_roofline",
+    "cube_cycles",
+    "head_roofline",
+    "head_roofline_differences",
+    "head_roofline_sweep",
+    "l2_bytes",
+    "l2_bytes_per_cycle_per_core",
+    "l2_cycles",
+    "peak_flops",
+    "published_head_roofline",
+    "render_head_roofline_table",
+    "render_spec_sources",
+]

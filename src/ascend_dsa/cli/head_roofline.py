@@ -1,0 +1,72 @@
+"""``ascend-dsa head-roofline``: the report's table of CUBE against L2 cycles, with what-if overrides."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+from ascend_dsa.cli.options import positive_float, positive_int, positive_int_list, unit_fraction
+from ascend_dsa.hardware import ASCEND_950
+from ascend_dsa.render.roofline import seed_row, verdict_line
+from ascend_dsa.report_figures import HEAD_ROOFLINE_CITATION, head_roofline_differences
+from ascend_dsa.roofline import REPORT_HEADS, REPORT_TOPK, head_roofline_sweep
+
+if TYPE_CHECKING:
+    import argparse
+
+NAME = "head-roofline"
+HELP = "CUBE vs L2 cycles per AI Core for each (q heads, topk), as in report (zh) lines 85-114."
+
+#: Option name -> hardware field it overrides.
+_OVERRIDES = {
+    "l2_bandwidth": "l2_bandwidth_bytes_per_s",
+    "cores": "ai_cores",
+    "clock": "clock_hz",
+    "cube_fma": "cube_fma_per_cycle",
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register the options: grid, hardware overrides, the report check."""
+    parser.add_argument(
+        "--heads", type=positive_int_list, default=REPORT_HEADS, help="q heads per AI Core, e.g. 16,32,64,128"
+    )
+    parser.add_argument("--topk", type=positive_int_list, default=REPORT_TOPK, help="topk values, e.g. 512,1024")
+    parser.add_argument("--l2-bandwidth", type=positive_float, help="total L2 bandwidth in B/s (preset 5e12)")
+    parser.add_argument("--cores", type=positive_int, help="AI Cores sharing the L2 (preset 32)")
+    parser.add_argument("--clock", type=positive_float, help="clock in Hz (preset 1.65e9)")
+    parser.add_argument("--cube-fma", type=positive_int, help="CUBE FMA per cycle per AI Core (preset 4096)")
+    parser.add_argument(
+        "--balanced-within",
+        type=unit_fraction,
+        default=0.0,
+        help="call a ratio within this fraction of 1 balanced (default 0)",
+    )
+    parser.add_argument(
+        "--assert-report",
+        action="store_true",
+        help=f"exit 1 with a row diff unless the table equals {HEAD_ROOFLINE_CITATION.short}",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the table then the verdicts; with --assert-report, compare with the report and exit 1 on a difference."""
+    changes = {name: getattr(args, option) for option, name in _OVERRIDES.items() if getattr(args, option) is not None}
+    spec = ASCEND_950.with_overrides(**changes)
+    points = head_roofline_sweep(spec, args.heads, args.topk)
+    for point in points:
+        print(seed_row(point))
+    print()
+    print(f"# verdict: CUBE cycles against L2 cycles per AI Core ({spec.name}; report (zh) line 114)")
+    for point in points:
+        print(verdict_line(point, args.balanced_within))
+    if not args.assert_report:
+        return 0
+    differences = head_roofline_differences(points)
+    if differences:
+        print(f"\nMISMATCH with {HEAD_ROOFLINE_CITATION.full}:", file=sys.stderr)
+        for difference in differences:
+            print(f"  {difference.describe()}", file=sys.stderr)
+        return 1
+    print(f"\nOK: every row equals {HEAD_ROOFLINE_CITATION.full}")
+    return 0

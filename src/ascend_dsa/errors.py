@@ -1,0 +1,11 @@
+"""The errors ``ascend_dsa`` raises: one base class, one subclass per kind of failure."""
+
+from __future__ import annotations
+
+
+class AscendDsaError(Exception):
+    """Base of every error raised by this package."""
+
+
+class FigureMismatch(AscendDsaError):  # noqa: N818 - the name says what it is; "Error" would add nothing
+    """A figure we computed differs from the one the report published."""

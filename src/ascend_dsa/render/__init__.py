@@ -1,0 +1,1 @@
+"""Renderers: the only place that turns numbers into text (Markdown, plain text) or pictures (SVG)."""

@@ -1,0 +1,90 @@
+"""Text and tables for the head roofline: the report's print format, and the page's checked table."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ascend_dsa.hardware import ASCEND_950, l2_bytes_per_cycle_per_core
+from ascend_dsa.model import DSA_V41, ModelShape
+from ascend_dsa.render.markdown import Align, Lang, pick, table
+from ascend_dsa.report_figures import check_head_roofline, published_head_roofline
+from ascend_dsa.roofline import REPORT_HEADS, REPORT_TOPK, RooflinePoint, Verdict, head_roofline_sweep
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from ascend_dsa.hardware import AscendSpec
+
+_VERDICT_ZH = {Verdict.COMPUTE_BOUND: "算力 bound", Verdict.MEMORY_BOUND: "带宽 bound", Verdict.BALANCED: "均衡"}
+
+
+def seed_row(point: RooflinePoint) -> str:
+    """One row in the report's print format: ``{h_q:3d}, {topk=:4d}, {cube_cycles=:6d}, {mem_cycles=:6.0f}``."""
+    h_q, topk, cube_cycles, mem_cycles = point.heads, point.topk, point.cube_cycles, point.l2_cycles
+    return f"{h_q:3d}, {topk=:4d}, {cube_cycles=:6d}, {mem_cycles=:6.0f}"
+
+
+def verdict_line(point: RooflinePoint, balanced_within: float = 0.0) -> str:
+    """One line of the verdict listing: both cycle counts, their ratio and the bound."""
+    return (
+        f"h_q={point.heads:3d}, topk={point.topk:4d}: cube={point.cube_cycles:6d}, mem={point.l2_cycles:8.1f}, "
+        f"ratio={point.ratio:5.2f} -> {point.verdict(balanced_within)}"
+    )
+
+
+def verdict_text(verdict: Verdict, lang: Lang) -> str:
+    """The verdict in the page's language."""
+    return pick(lang, _VERDICT_ZH[verdict], str(verdict))
+
+
+def render_head_roofline_table(
+    spec: AscendSpec = ASCEND_950,
+    heads: Iterable[int] = REPORT_HEADS,
+    topk: Iterable[int] = REPORT_TOPK,
+    model: ModelShape = DSA_V41,
+    *,
+    lang: Lang = "zh",
+    check: bool = True,
+) -> str:
+    """The roofline table with the report's value beside ours; with ``check``, raise on any mismatch first.
+
+    ``check`` requires the grid to contain the report's eight (heads, topk) pairs.
+    """
+    points = head_roofline_sweep(spec, heads, topk, model)
+    if check:
+        check_head_roofline(points)
+    published = {(r.heads, r.topk): r for r in published_head_roofline()}
+    headers = [
+        "h_q",
+        "topk",
+        pick(lang, "CUBE 周期", "CUBE cycles"),
+        pick(lang, "报告", "report"),
+        pick(lang, "L2 周期", "L2 cycles"),
+        pick(lang, "报告", "report"),
+        pick(lang, "算存比", "ratio"),
+        pick(lang, "结论", "verdict"),
+        pick(lang, "出处", "source"),
+    ]
+    rows = []
+    for p in points:
+        row = published.get((p.heads, p.topk))
+        rows.append(
+            [
+                p.heads,
+                p.topk,
+                p.cube_cycles,
+                "—" if row is None else row.cube_cycles,
+                f"{p.l2_cycles:.1f}",
+                "—" if row is None else row.mem_cycles,
+                f"{p.ratio:.2f}",
+                verdict_text(p.verdict(), lang),
+                "—" if row is None else pick(lang, f"报告 (zh) 第 {row.line} 行", f"report (zh) line {row.line}"),
+            ]
+        )
+    aligns: tuple[Align, ...] = ("right",) * 8 + ("left",)
+    caption = pick(
+        lang,
+        f"每核每周期 L2 字节数 = {l2_bytes_per_cycle_per_core(spec):.3f} B/cycle（{spec.name}）",
+        f"L2 bytes per AI Core per cycle = {l2_bytes_per_cycle_per_core(spec):.3f} B/cycle ({spec.name})",
+    )
+    return table(headers, rows, aligns) + "\n\n" + caption + "\n"

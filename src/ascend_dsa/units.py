@@ -1,0 +1,17 @@
+"""Unit multipliers, so that sizes and rates read as they are spoken (``256 * KiB``)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+KiB: Final = 1024
+MiB: Final = 1024 * KiB
+
+GHz: Final = 1e9
+MHz: Final = 1e6
+
+TB: Final = 1e12  # decimal terabyte, as in "5 TB/s"
+TFLOPS: Final = 1e12
+
+BF16_BYTES: Final = 2
+FP32_BYTES: Final = 4

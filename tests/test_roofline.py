@@ -1,0 +1,92 @@
+import pytest
+
+from ascend_dsa.hardware import ASCEND_950
+from ascend_dsa.roofline import (
+    RooflinePoint,
+    Verdict,
+    cube_cycles,
+    head_roofline,
+    head_roofline_sweep,
+    l2_bytes,
+    l2_cycles,
+)
+
+
+@pytest.mark.parametrize(
+    ("heads", "topk", "cube", "mem"),
+    [
+        (16, 512, 2048, 5883),
+        (16, 1024, 4096, 11419),
+        (32, 512, 4096, 6229),
+        (32, 1024, 8192, 11765),
+        (64, 512, 8192, 6921),
+        (64, 1024, 16384, 12457),
+        (128, 512, 16384, 8305),
+        (128, 1024, 32768, 13841),
+    ],
+)
+def test_report_rows(heads: int, topk: int, cube: int, mem: int) -> None:
+    """Each row of report (zh) lines 104-111 comes out of the model."""
+    assert cube_cycles(ASCEND_950, heads, topk) == cube
+    assert round(l2_cycles(ASCEND_950, heads, topk)) == mem
+
+
+def test_l2_bytes_counts_q_o_once_and_kv_once() -> None:
+    """Q and O scale with heads; the KV term does not."""
+    assert l2_bytes(64, 512) == 64 * 512 * 2 * 2 + 512 * 512 * 2
+    assert l2_bytes(128, 512) - l2_bytes(64, 512) == 64 * 1024 * 2
+
+
+def test_fp8_kv_token_size() -> None:
+    """With 528-byte FP8 tokens at 64 heads the L2 cycles drop to 4239 and 7094 (FACTS section 6.6)."""
+    assert round(l2_cycles(ASCEND_950, 64, 512, kv_bytes_per_token=528)) == 4239
+    assert round(l2_cycles(ASCEND_950, 64, 1024, kv_bytes_per_token=528)) == 7094
+
+
+def test_ratios_at_64_heads() -> None:
+    """At 64 heads the ratio is 1.18 and 1.32 (report (zh) line 114: roughly balanced)."""
+    assert head_roofline(ASCEND_950, 64, 512).ratio == pytest.approx(1.18, abs=0.005)
+    assert head_roofline(ASCEND_950, 64, 1024).ratio == pytest.approx(1.32, abs=0.005)
+
+
+def test_verdicts_follow_report() -> None:
+    """Compute-bound only from 64 heads on (report (zh) line 114)."""
+    for point in head_roofline_sweep(ASCEND_950):
+        expected = Verdict.COMPUTE_BOUND if point.heads >= 64 else Verdict.MEMORY_BOUND
+        assert point.verdict() is expected
+
+
+def test_balanced_band() -> None:
+    """A ratio within the band of 1 is called balanced."""
+    point = RooflinePoint(heads=64, topk=512, cube_cycles=118, l2_cycles=100.0)
+    assert point.verdict(0.2) is Verdict.BALANCED
+    assert point.verdict(0.1) is Verdict.COMPUTE_BOUND
+    with pytest.raises(ValueError, match="balanced_within"):
+        point.verdict(-0.1)
+
+
+def test_sweep_order_is_heads_outermost() -> None:
+    """The sweep follows the report's loop: heads outer, topk inner."""
+    keys = [(p.heads, p.topk) for p in head_roofline_sweep(ASCEND_950)]
+    assert keys == [(h, k) for h in (16, 32, 64, 128) for k in (512, 1024)]
+
+
+@pytest.mark.parametrize(("heads", "topk"), [((), (512,)), ((64,), ())])
+def test_empty_grid_rejected(heads: tuple[int, ...], topk: tuple[int, ...]) -> None:
+    """An empty grid is an error, not an empty table."""
+    with pytest.raises(ValueError, match="empty grid"):
+        head_roofline_sweep(ASCEND_950, heads, topk)
+
+
+@pytest.mark.parametrize("bad", [0, -16, True])
+def test_bad_heads_rejected(bad: int) -> None:
+    """Heads must be a positive integer."""
+    with pytest.raises(ValueError, match="heads must be a positive integer"):
+        cube_cycles(ASCEND_950, bad, 512)
+
+
+def test_more_bandwidth_fewer_l2_cycles() -> None:
+    """Doubling L2 bandwidth halves L2 cycles and leaves CUBE cycles alone."""
+    fast = ASCEND_950.with_overrides(l2_bandwidth_bytes_per_s=10e12)
+    assert l2_cycles(fast, 64, 512) == pytest.approx(l2_cycles(ASCEND_950, 64, 512) / 2)
+    assert cube_cycles(fast, 64, 512) == cube_cycles(ASCEND_950, 64, 512)
