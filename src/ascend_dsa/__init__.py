@@ -5,9 +5,19 @@ Pages and users import from here; the modules behind it each own one idea.
 
 from __future__ import annotations
 
+from ascend_dsa.block_cycles import (
+    fixpipe_break_even_b_topk,
+    fixpipe_bytes_per_block,
+    fixpipe_cycles_per_block,
+    identity_rescale_cycles,
+    mma_cycles_per_block,
+)
 from ascend_dsa.errors import AscendDsaError, FigureMismatch
 from ascend_dsa.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
+from ascend_dsa.kernel_config import SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.memory_budget import l0c_output_bytes, l0c_scores_bytes, l0c_used_bytes
 from ascend_dsa.model import DSA_V41, ModelShape
+from ascend_dsa.mte2 import GATHER2_TOKENS_PER_REQUEST, requests_per_block, tokens_in_flight
 from ascend_dsa.provenance import Citation, Source
 from ascend_dsa.render.roofline import render_head_roofline_table
 from ascend_dsa.render.sources import render_spec_sources
@@ -28,31 +38,47 @@ from ascend_dsa.roofline import (
     l2_bytes,
     l2_cycles,
 )
+from ascend_dsa.throughput import cycles_per_block_at, fraction_of_peak
 
 __all__ = [
     "ASCEND_950",
     "DSA_V41",
+    "GATHER2_TOKENS_PER_REQUEST",
     "HEAD_ROOFLINE_CITATION",
     "REPORT_HEADS",
     "REPORT_TOPK",
+    "SHIPPED_KERNEL",
     "AscendDsaError",
     "AscendSpec",
     "Citation",
     "FigureMismatch",
+    "KernelConfig",
     "ModelShape",
     "RooflinePoint",
     "Source",
     "Verdict",
     "check_head_roofline",
     "cube_cycles",
+    "cycles_per_block_at",
+    "fixpipe_break_even_b_topk",
+    "fixpipe_bytes_per_block",
+    "fixpipe_cycles_per_block",
+    "fraction_of_peak",
     "head_roofline",
     "head_roofline_differences",
     "head_roofline_sweep",
+    "identity_rescale_cycles",
+    "l0c_output_bytes",
+    "l0c_scores_bytes",
+    "l0c_used_bytes",
     "l2_bytes",
     "l2_bytes_per_cycle_per_core",
     "l2_cycles",
+    "mma_cycles_per_block",
     "peak_flops",
     "published_head_roofline",
     "render_head_roofline_table",
     "render_spec_sources",
+    "requests_per_block",
+    "tokens_in_flight",
 ]

@@ -1,0 +1,24 @@
+"""Achieved throughput against the peak (report (zh) line 5): what fraction, and what it means per block."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ascend_dsa.block_cycles import mma_cycles_per_block
+from ascend_dsa.hardware import AscendSpec, peak_flops
+from ascend_dsa.kernel_config import KernelConfig
+from ascend_dsa.model import DSA_V41, ModelShape
+
+
+def fraction_of_peak(achieved_flops: float, spec: AscendSpec) -> float:
+    """Achieved FLOP/s over the derived peak (4096 x 2 x 1.65 GHz x 32 = 432.54 TFLOPS on the 950)."""
+    if achieved_flops <= 0:
+        raise ValueError(f"achieved_flops must be positive, got {achieved_flops!r}")
+    return achieved_flops / peak_flops(spec)
+
+
+def cycles_per_block_at(
+    achieved_flops: float, spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41
+) -> float:
+    """Cycles one block takes on average if the chip sustains ``achieved_flops`` (MMA cycles / fraction of peak)."""
+    return float(mma_cycles_per_block(spec, config, model) / Fraction(fraction_of_peak(achieved_flops, spec)))
