@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, TypeAlias
 
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.provenance import REPORT_COMMIT, REPORT_ZH_PATH, Citation
@@ -125,3 +125,120 @@ def check_head_roofline(points: Iterable[RooflinePoint], published: Iterable[Hea
             f"{len(differences)} of the rows of {HEAD_ROOFLINE_CITATION.short} differ from ours "
             f"({HEAD_ROOFLINE_CITATION.full}): {rows}"
         )
+
+
+#: A published or computed figure: a number, or a tuple of them (possibly nested).
+FigureValue: TypeAlias = int | float | tuple["FigureValue", ...]
+
+
+def report_zh(first: int, last: int | None = None) -> Citation:
+    """A span of the Chinese report at the pinned commit."""
+    return Citation(REPORT_ZH_PATH, REPORT_COMMIT, first, first if last is None else last)
+
+
+@dataclass(frozen=True)
+class PublishedFigure:
+    """One figure as the report states it: a stable key, the value, its unit and where it stands.
+
+    ``written`` says how the report writes it when that is not the plain number (``exp(6)``, ``64 或 96``).
+    """
+
+    key: str
+    value: FigureValue
+    unit: str
+    citation: Citation
+    written: str = ""
+
+    def __post_init__(self) -> None:
+        """Reject a key that is not kebab-case."""
+        if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", self.key):
+            raise ValueError(f"key must be kebab-case, got {self.key!r}")
+
+
+#: Every figure of the report the ledger checks, besides the head-roofline rows above. One figure per entry, each
+#: written once; ``ascend_dsa.claims`` says what we compute for it and how the two are compared.
+PUBLISHED_FIGURES: Final = (
+    PublishedFigure(key="prefill-tflops", value=410, unit="TFLOPS", citation=report_zh(5)),
+    PublishedFigure(key="prefill-percent-of-peak", value=95, unit="%", citation=report_zh(5)),
+    PublishedFigure(key="decode-tflops", value=360, unit="TFLOPS", citation=report_zh(5)),
+    PublishedFigure(key="decode-percent-of-peak", value=83, unit="%", citation=report_zh(5)),
+    PublishedFigure(key="b-topk-choices", value=(64, 96), unit="tokens", citation=report_zh(43), written="64 或 96"),
+    PublishedFigure(key="rescale-threshold", value=6, unit="", citation=report_zh(57)),
+    PublishedFigure(key="rescale-factor-bound", value=403.43, unit="", citation=report_zh(67), written="exp(6)"),
+    PublishedFigure(key="compute-bound-from-heads", value=64, unit="heads", citation=report_zh(114)),
+    PublishedFigure(key="balanced-ratio-at-64-heads", value=1, unit="", citation=report_zh(114), written="大致均衡"),
+    PublishedFigure(key="l0c-o-at-128-heads", value=256, unit="KiB", citation=report_zh(116), written="256KB"),
+    PublishedFigure(key="l0c-capacity", value=256, unit="KiB", citation=report_zh(116), written="完全占满"),
+    PublishedFigure(key="identity-rescale-cycles", value=8192, unit="cycles", citation=report_zh(126, 128)),
+    PublishedFigure(key="hf32-off-fma-per-cycle", value=256, unit="FMA/cycle", citation=report_zh(128)),
+    PublishedFigure(key="vector-cores-per-ai-core", value=2, unit="VECTOR Cores", citation=report_zh(134)),
+    PublishedFigure(key="mte2-outstanding-requests", value=16, unit="requests", citation=report_zh(138)),
+    PublishedFigure(key="mte2-tokens-in-flight", value=32, unit="tokens", citation=report_zh(138)),
+    PublishedFigure(key="fixpipe-bytes-per-cycle-1c1v", value=128, unit="B/cycle", citation=report_zh(142)),
+    PublishedFigure(
+        key="mma-cycles-per-token", value=16, unit="cycles", citation=report_zh(142), written="B_TOPK * 16"
+    ),
+    PublishedFigure(
+        key="fixpipe-cycles-formula",
+        value=(1024, 2),
+        unit="cycles",
+        citation=report_zh(142),
+        written="1024 + B_TOPK * 2",
+    ),
+    PublishedFigure(key="fixpipe-break-even-b-topk", value=73.14, unit="tokens", citation=report_zh(142)),
+    PublishedFigure(key="fixpipe-margin-b-topk", value=(96, 128), unit="tokens", citation=report_zh(142)),
+    PublishedFigure(
+        key="token-as-blocks", value=(512, 32, 32), unit="", citation=report_zh(152), written="512 个 bf16 = 32 个 32B"
+    ),
+    PublishedFigure(key="design-heads-and-vector-cores", value=(64, 2), unit="", citation=report_zh(168)),
+    PublishedFigure(
+        key="softmax-slack-cycles", value=1024, unit="cycles", citation=report_zh(184), written="大约 1024"
+    ),
+    PublishedFigure(key="vector-step-1-offset", value=5, unit="blocks", citation=report_zh(188), written="i+5"),
+    PublishedFigure(key="vector-step-2-offset", value=3, unit="blocks", citation=report_zh(190), written="i+3"),
+    PublishedFigure(key="vector-step-3-offset", value=1, unit="blocks", citation=report_zh(192), written="i+1"),
+    PublishedFigure(key="vector-step-4-offset", value=5, unit="blocks", citation=report_zh(194), written="i+5"),
+    PublishedFigure(key="vector-step-5-offset", value=0, unit="blocks", citation=report_zh(196), written="i"),
+    PublishedFigure(key="vector-step-6-offset", value=1, unit="blocks", citation=report_zh(198), written="i+1"),
+    PublishedFigure(key="vector-step-7-offset", value=5, unit="blocks", citation=report_zh(200), written="i+5"),
+    PublishedFigure(key="mte2-queue-depth", value=16, unit="requests", citation=report_zh(216)),
+    PublishedFigure(
+        key="gather2-burst-count", value=2, unit="tokens", citation=report_zh(216), written="burst_count=2"
+    ),
+    PublishedFigure(key="nz-padding-rows", value=1, unit="rows", citation=report_zh(228), written="额外 pad 一行"),
+    PublishedFigure(key="nd2nz-vector-pair", value=(2, 256), unit="B", citation=report_zh(232), written="一对 256B"),
+    PublishedFigure(key="icache-cube", value=32, unit="KiB", citation=report_zh(238)),
+    PublishedFigure(key="icache-vector", value=16, unit="KiB", citation=report_zh(238)),
+    PublishedFigure(key="icache-simd-vf", value=8, unit="KiB", citation=report_zh(238)),
+    PublishedFigure(key="l1-bank-ranges", value=((0, 256), (256, 512)), unit="KiB", citation=report_zh(242)),
+)
+
+
+def head_roofline_figures() -> tuple[PublishedFigure, ...]:
+    """The head-roofline rows as figures ``(cube_cycles, mem_cycles)``, keyed by their report line."""
+    return tuple(
+        PublishedFigure(
+            key=f"head-roofline-line-{row.line}",
+            value=(row.cube_cycles, row.mem_cycles),
+            unit="cycles",
+            citation=report_zh(row.line or 0),
+            written=f"h_q={row.heads}, topk={row.topk}",
+        )
+        for row in published_head_roofline()
+    )
+
+
+def published_figure(key: str) -> PublishedFigure:
+    """The published figure named ``key`` (including ``head-roofline-line-N``)."""
+    for figure in (*PUBLISHED_FIGURES, *head_roofline_figures()):
+        if figure.key == key:
+            return figure
+    raise ValueError(f"key must name a published figure, got {key!r}")
+
+
+def published_number(key: str) -> float:
+    """The published figure named ``key``, which must be a single number."""
+    value = published_figure(key).value
+    if isinstance(value, tuple):
+        raise TypeError(f"published figure {key} must be a single number, got {value!r}")
+    return value

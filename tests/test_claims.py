@@ -1,0 +1,146 @@
+import re
+from fractions import Fraction
+
+import pytest
+
+from ascend_dsa.claims import (
+    CHAPTERS,
+    CLAIMS,
+    SHIPPED_DESIGN,
+    Claim,
+    Design,
+    Rule,
+    RuleKind,
+    check_claims,
+    claim,
+    evaluate_claims,
+    normalise,
+    select_claims,
+)
+from ascend_dsa.errors import FigureMismatch
+from ascend_dsa.hardware import ASCEND_950
+from ascend_dsa.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.report_figures import PUBLISHED_FIGURES, head_roofline_figures
+
+
+def test_every_claim_passes_on_the_shipped_design() -> None:
+    """All claims agree with the report for the Ascend 950 and the shipped kernel."""
+    results = check_claims()
+    assert len(results) == len(CLAIMS)
+    assert all(r.passed for r in results)
+
+
+def test_ids_are_unique_kebab_case() -> None:
+    """Claim ids are unique, stable kebab-case names."""
+    ids = [c.claim_id for c in CLAIMS]
+    assert len(ids) == len(set(ids))
+    assert all(re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", i) for i in ids)
+
+
+def test_every_published_figure_is_used() -> None:
+    """Each published figure is compared by some claim or feeds one as an input."""
+    used = {c.claim_id for c in CLAIMS} | {i for c in CLAIMS for i in c.inputs}
+    keys = {f.key for f in (*PUBLISHED_FIGURES, *head_roofline_figures())}
+    assert keys == used
+
+
+@pytest.mark.parametrize(
+    "line", [5, 43, 57, 67, 104, 111, 114, 116, 126, 138, 142, 152, 168, 184, 188, 192, 200, 216, 228, 232, 238, 242]
+)
+def test_every_facts_row_has_a_claim(line: int) -> None:
+    """Every line with a quantitative claim (FACTS section 2) has at least one ledger entry."""
+    assert any(c.figure.citation.first_line <= line <= c.figure.citation.last_line for c in CLAIMS)
+
+
+def test_chapters_cover_claims() -> None:
+    """Every claim belongs to a known chapter and every chapter in CHAPTERS has a claim."""
+    assert {c.chapter for c in CLAIMS} == set(CHAPTERS)
+
+
+def test_percent_rule_rounds() -> None:
+    """94.79% rounds to 95 but not to 94."""
+    rule = Rule(RuleKind.PERCENT)
+    assert rule.holds(0.9479, 95)
+    assert not rule.holds(0.9479, 94)
+
+
+def test_rounded_rule() -> None:
+    """73.142857 rounded to 2 decimals is 73.14."""
+    assert Rule(RuleKind.ROUNDED, decimals=2).holds(1024 / 14, 73.14)
+    assert not Rule(RuleKind.ROUNDED, decimals=2).holds(1024 / 14, 73.15)
+
+
+def test_relative_rule_broadcasts_a_single_value() -> None:
+    """Each of ours must lie within the tolerance of a single published value."""
+    rule = Rule(RuleKind.RELATIVE, tolerance=0.5)
+    assert rule.holds((1.18, 1.32), 1)
+    assert not rule.holds((1.18, 1.6), 1)
+
+
+def test_member_and_at_most_rules() -> None:
+    """Membership and upper bounds."""
+    assert Rule(RuleKind.MEMBER).holds(64, (64, 96))
+    assert not Rule(RuleKind.MEMBER).holds(128, (64, 96))
+    assert Rule(RuleKind.AT_MOST).holds(144, 256)
+    assert not Rule(RuleKind.AT_MOST).holds(257, 256)
+
+
+def test_shape_mismatch_fails() -> None:
+    """Tuples of different lengths never agree."""
+    assert not Rule(RuleKind.ROUNDED).holds((1, 2), (1, 2, 3))
+
+
+def test_normalise_fractions() -> None:
+    """Whole fractions become ints, others floats, recursively."""
+    assert normalise((Fraction(4, 2), Fraction(1, 4))) == (2, 0.25)
+    assert isinstance(normalise(Fraction(8192)), int)
+
+
+def test_mismatch_names_claim_line_ours_and_theirs() -> None:
+    """A slower clock fails the peak claims; the message names the id, the line, ours and the report's value."""
+    design = Design(spec=ASCEND_950.with_overrides(clock_hz=1.7e9))
+    with pytest.raises(FigureMismatch) as caught:
+        check_claims(design, chapter="index")
+    message = str(caught.value)
+    assert "claim prefill-percent-of-peak (report (zh) line 5): ours 92.00%, report 95" in message
+    assert "claim decode-percent-of-peak" in message
+
+
+def test_fixpipe_rate_change_fails_break_even() -> None:
+    """Doubling the FixPipe rate moves the break-even below 73.14 and the ledger says so."""
+    design = Design(spec=ASCEND_950.with_overrides(fixpipe_bytes_per_cycle_1c1v=256))
+    failing = {r.claim.claim_id for r in evaluate_claims(design) if not r.passed}
+    assert {"fixpipe-break-even-b-topk", "fixpipe-cycles-formula", "fixpipe-bytes-per-cycle-1c1v"} <= failing
+
+
+def test_b_topk_128_breaks_offsets_not_choices() -> None:
+    """B_TOPK = 128 is not one of '64 or 96' and doubles the softmax slack."""
+    design = Design(config=SHIPPED_KERNEL.with_overrides(b_topk=128))
+    failing = {r.claim.claim_id for r in evaluate_claims(design) if not r.passed}
+    assert {"b-topk-choices", "softmax-slack-cycles"} <= failing
+
+
+def test_select_by_chapter_and_ids() -> None:
+    """Selection by chapter, and by id, returns those claims only."""
+    assert {c.claim_id for c in select_claims("optimizations/icache")} == {
+        "icache-cube",
+        "icache-vector",
+        "icache-simd-vf",
+    }
+    assert [c.claim_id for c in select_claims(ids=["l1-bank-ranges"])] == ["l1-bank-ranges"]
+    with pytest.raises(ValueError, match="chapter"):
+        select_claims("nowhere")
+    with pytest.raises(ValueError, match="claim_id"):
+        claim("no-such-claim")
+
+
+def test_claim_rejects_unknown_figure() -> None:
+    """A claim must point at a published figure."""
+    with pytest.raises(ValueError, match="published figure"):
+        Claim("made-up", "index", Rule(RuleKind.EXACT), "zh", "en", lambda _d: 1)
+
+
+def test_shipped_design_is_default() -> None:
+    """Evaluating without a design uses the Ascend 950 and the shipped kernel."""
+    assert SHIPPED_DESIGN.spec is ASCEND_950
+    assert SHIPPED_DESIGN.config is SHIPPED_KERNEL
