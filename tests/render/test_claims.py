@@ -93,6 +93,13 @@ def test_schedule_tables() -> None:
     assert "1 step in 10" in r.render_schedule_order_share(lang="en")
 
 
+def test_gather2_halves_the_requests() -> None:
+    """32 tokens per VECTOR Core: 32 single-token requests (two queues' worth) or 16 gather2 requests (one)."""
+    text = r.render_gather2_requests(lang="en")
+    assert "| 1 token per request | 1 | 32 | 32 | 16 | 16 | 2 × |" in text
+    assert "| gather2 | 2 | 32 | 16 | 16 | 32 | 1 × |" in text
+
+
 def test_b_topk_divisibility() -> None:
     """96 leaves 64 of 640 indices over."""
     assert "640 mod 96 = 64" in r.render_b_topk_divisibility(lang="en")

@@ -428,6 +428,37 @@ def render_mte2_in_flight(design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh")
     return table(headers, rows, ("left", *("right",) * 6)) + "\n"
 
 
+def render_gather2_requests(design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh") -> str:
+    """MTE2 requests per VECTOR Core per block with one token per request and with gather2's two."""
+    check_claims(design, ids=("mte2-queue-depth", "gather2-burst-count"))
+    spec, config = design.spec, design.config
+    rows = []
+    for name, per_request in ((("每请求 1 个 token", "1 token per request"), 1), (("gather2", "gather2"), None)):
+        tokens = GATHER2_TOKENS_PER_REQUEST if per_request is None else per_request
+        requests = requests_per_block(config, tokens)
+        rows.append(
+            [
+                pick(lang, *name),
+                tokens,
+                config.b_topk_per_vector_core,
+                requests,
+                spec.mte2_outstanding_requests,
+                tokens_in_flight(spec, tokens),
+                f"{requests / spec.mte2_outstanding_requests:.0f} ×",
+            ]
+        )
+    headers = [
+        pick(lang, "方式", "how"),
+        pick(lang, "每请求 token", "tokens per request"),
+        pick(lang, "每个 VECTOR Core 每块的 token", "tokens per VECTOR Core per block"),
+        pick(lang, "每块请求数", "requests per block"),
+        pick(lang, "队列深度", "queue depth"),
+        pick(lang, "同时在途 token", "tokens in flight"),
+        pick(lang, "每块需要几轮队列", "queue refills per block"),
+    ]
+    return table(headers, rows, ("left", *("right",) * 6)) + "\n"
+
+
 def render_fixpipe_table(
     b_topks: Iterable[int] = (32, 64, 73, 74, 96, 128), design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh"
 ) -> str:
@@ -722,7 +753,6 @@ def render_fp8_roofline(kv_bytes_per_token: int = 528, design: Design = SHIPPED_
         fp8 = head_roofline(spec, heads, topk, model, kv_bytes_per_token)
         rows.append(
             [
-                heads,
                 topk,
                 bf16.cube_cycles,
                 f"{bf16.l2_cycles:.0f}",
@@ -732,12 +762,11 @@ def render_fp8_roofline(kv_bytes_per_token: int = 528, design: Design = SHIPPED_
             ]
         )
     headers = [
-        "h_q",
-        "topk",
+        pick(lang, f"topk（h_q = {heads}）", f"topk (h_q = {heads})"),
         pick(lang, "CUBE 周期", "CUBE cycles"),
         pick(lang, "L2 周期（bf16，报告）", "L2 cycles (bf16, report)"),
         pick(lang, "算存比", "ratio"),
         pick(lang, f"L2 周期（FP8，{kv_bytes_per_token} B/token）", f"L2 cycles (FP8, {kv_bytes_per_token} B/token)"),
         pick(lang, "算存比", "ratio"),
     ]
-    return table(headers, rows, ("right",) * 7) + "\n"
+    return table(headers, rows, ("right",) * 6) + "\n"
