@@ -12,18 +12,57 @@ from ascend_dsa.block_cycles import (
     identity_rescale_cycles,
     mma_cycles_per_block,
 )
-from ascend_dsa.errors import AscendDsaError, FigureMismatch
+from ascend_dsa.code_figures import SHIPPED_UB_TOTALS, check_ub_totals
+from ascend_dsa.design_point import (
+    LIMITS,
+    SHIPPED_DESIGN,
+    DesignEvaluation,
+    DesignPoint,
+    KvCache,
+    Limit,
+    LimitCheck,
+    evaluate,
+    fixpipe_bytes_per_cycle,
+    fixpipe_cycles,
+    smallest_compute_bound_heads,
+)
+from ascend_dsa.design_sweep import DesignGrid, SweepResult, sweep
+from ascend_dsa.errors import AscendDsaError, FigureMismatch, ForbiddenDesign
 from ascend_dsa.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
 from ascend_dsa.kernel_config import SHIPPED_KERNEL, KernelConfig
-from ascend_dsa.memory_budget import l0c_output_bytes, l0c_scores_bytes, l0c_used_bytes
+from ascend_dsa.kernel_rules import KernelRule, check_kernel_rules
+from ascend_dsa.kv_formats import KvFormat, Mode, kv_bytes_per_token
+from ascend_dsa.memory_budget import (
+    L1Plan,
+    UbField,
+    UbPlan,
+    l0c_output_bytes,
+    l0c_scores_bytes,
+    l0c_used_bytes,
+    l1_plan,
+    shipped_ub_plans,
+    ub_plan,
+)
 from ascend_dsa.model import DSA_V41, ModelShape
 from ascend_dsa.mte2 import GATHER2_TOKENS_PER_REQUEST, requests_per_block, tokens_in_flight
+from ascend_dsa.pipeline import (
+    VECTOR_SCHEDULE,
+    StageCosts,
+    Task,
+    Timeline,
+    Unit,
+    implied_buffer_depths,
+    simulate,
+    stage_costs,
+)
 from ascend_dsa.provenance import Citation, Source
 from ascend_dsa.render.roofline import render_head_roofline_table
 from ascend_dsa.render.sources import render_spec_sources
 from ascend_dsa.report_figures import (
     HEAD_ROOFLINE_CITATION,
+    check_fixpipe_break_even,
     check_head_roofline,
+    check_p_ready_to_used,
     head_roofline_differences,
     published_head_roofline,
 )
@@ -45,32 +84,64 @@ __all__ = [
     "DSA_V41",
     "GATHER2_TOKENS_PER_REQUEST",
     "HEAD_ROOFLINE_CITATION",
+    "LIMITS",
     "REPORT_HEADS",
     "REPORT_TOPK",
+    "SHIPPED_DESIGN",
     "SHIPPED_KERNEL",
+    "SHIPPED_UB_TOTALS",
+    "VECTOR_SCHEDULE",
     "AscendDsaError",
     "AscendSpec",
     "Citation",
+    "DesignEvaluation",
+    "DesignGrid",
+    "DesignPoint",
     "FigureMismatch",
+    "ForbiddenDesign",
     "KernelConfig",
+    "KernelRule",
+    "KvCache",
+    "KvFormat",
+    "L1Plan",
+    "Limit",
+    "LimitCheck",
+    "Mode",
     "ModelShape",
     "RooflinePoint",
     "Source",
+    "StageCosts",
+    "SweepResult",
+    "Task",
+    "Timeline",
+    "UbField",
+    "UbPlan",
+    "Unit",
     "Verdict",
+    "check_fixpipe_break_even",
     "check_head_roofline",
+    "check_kernel_rules",
+    "check_p_ready_to_used",
+    "check_ub_totals",
     "cube_cycles",
     "cycles_per_block_at",
+    "evaluate",
     "fixpipe_break_even_b_topk",
     "fixpipe_bytes_per_block",
+    "fixpipe_bytes_per_cycle",
+    "fixpipe_cycles",
     "fixpipe_cycles_per_block",
     "fraction_of_peak",
     "head_roofline",
     "head_roofline_differences",
     "head_roofline_sweep",
     "identity_rescale_cycles",
+    "implied_buffer_depths",
+    "kv_bytes_per_token",
     "l0c_output_bytes",
     "l0c_scores_bytes",
     "l0c_used_bytes",
+    "l1_plan",
     "l2_bytes",
     "l2_bytes_per_cycle_per_core",
     "l2_cycles",
@@ -80,5 +151,11 @@ __all__ = [
     "render_head_roofline_table",
     "render_spec_sources",
     "requests_per_block",
+    "shipped_ub_plans",
+    "simulate",
+    "smallest_compute_bound_heads",
+    "stage_costs",
+    "sweep",
     "tokens_in_flight",
+    "ub_plan",
 ]

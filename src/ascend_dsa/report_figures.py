@@ -125,3 +125,39 @@ def check_head_roofline(points: Iterable[RooflinePoint], published: Iterable[Hea
             f"{len(differences)} of the rows of {HEAD_ROOFLINE_CITATION.short} differ from ours "
             f"({HEAD_ROOFLINE_CITATION.full}): {rows}"
         )
+
+
+# --- FixPipe under 1C1V (report (zh) line 142) -------------------------------------------------------------------
+
+FIXPIPE_BREAK_EVEN_CITATION: Final = Citation(REPORT_ZH_PATH, REPORT_COMMIT, 142, 142)
+#: "B_TOPK > 73.14": the B_TOPK above which MMA outlasts FixPipe when O leaves L0C every block, as printed.
+FIXPIPE_BREAK_EVEN_PUBLISHED: Final = "73.14"
+
+
+def check_fixpipe_break_even(b_topk: float, published: str = FIXPIPE_BREAK_EVEN_PUBLISHED) -> None:
+    """Raise :class:`FigureMismatch` unless ``b_topk``, printed to the report's two decimals, equals its figure."""
+    decimals = len(published.split(".")[1]) if "." in published else 0
+    ours = f"{b_topk:.{decimals}f}"
+    if ours != published:
+        raise FigureMismatch(
+            f"{FIXPIPE_BREAK_EVEN_CITATION.short} differs from ours ({FIXPIPE_BREAK_EVEN_CITATION.full}): "
+            f"ours B_TOPK > {ours}; report B_TOPK > {published}"
+        )
+
+
+# --- The pipeline's slack (report (zh) line 184) -----------------------------------------------------------------
+
+P_READY_TO_USED_CITATION: Final = Citation(REPORT_ZH_PATH, REPORT_COMMIT, 184, 184)
+#: "about 1024 cycles" between P[i] ready and P[i] used.
+P_READY_TO_USED_PUBLISHED_CYCLES: Final = 1024
+#: "About": we accept a model within this fraction of the report's figure.
+P_READY_TO_USED_TOLERANCE: Final = 0.01
+
+
+def check_p_ready_to_used(cycles: float, published: int = P_READY_TO_USED_PUBLISHED_CYCLES) -> None:
+    """Raise :class:`FigureMismatch` unless ``cycles`` is within 1% of the report's "about 1024 cycles"."""
+    if abs(cycles - published) > P_READY_TO_USED_TOLERANCE * published:
+        raise FigureMismatch(
+            f"{P_READY_TO_USED_CITATION.short} differs from ours ({P_READY_TO_USED_CITATION.full}): "
+            f"ours {cycles:.1f} cycles between P[i] ready and used; report about {published}"
+        )
