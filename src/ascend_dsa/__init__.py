@@ -56,6 +56,29 @@ from ascend_dsa.pipeline import (
     stage_costs,
 )
 from ascend_dsa.provenance import Citation, Source
+from ascend_dsa.render.design_space import (
+    render_design_alternatives,
+    render_design_limits,
+    render_feasibility_map,
+    render_mma_fixpipe_figure,
+    render_roofline_figure,
+    render_rule_list,
+    render_what_if_table,
+)
+from ascend_dsa.render.memory_plan import (
+    render_l1_bank_figure,
+    render_l1_bank_table,
+    render_ub_plan_bars,
+    render_ub_plan_table,
+)
+from ascend_dsa.render.notebook import as_markdown, as_svg
+from ascend_dsa.render.pipeline import (
+    render_pipeline_costs,
+    render_pipeline_gantt,
+    render_pipeline_schedule,
+    render_pipeline_sensitivity,
+    render_pipeline_summary,
+)
 from ascend_dsa.render.roofline import render_head_roofline_table
 from ascend_dsa.render.sources import render_spec_sources
 from ascend_dsa.report_figures import (
@@ -118,6 +141,8 @@ __all__ = [
     "UbPlan",
     "Unit",
     "Verdict",
+    "as_markdown",
+    "as_svg",
     "check_fixpipe_break_even",
     "check_head_roofline",
     "check_kernel_rules",
@@ -148,8 +173,24 @@ __all__ = [
     "mma_cycles_per_block",
     "peak_flops",
     "published_head_roofline",
+    "render_design_alternatives",
+    "render_design_limits",
+    "render_feasibility_map",
     "render_head_roofline_table",
+    "render_l1_bank_figure",
+    "render_l1_bank_table",
+    "render_mma_fixpipe_figure",
+    "render_pipeline_costs",
+    "render_pipeline_gantt",
+    "render_pipeline_schedule",
+    "render_pipeline_sensitivity",
+    "render_pipeline_summary",
+    "render_roofline_figure",
+    "render_rule_list",
     "render_spec_sources",
+    "render_ub_plan_bars",
+    "render_ub_plan_table",
+    "render_what_if_table",
     "requests_per_block",
     "shipped_ub_plans",
     "simulate",
