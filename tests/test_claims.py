@@ -6,9 +6,9 @@ import pytest
 from ascend_dsa.claims import (
     CHAPTERS,
     CLAIMS,
-    SHIPPED_DESIGN,
+    SHIPPED_CONTEXT,
     Claim,
-    Design,
+    ClaimContext,
     Rule,
     RuleKind,
     check_claims,
@@ -98,7 +98,7 @@ def test_normalise_fractions() -> None:
 
 def test_mismatch_names_claim_line_ours_and_theirs() -> None:
     """A slower clock fails the peak claims; the message names the id, the line, ours and the report's value."""
-    design = Design(spec=ASCEND_950.with_overrides(clock_hz=1.7e9))
+    design = ClaimContext(spec=ASCEND_950.with_overrides(clock_hz=1.7e9))
     with pytest.raises(FigureMismatch) as caught:
         check_claims(design, chapter="index")
     message = str(caught.value)
@@ -108,14 +108,14 @@ def test_mismatch_names_claim_line_ours_and_theirs() -> None:
 
 def test_fixpipe_rate_change_fails_break_even() -> None:
     """Doubling the FixPipe rate moves the break-even below 73.14 and the ledger says so."""
-    design = Design(spec=ASCEND_950.with_overrides(fixpipe_bytes_per_cycle_1c1v=256))
+    design = ClaimContext(spec=ASCEND_950.with_overrides(fixpipe_bytes_per_cycle_1c1v=256))
     failing = {r.claim.claim_id for r in evaluate_claims(design) if not r.passed}
     assert {"fixpipe-break-even-b-topk", "fixpipe-cycles-formula", "fixpipe-bytes-per-cycle-1c1v"} <= failing
 
 
 def test_b_topk_128_breaks_offsets_not_choices() -> None:
     """B_TOPK = 128 is not one of '64 or 96' and doubles the softmax slack."""
-    design = Design(config=SHIPPED_KERNEL.with_overrides(b_topk=128))
+    design = ClaimContext(config=SHIPPED_KERNEL.with_overrides(b_topk=128))
     failing = {r.claim.claim_id for r in evaluate_claims(design) if not r.passed}
     assert {"b-topk-choices", "softmax-slack-cycles"} <= failing
 
@@ -142,5 +142,5 @@ def test_claim_rejects_unknown_figure() -> None:
 
 def test_shipped_design_is_default() -> None:
     """Evaluating without a design uses the Ascend 950 and the shipped kernel."""
-    assert SHIPPED_DESIGN.spec is ASCEND_950
-    assert SHIPPED_DESIGN.config is SHIPPED_KERNEL
+    assert SHIPPED_CONTEXT.spec is ASCEND_950
+    assert SHIPPED_CONTEXT.config is SHIPPED_KERNEL

@@ -8,3 +8,67 @@ def test_l0c_plans() -> None:
     assert l0c_output_bytes(128) == 256 * KiB
     assert l0c_scores_bytes(SHIPPED_KERNEL) == 16 * KiB
     assert l0c_used_bytes(SHIPPED_KERNEL) == 144 * KiB
+
+
+import pytest  # noqa: E402
+
+from ascend_dsa.code_figures import SHIPPED_UB_TOTALS  # noqa: E402
+from ascend_dsa.errors import ForbiddenDesign  # noqa: E402
+from ascend_dsa.hardware import ASCEND_950  # noqa: E402
+from ascend_dsa.kv_formats import KvFormat, Mode  # noqa: E402
+from ascend_dsa.memory_budget import (  # noqa: E402
+    SHIPPED_L1_LAYOUT,
+    l1_plan,
+    layout_bytes_per_bank,
+    shipped_ub_plans,
+    ub_plan,
+)
+
+
+@pytest.mark.parametrize("shipped", SHIPPED_UB_TOTALS, ids=lambda t: t.instantiation)
+def test_ub_plan_reproduces_each_shipped_total(shipped: object) -> None:
+    """Each of the six instantiations sums, field by field, to its sizeof (config.h:77-125) and fits 256 KiB."""
+    plan = ub_plan(SHIPPED_KERNEL, shipped.mode, fp4_extra=shipped.fp4_extra, sink=shipped.sink)  # type: ignore[attr-defined]
+    assert plan.total_bytes == shipped.total_bytes  # type: ignore[attr-defined]
+    assert plan.total_bytes == sum(f.bytes for f in plan.fields)  # every field 32 B aligned but the last
+    assert plan.fits(ASCEND_950)
+
+
+def test_prefill_field_sizes() -> None:
+    """Prefill: gathered_kv 3 x 32 x 512 bf16 = 96 KiB, the padded NZ tile 33 x 512 bf16, O 32 x 512 fp32."""
+    fields = {f.name: f for f in ub_plan(SHIPPED_KERNEL, Mode.PREFILL).fields}
+    assert fields["gathered_kv"].bytes == 96 * KiB
+    assert fields["gathered_kv_in_nz"].bytes == 33 * 512 * 2
+    assert fields["output_accum"].bytes == 64 * KiB
+    assert fields["fp8_scales_bf16"].bytes == 0
+    assert fields["row_max_max_delta"].bytes == 16
+    assert len(fields) == 20
+
+
+def test_prefill_headroom_is_2544_bytes() -> None:
+    """Prefill leaves 262144 - 259600 = 2544 B of UB."""
+    assert shipped_ub_plans()[0].headroom_bytes(ASCEND_950) == 2544
+
+
+def test_one_vector_core_doubles_the_per_core_plan() -> None:
+    """With 1C1V one VECTOR Core holds all 64 rows and 64 tokens: the plan no longer fits UB."""
+    plan = ub_plan(SHIPPED_KERNEL.with_overrides(vector_cores_per_cube=1), Mode.PREFILL)
+    assert plan.total_bytes > 256 * KiB
+    assert not plan.fits(ASCEND_950)
+
+
+def test_forbidden_plans_raise_naming_the_rule() -> None:
+    """B_TOPK 96 with INDEX_BLOCK_SIZE 640, and FP4 as the main cache, raise ForbiddenDesign."""
+    with pytest.raises(ForbiddenDesign, match="index-block-multiple-of-b-topk"):
+        ub_plan(SHIPPED_KERNEL.with_overrides(b_topk=96), Mode.PREFILL)
+    with pytest.raises(ForbiddenDesign, match="fp4-not-main-cache"):
+        ub_plan(SHIPPED_KERNEL, Mode.DECODE, KvFormat.FP4)
+
+
+def test_l1_plan_matches_the_shipped_layout() -> None:
+    """Q 2 x 64 KiB, KV 4 x 64 KiB, S 8 KiB, split in two: 196 KiB in each bank, as the kernel's addresses say."""
+    plan = l1_plan(ASCEND_950, SHIPPED_KERNEL)
+    assert plan.bytes_per_bank == 196 * KiB
+    assert plan.total_bytes == 392 * KiB
+    assert plan.headroom_bytes(ASCEND_950) == 60 * KiB
+    assert layout_bytes_per_bank(ASCEND_950, SHIPPED_L1_LAYOUT) == (196 * KiB, 196 * KiB)

@@ -174,7 +174,7 @@ def plain(value: FigureValue) -> str:
 
 
 @dataclass(frozen=True)
-class Design:
+class ClaimContext:
     """The hardware, kernel configuration and model every claim is computed for."""
 
     spec: AscendSpec = ASCEND_950
@@ -182,7 +182,7 @@ class Design:
     model: ModelShape = DSA_V41
 
 
-SHIPPED_DESIGN: Final = Design()
+SHIPPED_CONTEXT: Final = ClaimContext()
 
 
 @dataclass(frozen=True)
@@ -198,7 +198,7 @@ class Claim:
     rule: Rule
     zh: str
     en: str
-    compute: Callable[[Design], Computed] = field(repr=False, compare=False)
+    compute: Callable[[ClaimContext], Computed] = field(repr=False, compare=False)
     inputs: tuple[str, ...] = ()
     stated: bool = False
 
@@ -214,20 +214,20 @@ class Claim:
         """The published figure this claim is compared with."""
         return published_figure(self.claim_id)
 
-    def ours(self, design: Design = SHIPPED_DESIGN) -> FigureValue:
+    def ours(self, design: ClaimContext = SHIPPED_CONTEXT) -> FigureValue:
         """Our value, computed for ``design``."""
         return normalise(self.compute(design))
 
 
-def _prefill_fraction(d: Design) -> float:
+def _prefill_fraction(d: ClaimContext) -> float:
     return fraction_of_peak(published_number("prefill-tflops") * TFLOPS, d.spec)
 
 
-def _decode_fraction(d: Design) -> float:
+def _decode_fraction(d: ClaimContext) -> float:
     return fraction_of_peak(published_number("decode-tflops") * TFLOPS, d.spec)
 
 
-def _compute_bound_from(d: Design) -> int:
+def _compute_bound_from(d: ClaimContext) -> int:
     """Smallest head count of the report's grid from which every (heads, topk) point is compute-bound (0: none)."""
     points = head_roofline_sweep(d.spec, REPORT_HEADS, REPORT_TOPK, d.model)
     for heads in sorted(REPORT_HEADS):
@@ -236,28 +236,28 @@ def _compute_bound_from(d: Design) -> int:
     return 0
 
 
-def _ratios_at_shipped_heads(d: Design) -> tuple[float, ...]:
+def _ratios_at_shipped_heads(d: ClaimContext) -> tuple[float, ...]:
     return tuple(p.ratio for p in head_roofline_sweep(d.spec, (d.config.heads_per_core,), REPORT_TOPK, d.model))
 
 
-def _roofline_row(line: int) -> Callable[[Design], Computed]:
+def _roofline_row(line: int) -> Callable[[ClaimContext], Computed]:
     row = next(r for r in published_head_roofline() if r.line == line)
 
-    def compute(d: Design) -> Computed:
+    def compute(d: ClaimContext) -> Computed:
         point = head_roofline(d.spec, row.heads, row.topk, d.model)
         return (point.cube_cycles, round(point.l2_cycles))
 
     return compute
 
 
-def _fixpipe_formula(d: Design) -> tuple[Fraction, Fraction]:
+def _fixpipe_formula(d: ClaimContext) -> tuple[Fraction, Fraction]:
     """``(constant, per-token)`` cycles of FixPipe per block, read off two block sizes (1024 and 2)."""
     one = fixpipe_cycles_per_block(d.spec, d.config.with_overrides(b_topk=1), d.model)
     two = fixpipe_cycles_per_block(d.spec, d.config.with_overrides(b_topk=2), d.model)
     return (one - (two - one), two - one)
 
 
-def _margin_b_topk(d: Design) -> tuple[int, ...]:
+def _margin_b_topk(d: ClaimContext) -> tuple[int, ...]:
     """The candidates for which MMA outlasts FixPipe when all of O leaves L0C every block."""
     fits = []
     for b_topk in MARGIN_CANDIDATES:
@@ -267,7 +267,7 @@ def _margin_b_topk(d: Design) -> tuple[int, ...]:
     return tuple(fits)
 
 
-def _offset(step: int) -> Callable[[Design], Computed]:
+def _offset(step: int) -> Callable[[ClaimContext], Computed]:
     stage = next(s for s in VECTOR_STAGES if s.report_step == step)
     return lambda _d: stage.offset
 
@@ -641,7 +641,7 @@ def select_claims(chapter: str | None = None, ids: Iterable[str] | None = None) 
 
 
 def evaluate_claims(
-    design: Design = SHIPPED_DESIGN, *, chapter: str | None = None, ids: Iterable[str] | None = None
+    design: ClaimContext = SHIPPED_CONTEXT, *, chapter: str | None = None, ids: Iterable[str] | None = None
 ) -> tuple[ClaimResult, ...]:
     """Every selected claim with our value and its status."""
     results = []
@@ -652,7 +652,7 @@ def evaluate_claims(
 
 
 def check_claims(
-    design: Design = SHIPPED_DESIGN, *, chapter: str | None = None, ids: Iterable[str] | None = None
+    design: ClaimContext = SHIPPED_CONTEXT, *, chapter: str | None = None, ids: Iterable[str] | None = None
 ) -> tuple[ClaimResult, ...]:
     """Evaluate the selected claims; raise :class:`FigureMismatch` naming every one that fails."""
     results = evaluate_claims(design, chapter=chapter, ids=ids)

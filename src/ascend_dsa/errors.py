@@ -9,3 +9,7 @@ class AscendDsaError(Exception):
 
 class FigureMismatch(AscendDsaError):  # noqa: N818 - the name says what it is; "Error" would add nothing
     """A figure we computed differs from the one the report published."""
+
+
+class ForbiddenDesign(AscendDsaError):  # noqa: N818 - named for what it reports, like FigureMismatch
+    """A design point the kernel's code rules out; the message names the rule and where the code states it."""

@@ -242,3 +242,29 @@ def published_number(key: str) -> float:
     if isinstance(value, tuple):
         raise TypeError(f"published figure {key} must be a single number, got {value!r}")
     return value
+
+
+#: "About" in the report: a simulated figure within this fraction of the published one agrees with it.
+ABOUT_TOLERANCE: Final = 0.01
+
+
+def check_fixpipe_break_even(b_topk: float) -> None:
+    """Raise :class:`FigureMismatch` unless ``b_topk``, rounded as printed (two decimals), equals line 142's 73.14."""
+    figure = published_figure("fixpipe-break-even-b-topk")
+    published = published_number(figure.key)
+    if round(b_topk, 2) != published:
+        raise FigureMismatch(
+            f"claim {figure.key} ({figure.citation.short}): ours B_TOPK > {b_topk:.2f}, "
+            f"report B_TOPK > {published} ({figure.citation.full})"
+        )
+
+
+def check_p_ready_to_used(cycles: float) -> None:
+    """Raise :class:`FigureMismatch` unless ``cycles`` is within 1% of line 184's "about 1024 cycles"."""
+    figure = published_figure("softmax-slack-cycles")
+    published = published_number(figure.key)
+    if abs(cycles - published) > ABOUT_TOLERANCE * published:
+        raise FigureMismatch(
+            f"claim {figure.key} ({figure.citation.short}): ours {cycles:.1f} cycles between P[i] ready and used, "
+            f"report about {published:g} ({figure.citation.full})"
+        )

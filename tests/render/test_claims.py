@@ -2,7 +2,7 @@ import re
 
 import pytest
 
-from ascend_dsa.claims import CLAIMS, Design
+from ascend_dsa.claims import CLAIMS, ClaimContext
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.hardware import ASCEND_950
 from ascend_dsa.kernel_config import SHIPPED_KERNEL
@@ -21,12 +21,12 @@ def test_ledger_lists_every_claim(lang: str) -> None:
 def test_ledger_checks_before_rendering() -> None:
     """With a different clock the ledger raises instead of printing."""
     with pytest.raises(FigureMismatch, match="prefill-percent-of-peak"):
-        r.render_claim_ledger(Design(spec=ASCEND_950.with_overrides(clock_hz=1.6e9)))
+        r.render_claim_ledger(ClaimContext(spec=ASCEND_950.with_overrides(clock_hz=1.6e9)))
 
 
 def test_ledger_without_check_shows_failures() -> None:
     """check=False prints failing claims with a cross, for what-if pages."""
-    text = r.render_claim_ledger(Design(spec=ASCEND_950.with_overrides(clock_hz=1.6e9)), lang="en", check=False)
+    text = r.render_claim_ledger(ClaimContext(spec=ASCEND_950.with_overrides(clock_hz=1.6e9)), lang="en", check=False)
     assert "❌ differs" in text
 
 
@@ -125,7 +125,7 @@ def test_tables_in_both_languages(render: object) -> None:
 def test_design_override_reaches_tables() -> None:
     """A what-if design that breaks a claim makes the table raise rather than show it."""
     with pytest.raises(FigureMismatch, match="softmax-slack-cycles"):
-        r.render_cube_order(Design(config=SHIPPED_KERNEL.with_overrides(b_topk=128)))
+        r.render_cube_order(ClaimContext(config=SHIPPED_KERNEL.with_overrides(b_topk=128)))
 
 
 def test_unknown_language() -> None:

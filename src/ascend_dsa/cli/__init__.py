@@ -10,13 +10,13 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, NoReturn
 
-from ascend_dsa.cli import claims, head_roofline
+from ascend_dsa.cli import claims, head_roofline, ub_plan
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
 #: Subcommand modules; each has ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``.
-SUBCOMMANDS = (head_roofline, claims)
+SUBCOMMANDS = (head_roofline, claims, ub_plan)
 
 PROG = "ascend-dsa"
 

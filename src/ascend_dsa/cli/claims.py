@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from ascend_dsa.claims import CHAPTERS, Design, evaluate_claims
+from ascend_dsa.claims import CHAPTERS, ClaimContext, evaluate_claims
 from ascend_dsa.cli.options import positive_float, positive_int
 from ascend_dsa.hardware import ASCEND_950
 from ascend_dsa.kernel_config import SHIPPED_KERNEL
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     config_changes = {f: getattr(args, o) for o, f in _CONFIG_OVERRIDES.items() if getattr(args, o) is not None}
     spec = ASCEND_950.with_overrides(**spec_changes) if spec_changes else ASCEND_950
     config = SHIPPED_KERNEL.with_overrides(**config_changes) if config_changes else SHIPPED_KERNEL
-    results = evaluate_claims(Design(spec=spec, config=config), chapter=args.chapter)
+    results = evaluate_claims(ClaimContext(spec=spec, config=config), chapter=args.chapter)
     for line in claim_lines(results, args.lang):
         print(line)
     failing = [r for r in results if not r.passed]

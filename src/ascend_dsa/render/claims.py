@@ -19,9 +19,9 @@ from ascend_dsa.block_cycles import (
 )
 from ascend_dsa.claims import (
     CHAPTERS,
-    SHIPPED_DESIGN,
+    SHIPPED_CONTEXT,
+    ClaimContext,
     ClaimResult,
-    Design,
     Rule,
     RuleKind,
     check_claims,
@@ -197,7 +197,7 @@ def _claims_table(results: Sequence[ClaimResult], lang: Lang) -> str:
     return table(headers, rows, aligns)
 
 
-def render_claim_ledger(design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh", check: bool = True) -> str:
+def render_claim_ledger(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh", check: bool = True) -> str:
     """Every claim of the report, chapter by chapter; with ``check``, raise on any failing claim first."""
     check_lang(lang)
     results = check_claims(design) if check else evaluate_claims(design)
@@ -215,13 +215,13 @@ def render_claim_ledger(design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh", c
     return "\n\n".join([summary, *parts]) + "\n"
 
 
-def render_chapter_claims(chapter: str, design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh") -> str:
+def render_chapter_claims(chapter: str, design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
     """The claims of one chapter as a table, after checking them."""
     check_lang(lang)
     return _claims_table(check_claims(design, chapter=chapter), lang) + "\n"
 
 
-def render_claim(claim_id: str, design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh") -> str:
+def render_claim(claim_id: str, design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
     """One claim in a sentence: ours, the report's, the rule and the status, after checking it."""
     (result,) = check_claims(design, ids=(claim_id,))
     citation = result.claim.figure.citation
@@ -248,7 +248,7 @@ def claim_lines(results: Iterable[ClaimResult], lang: Lang = "en") -> list[str]:
 # --- tables behind the chapters -------------------------------------------------------------------------------
 
 
-def render_peak_table(design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh") -> str:
+def render_peak_table(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
     """410 and 360 TFLOPS against the derived peak, rounded as the report does, and cycles per block implied."""
     results = check_claims(design, ids=("prefill-percent-of-peak", "decode-percent-of-peak"))
     spec, config = design.spec, design.config
@@ -295,7 +295,7 @@ def render_peak_table(design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh") -> 
 
 def render_peak_clock_table(
     clocks_hz: Iterable[float] = (1.5 * GHz, 1.6 * GHz, 1.65 * GHz, 1.7 * GHz, 1.8 * GHz),
-    design: Design = SHIPPED_DESIGN,
+    design: ClaimContext = SHIPPED_CONTEXT,
     *,
     lang: Lang = "zh",
 ) -> str:
@@ -342,7 +342,7 @@ def render_peak_clock_table(
     return table(headers, rows, ("right",) * 4) + "\n\n" + allowed + "\n"
 
 
-def render_l0c_budget(design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh") -> str:
+def render_l0c_budget(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
     """L0C use: O alone at 128 heads against the shipped 64 heads' O plus P."""
     check_claims(design, ids=("l0c-o-at-128-heads", "l0c-capacity"))
     spec, config, model = design.spec, design.config, design.model
@@ -373,7 +373,7 @@ def render_l0c_budget(design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh") -> 
     return table(headers, rows, ("left", "right", "right", "right", "right")) + "\n"
 
 
-def render_identity_rescale(design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh") -> str:
+def render_identity_rescale(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
     """The identity-matmul rescale at the exact-fp32 and full rates, against one block's MMA."""
     check_claims(design, ids=("identity-rescale-cycles", "hf32-off-fma-per-cycle"))
     spec, config, model = design.spec, design.config, design.model
@@ -397,7 +397,7 @@ def render_identity_rescale(design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh
     return table(headers, rows, ("left", "right", "right", "right")) + "\n"
 
 
-def render_mte2_in_flight(design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh") -> str:
+def render_mte2_in_flight(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
     """Tokens the MTE2 queue keeps in flight against the tokens a block needs, under 1C2V and 1C1V."""
     check_claims(design, ids=("mte2-outstanding-requests", "mte2-tokens-in-flight", "gather2-burst-count"))
     spec, config = design.spec, design.config
@@ -428,7 +428,7 @@ def render_mte2_in_flight(design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh")
     return table(headers, rows, ("left", *("right",) * 6)) + "\n"
 
 
-def render_gather2_requests(design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh") -> str:
+def render_gather2_requests(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
     """MTE2 requests per VECTOR Core per block with one token per request and with gather2's two."""
     check_claims(design, ids=("mte2-queue-depth", "gather2-burst-count"))
     spec, config = design.spec, design.config
@@ -460,7 +460,7 @@ def render_gather2_requests(design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh
 
 
 def render_fixpipe_table(
-    b_topks: Iterable[int] = (32, 64, 73, 74, 96, 128), design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh"
+    b_topks: Iterable[int] = (32, 64, 73, 74, 96, 128), design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh"
 ) -> str:
     """Under 1C1V: MMA against FixPipe cycles per block, with O leaving every block and with only P leaving."""
     check_claims(
@@ -518,7 +518,7 @@ def _bound(mma: Fraction, fixpipe: Fraction, lang: Lang) -> str:
     return pick(lang, "MMA bound", "MMA-bound")
 
 
-def render_skip_scale_savings(design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh") -> str:
+def render_skip_scale_savings(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
     """What leaves L0C per block with and without a rescale, and the FixPipe cycles at the 1C1V rate."""
     check_claims(design, ids=("fixpipe-bytes-per-cycle-1c1v", "fixpipe-cycles-formula"))
     spec, config, model = design.spec, design.config, design.model
@@ -544,7 +544,7 @@ def render_skip_scale_savings(design: Design = SHIPPED_DESIGN, *, lang: Lang = "
     return table(headers, rows, ("left", "right", "right", "right")) + "\n"
 
 
-def render_token_blocks(design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh") -> str:
+def render_token_blocks(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
     """One token as 32 B blocks, and the L1 stride the rejected on-the-way conversion would have needed."""
     check_claims(design, ids=("token-as-blocks",))
     config, model = design.config, design.model
@@ -563,7 +563,9 @@ def render_token_blocks(design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh") -
     return table([pick(lang, "量", "quantity"), pick(lang, "值", "value")], rows, ("left", "right")) + "\n"
 
 
-def render_nd2nz_banks(pad_rows: Iterable[int] = (0, 1), design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh") -> str:
+def render_nd2nz_banks(
+    pad_rows: Iterable[int] = (0, 1), design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh"
+) -> str:
     """Where the eight 32 B blocks of one 256 B vector land in UB, without and with the padded row."""
     check_claims(design, ids=("nz-padding-rows", "nd2nz-vector-pair"))
     config, model = design.config, design.model
@@ -590,7 +592,7 @@ def render_nd2nz_banks(pad_rows: Iterable[int] = (0, 1), design: Design = SHIPPE
     return table(headers, rows, ("right", "right", "right", "left", "right")) + "\n"
 
 
-def render_cube_order(design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh") -> str:
+def render_cube_order(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
     """The CUBE's order of GEMMs around block i and the slack it leaves for softmax."""
     check_claims(design, ids=("softmax-slack-cycles",))
     spec, config, model = design.spec, design.config, design.model
@@ -629,7 +631,7 @@ def render_cube_order(design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh") -> 
     return table(headers, rows, ("left", "right", "right", "left")) + "\n\n" + caption + "\n"
 
 
-def render_vector_schedule(design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh") -> str:
+def render_vector_schedule(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
     """The VECTOR Cores' seven steps: the report's block offset beside the code's ``ACTIVATE`` offset."""
     results = check_claims(design, ids=tuple(f"vector-step-{s.report_step}-offset" for s in VECTOR_STAGES))
     rows = []
@@ -662,7 +664,7 @@ def render_vector_schedule(design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh"
     return table(headers, rows, ("right", "left", "left", "left", "left", "left", "left")) + "\n\n" + caption + "\n"
 
 
-def render_schedule_order_share(design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh") -> str:
+def render_schedule_order_share(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
     """How often the code runs steps 6 and 7 in the report's order."""
     config = design.config
     group = blocks_per_index_group(config)
@@ -679,7 +681,7 @@ def render_schedule_order_share(design: Design = SHIPPED_DESIGN, *, lang: Lang =
 
 
 def render_b_topk_divisibility(
-    b_topks: Iterable[int] = (64, 96), design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh"
+    b_topks: Iterable[int] = (64, 96), design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh"
 ) -> str:
     """Whether each B_TOPK cuts a group of indices into whole blocks (config.h:57 requires it)."""
     check_claims(design, ids=("b-topk-choices",))
@@ -708,7 +710,7 @@ def render_b_topk_divisibility(
     return table(headers, rows, ("right", "left", "right", "left", "left")) + "\n"
 
 
-def render_rescale_threshold(design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh") -> str:
+def render_rescale_threshold(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
     """The threshold, its exp bound, and the same threshold on raw logits for an illustrative sm_scale."""
     check_claims(design, ids=("rescale-threshold", "rescale-factor-bound"))
     threshold = design.config.rescale_threshold
@@ -740,7 +742,9 @@ def render_rescale_threshold(design: Design = SHIPPED_DESIGN, *, lang: Lang = "z
     return table([pick(lang, "量", "quantity"), pick(lang, "值", "value")], rows, ("left", "right")) + "\n"
 
 
-def render_fp8_roofline(kv_bytes_per_token: int = 528, design: Design = SHIPPED_DESIGN, *, lang: Lang = "zh") -> str:
+def render_fp8_roofline(
+    kv_bytes_per_token: int = 528, design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh"
+) -> str:
     """The head roofline at the shipped heads with bf16 KV (as the report) and FP8 KV (528 B per token).
 
     528 B = 512 e4m3 values + 16 ue8m0 scales, one per 32 dims (kv_cache_format.h, FP8 "V41" format).

@@ -1,0 +1,73 @@
+"""``ascend-dsa ub-plan``: the per-VECTOR-Core UB budget of one kernel instantiation, field by field."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+from ascend_dsa.cli.options import positive_int
+from ascend_dsa.errors import ForbiddenDesign
+from ascend_dsa.hardware import ASCEND_950
+from ascend_dsa.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.kv_formats import KvFormat, Mode
+from ascend_dsa.memory_budget import ub_plan
+from ascend_dsa.render.memory_plan import ub_plan_text
+
+if TYPE_CHECKING:
+    import argparse
+
+NAME = "ub-plan"
+HELP = (
+    "UB bytes per VECTOR Core of one instantiation, field by field (config.h:77-125), against 262144 B; "
+    "exit 0 if it fits, 1 if not, 2 if the kernel forbids the combination."
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register the instantiation's options; defaults are the shipped kernel's."""
+    parser.add_argument("--mode", required=True, choices=[m.value for m in Mode], help="prefill or decode")
+    parser.add_argument(
+        "--main-cache",
+        choices=[f.value for f in KvFormat],
+        help="format of the main KV cache (default: bf16 for prefill, fp8 for decode)",
+    )
+    parser.add_argument("--fp4-extra", action="store_true", help="add the FP4 extra cache (decode only)")
+    parser.add_argument("--sink", action="store_true", help="with attention sink")
+    parser.add_argument(
+        "--b-topk", type=positive_int, default=SHIPPED_KERNEL.b_topk, help="KV tokens per block (shipped: 64)"
+    )
+    parser.add_argument(
+        "--index-block-size",
+        type=positive_int,
+        default=SHIPPED_KERNEL.index_block_size,
+        help="indices read per index group (shipped: 640)",
+    )
+    parser.add_argument(
+        "--vector-cores",
+        type=positive_int,
+        choices=(1, 2),
+        default=SHIPPED_KERNEL.vector_cores_per_cube,
+        help="VECTOR Cores per CUBE Core (shipped: 2)",
+    )
+    parser.add_argument(
+        "--heads", type=positive_int, default=SHIPPED_KERNEL.heads_per_core, help="q heads per AI Core (shipped: 64)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the plan and its total; exit 0 if it fits UB, 1 if not, 2 naming the rule for a forbidden one."""
+    config = SHIPPED_KERNEL.with_overrides(
+        heads_per_core=args.heads,
+        b_topk=args.b_topk,
+        index_block_size=args.index_block_size,
+        vector_cores_per_cube=args.vector_cores,
+    )
+    main_cache = None if args.main_cache is None else KvFormat(args.main_cache)
+    try:
+        plan = ub_plan(config, Mode(args.mode), main_cache, fp4_extra=args.fp4_extra, sink=args.sink)
+    except ForbiddenDesign as error:
+        print(f"ascend-dsa {NAME}: error: {error}", file=sys.stderr)
+        return 2
+    spec = ASCEND_950
+    print(ub_plan_text(plan, spec))
+    return 0 if plan.fits(spec) else 1

@@ -1,0 +1,88 @@
+"""KV cache token formats (bf16, FP8, FP4) and the two modes of the kernel that read them.
+
+A token stores its ``d_qk`` values and, when quantised, one 1-byte scale per tile of dimensions right after the
+data, so one MTE2 copy fetches both (report (zh) line 220). In UB a token row is padded to 32 B because MTE2
+destination rows must be 32 B aligned (config.h:48-50).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Final
+
+from ascend_dsa.model import DSA_V41, ModelShape
+from ascend_dsa.provenance import Source, code_line
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+#: MTE2 writes UB rows in multiples of this many bytes (config.h:48-50, ``ku::ceil(BYTES_PER_TOKEN, 32u)``).
+MTE2_ROW_ALIGN_BYTES: Final = 32
+#: Bytes of one quantisation scale (ue8m0 for FP8, e4m3 for FP4; kv_cache_format.h:5-6).
+SCALE_BYTES: Final = 1
+
+_BITS_PER_BYTE: Final = 8
+
+
+class Mode(StrEnum):
+    """The kernel's two forward modes: prefill reads a bf16 KV cache, decode a quantised one (config.h:76)."""
+
+    PREFILL = "prefill"
+    DECODE = "decode"
+
+
+class KvFormat(StrEnum):
+    """How one KV token is stored in the cache."""
+
+    BF16 = "bf16"
+    FP8 = "fp8"
+    FP4 = "fp4"
+
+
+@dataclass(frozen=True)
+class KvTokenLayout:
+    """Bits per value and dimensions per scale of one cache format; sizes follow from the model's ``d_qk``."""
+
+    kv_format: KvFormat
+    bits_per_value: int
+    dims_per_scale: int | None  # None: not quantised, no scales
+    source: Source
+
+    def data_bytes(self, model: ModelShape = DSA_V41) -> int:
+        """Bytes of the token's values: 1024 (bf16), 512 (FP8), 256 (FP4) at ``d_qk = 512``."""
+        return model.d_qk * self.bits_per_value // _BITS_PER_BYTE
+
+    def scales_per_token(self, model: ModelShape = DSA_V41) -> int:
+        """Scales stored after the data: 0 (bf16), 16 (FP8, one per 32 dims), 32 (FP4, one per 16 dims)."""
+        return 0 if self.dims_per_scale is None else model.d_qk // self.dims_per_scale
+
+    def bytes_per_token(self, model: ModelShape = DSA_V41) -> int:
+        """Bytes of one token in the cache, data and scales together: 1024, 528, 288."""
+        return self.data_bytes(model) + self.scales_per_token(model) * SCALE_BYTES
+
+    def ub_row_bytes(self, model: ModelShape = DSA_V41) -> int:
+        """Bytes of one token's row in UB, padded to 32 B: 1024, 544, 288."""
+        return -(-self.bytes_per_token(model) // MTE2_ROW_ALIGN_BYTES) * MTE2_ROW_ALIGN_BYTES
+
+
+KV_TOKEN_LAYOUTS: Final[Mapping[KvFormat, KvTokenLayout]] = MappingProxyType(
+    {
+        KvFormat.BF16: KvTokenLayout(
+            KvFormat.BF16, 16, None, Source("report (zh) line 152; config.h:76 (bf16 KV in prefill)", "code")
+        ),
+        KvFormat.FP8: KvTokenLayout(KvFormat.FP8, 8, 32, code_line("kv_cache_format.h", 16, 19)),
+        KvFormat.FP4: KvTokenLayout(KvFormat.FP4, 4, 16, code_line("kv_cache_format.h", 16, 19)),
+    }
+)
+
+
+def kv_bytes_per_token(kv_format: KvFormat, model: ModelShape = DSA_V41) -> int:
+    """Bytes one cached token of ``kv_format`` occupies, data and scales together."""
+    return KV_TOKEN_LAYOUTS[KvFormat(kv_format)].bytes_per_token(model)
+
+
+def default_main_cache(mode: Mode) -> KvFormat:
+    """The main cache format each mode reads: bf16 in prefill, FP8 in decode (config.h:76)."""
+    return KvFormat.BF16 if Mode(mode) is Mode.PREFILL else KvFormat.FP8

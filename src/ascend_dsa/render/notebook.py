@@ -1,0 +1,45 @@
+"""Wrappers that make a renderer's Markdown or SVG display as such in Jupyter (through the ``_repr_*_`` protocol).
+
+Jupyter asks an object for ``_repr_markdown_`` or ``_repr_svg_`` before falling back to ``repr``; a notebook
+cell that ends with ``as_markdown(render_x(...))`` therefore shows a formatted table, with no import from IPython.
+"""
+
+from __future__ import annotations
+
+
+class NotebookMarkdown(str):
+    """Markdown text that Jupyter renders as Markdown."""
+
+    __slots__ = ()
+
+    def _repr_markdown_(self) -> str:
+        return str(self)
+
+    def __repr__(self) -> str:
+        """The Markdown source itself: readable where Markdown is not rendered."""
+        return str(self)
+
+
+class NotebookSvg(str):
+    """An inline SVG that Jupyter draws as a picture."""
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        return str(self)
+
+    def __repr__(self) -> str:
+        """A short stand-in, so that a notebook does not store the picture twice (as SVG and as text)."""
+        return f"<SVG figure, {len(self)} characters>"
+
+
+def as_markdown(text: str) -> NotebookMarkdown:
+    """``text`` (a renderer's Markdown) for display in a notebook."""
+    return NotebookMarkdown(text)
+
+
+def as_svg(svg: str) -> NotebookSvg:
+    """``svg`` (a renderer's inline SVG) for display in a notebook."""
+    if not svg.lstrip().startswith("<svg"):
+        raise ValueError(f"svg must be an <svg> element, got text starting {svg[:20]!r}")
+    return NotebookSvg(svg)

@@ -1,0 +1,281 @@
+"""The pipeline model on the page: the schedule, the simulated numbers, the sensitivity table and a Gantt chart."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from matplotlib.patches import Patch
+
+from ascend_dsa.errors import FigureMismatch
+from ascend_dsa.hardware import ASCEND_950
+from ascend_dsa.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.pipeline import (
+    P_READY_TO_USED_SOURCE,
+    TASK_UNIT,
+    VECTOR_SCHEDULE,
+    Task,
+    Timeline,
+    Unit,
+    simulate,
+    stage_costs,
+)
+from ascend_dsa.render.markdown import Lang, pick, table
+from ascend_dsa.render.svg import figure, to_svg
+from ascend_dsa.report_figures import check_p_ready_to_used
+
+if TYPE_CHECKING:
+    from ascend_dsa.hardware import AscendSpec
+
+#: Each task's name on the page: (zh, en).
+TASK_NAMES: Final = {
+    Task.INDEX_FETCH: ("读 index", "index read"),
+    Task.PROCESS_INDEX: ("index 预处理", "index preprocess"),
+    Task.GATHER: ("MTE2 gather KV", "MTE2 KV gather"),
+    Task.ND2NZ: ("ND2NZ", "ND2NZ"),
+    Task.KV_TO_L1: ("KV 拷到 L1", "KV to L1"),
+    Task.QK: ("QK（算 P）", "QK (P)"),
+    Task.P_OUT: ("P 搬出 L0C", "P out of L0C"),
+    Task.SOFTMAX: ("softmax", "softmax"),
+    Task.S_TO_L1: ("S 拷到 L1", "S to L1"),
+    Task.O_OUT: ("O 搬出 L0C", "O out of L0C"),
+    Task.SCALE_O: ("O scale", "O scale"),
+    Task.SV: ("SV（累加 O）", "SV (O +=)"),
+}
+_TASK_COLOURS: Final = {
+    Task.INDEX_FETCH: "#bab0ac",
+    Task.PROCESS_INDEX: "#79706e",
+    Task.GATHER: "#9c755f",
+    Task.ND2NZ: "#edc948",
+    Task.KV_TO_L1: "#b6992d",
+    Task.QK: "#4e79a7",
+    Task.P_OUT: "#76b7b2",
+    Task.SOFTMAX: "#59a14f",
+    Task.S_TO_L1: "#8cd17d",
+    Task.O_OUT: "#e15759",
+    Task.SCALE_O: "#ff9d9a",
+    Task.SV: "#f28e2b",
+}
+#: Bars shorter than this many cycles get no block number (it would not fit).
+_MIN_LABELLED_CYCLES: Final = 60
+_UNIT_ZH: Final = {
+    Unit.CUBE: "CUBE",
+    Unit.FIXPIPE: "FixPipe",
+    Unit.VECTOR: "VECTOR",
+    Unit.MTE2: "MTE2",
+    Unit.MTE3: "MTE3",
+}
+_KIND_ZH: Final = {"report": "报告", "code": "源码", "derived": "推导", "assumed": "假设"}
+
+
+def task_name(task: Task, lang: Lang) -> str:
+    """A task's name in the page's language."""
+    return pick(lang, *TASK_NAMES[task])
+
+
+def render_pipeline_schedule(*, lang: Lang = "zh") -> str:
+    """The VECTOR side's seven steps: offset, tasks and source (report (zh) lines 188-200)."""
+    rows = []
+    for a in VECTOR_SCHEDULE:
+        tasks = " + ".join(task_name(t, lang) for t in a.tasks) or pick(
+            lang, "写 SS buffer（标量）", "SS buffer (scalar)"
+        )
+        units = " + ".join(sorted({TASK_UNIT[t].value for t in a.tasks})) or "scalar"
+        rows.append([a.order, f"i+{a.offset}" if a.offset else "i", tasks, units, a.source.citation])
+    headers = [
+        pick(lang, "步", "step"),
+        pick(lang, "块", "block"),
+        pick(lang, "做什么", "work"),
+        pick(lang, "单元", "unit"),
+        pick(lang, "出处", "source"),
+    ]
+    return table(headers, rows, ("right", "left", "left", "left", "left"))
+
+
+def shipped_timeline(spec: AscendSpec = ASCEND_950, blocks: int = 32) -> Timeline:
+    """The shipped kernel's job of ``blocks`` blocks, no rescale, with the preset's costs."""
+    return simulate(stage_costs(spec, SHIPPED_KERNEL), SHIPPED_KERNEL, blocks)
+
+
+def _checked(timeline: Timeline) -> Timeline:
+    check_p_ready_to_used(timeline.steady(timeline.p_ready_to_used))
+    wrong = [d for d in timeline.buffer_depths if d.implied != d.shipped]
+    if wrong:
+        listed = "; ".join(f"{d.name}: offsets imply {d.implied}, kernel has {d.shipped}" for d in wrong)
+        raise FigureMismatch(f"buffer depths implied by the schedule differ from the kernel's: {listed}")
+    return timeline
+
+
+def render_pipeline_costs(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> str:
+    """Cycles per block of each task, and where each number comes from."""
+    costs = stage_costs(spec, SHIPPED_KERNEL)
+    rows = []
+    for task in Task:
+        source = costs.sources[task]
+        kind = pick(lang, _KIND_ZH[source.kind], source.kind)
+        rows.append(
+            [
+                task_name(task, lang),
+                TASK_UNIT[task].value,
+                f"{costs.cycles[task]:.0f}",
+                kind,
+                source.note or source.citation,
+            ]
+        )
+    headers = [
+        pick(lang, "任务", "task"),
+        pick(lang, "单元", "unit"),
+        pick(lang, "周期/块", "cycles/block"),
+        pick(lang, "类别", "kind"),
+        pick(lang, "怎么来的", "how"),
+    ]
+    return table(headers, rows, ("left", "left", "right", "left", "left"))
+
+
+def render_pipeline_summary(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> str:
+    """The simulated steady state: CUBE use, the P-ready-to-used window (checked), the margin, buffer depths."""
+    timeline = _checked(shipped_timeline(spec))
+    window = timeline.steady(timeline.p_ready_to_used)
+    spare = timeline.steady(timeline.spare)
+    path = timeline.costs.vector_path_cycles
+    rows = [
+        [pick(lang, "稳态 CUBE 利用率", "steady-state CUBE use"), f"{timeline.cube_utilisation:.1%}", "—"],
+        [pick(lang, "稳态每块周期数", "steady-state cycles per block"), f"{timeline.cycles_per_block:.0f}", "—"],
+        [
+            pick(lang, "P[i] 就绪到被使用（SV[i-1] + QK[i+1]）", "P[i] ready to used (SV[i-1] + QK[i+1])"),
+            f"{window:.0f}",
+            pick(
+                lang, f"约 1024（{P_READY_TO_USED_SOURCE.citation}）", f"about 1024 ({P_READY_TO_USED_SOURCE.citation})"
+            ),
+        ],
+        [
+            pick(
+                lang,
+                "其中 VECTOR 路径（搬 P + softmax + 拷 S）",
+                "of which the VECTOR path (P out + softmax + S to L1)",
+            ),
+            f"{path:.0f}",
+            "—",
+        ],
+        [pick(lang, "S[i] 到达 L1 后还剩的余量", "margin left after S[i] reaches L1"), f"{spare:.0f}", "—"],
+    ]
+    rows += [
+        [
+            pick(lang, f"缓冲深度：{d.name}", f"buffer depth: {d.name}"),
+            str(d.implied),
+            pick(lang, f"内核 {d.shipped}", f"kernel {d.shipped}"),
+        ]
+        for d in timeline.buffer_depths
+    ]
+    headers = [pick(lang, "量", "quantity"), pick(lang, "模型", "model"), pick(lang, "对照", "reference")]
+    caption = pick(
+        lang,
+        f"{timeline.blocks} 个块的一个 job；稳态取第 6 块之后、倒数第 2 块之前。",
+        f"One job of {timeline.blocks} blocks; the steady state is taken after block 6 and before the last two.",
+    )
+    return table(headers, rows, ("left", "right", "left")) + "\n\n" + caption + "\n"
+
+
+def render_pipeline_sensitivity(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> str:
+    """How a slower softmax, a slower FixPipe or frequent rescales eat the margin and then the CUBE's time."""
+    one_v = SHIPPED_KERNEL.with_overrides(vector_cores_per_cube=1)
+    base = stage_costs(spec, SHIPPED_KERNEL)
+    blocks = 32
+    every = range(1, blocks)
+    softmax = base.cycles[Task.SOFTMAX]
+    scenarios = [
+        (pick(lang, "内核原样（1C2V，不 rescale）", "as shipped (1C2V, no rescale)"), base, SHIPPED_KERNEL, ()),
+        *[
+            (
+                pick(lang, f"softmax 慢 {f} 倍", f"softmax {f}x slower"),
+                base.with_cycles(softmax=softmax * f),
+                SHIPPED_KERNEL,
+                (),
+            )
+            for f in (2, 4, 6, 8)
+        ],
+        (
+            pick(lang, "每块都 rescale（O 每块搬出）", "rescale every block (O leaves every block)"),
+            base,
+            SHIPPED_KERNEL,
+            every,
+        ),
+        (pick(lang, "1C1V，不 rescale", "1C1V, no rescale"), stage_costs(spec, one_v), one_v, ()),
+        (pick(lang, "1C1V，每块都 rescale", "1C1V, rescale every block"), stage_costs(spec, one_v), one_v, every),
+    ]
+    rows = []
+    for label, costs, config, rescale in scenarios:
+        t = simulate(costs, config, blocks, rescale)
+        rows.append(
+            [
+                label,
+                f"{costs.cycles[Task.SOFTMAX]:.0f}",
+                f"{costs.cycles[Task.P_OUT]:.0f}",
+                f"{t.steady(t.spare):.0f}",
+                f"{t.cycles_per_block:.0f}",
+                f"{t.cube_utilisation:.1%}",
+            ]
+        )
+    headers = [
+        pick(lang, "情形", "scenario"),
+        "softmax",
+        pick(lang, "搬 P", "P out"),
+        pick(lang, "余量", "margin"),
+        pick(lang, "每块周期", "cycles/block"),
+        pick(lang, "CUBE 利用率", "CUBE use"),
+    ]
+    return table(headers, rows, ("left", "right", "right", "right", "right", "right"))
+
+
+def render_pipeline_gantt(
+    spec: AscendSpec = ASCEND_950, first_block: int = 8, last_block: int = 12, *, lang: Lang = "zh"
+) -> str:
+    """A Gantt chart of the steady state: one row per unit, bars labelled with their block (inline SVG)."""
+    timeline = _checked(shipped_timeline(spec))
+    start = timeline.op(Task.QK, first_block).start
+    end = timeline.op(Task.QK, last_block).start
+    rows = [Unit.MTE2, Unit.VECTOR, Unit.MTE3, Unit.FIXPIPE, Unit.CUBE]
+    with figure(8.0, 3.4) as fig:
+        ax = fig.add_subplot()
+        shown = set()
+        for op in timeline.ops:
+            if op.end <= start or op.start >= end or op.end == op.start:
+                continue
+            y = rows.index(op.unit)
+            left, right = max(op.start, start), min(op.end, end)
+            ax.barh(y, right - left, left=left - start, color=_TASK_COLOURS[op.task], edgecolor="white", height=0.7)
+            shown.add(op.task)
+            if right - left >= _MIN_LABELLED_CYCLES:
+                ax.text((left + right) / 2 - start, y, str(op.block), ha="center", va="center", fontsize=7)
+        qk = timeline.op(Task.QK, first_block + 1)
+        sv = timeline.op(Task.SV, first_block + 1)
+        ax.annotate(
+            "",
+            xy=(sv.start - start, 4.55),
+            xytext=(qk.end - start, 4.55),
+            arrowprops={"arrowstyle": "<->", "color": "black", "linewidth": 0.8},
+        )
+        ax.text(
+            (qk.end + sv.start) / 2 - start,
+            4.75,
+            pick(
+                lang,
+                f"P[{first_block + 1}] 就绪 → 被使用：{sv.start - qk.end:.0f} 周期",
+                f"P[{first_block + 1}] ready → used: {sv.start - qk.end:.0f} cycles",
+            ),
+            ha="center",
+            va="bottom",
+            fontsize=8,
+        )
+        ax.set_yticks(range(len(rows)), [pick(lang, _UNIT_ZH[u], u.value) for u in rows])
+        ax.set_ylim(-0.6, 5.3)
+        ax.set_xlim(0, end - start)
+        ax.set_xlabel(
+            pick(
+                lang,
+                f"周期（从 QK[{first_block}] 开始算）；条上的数字是块号",
+                f"cycles (from the start of QK[{first_block}]); numbers are block indices",
+            )
+        )
+        handles = [Patch(color=_TASK_COLOURS[t], label=task_name(t, lang)) for t in Task if t in shown]
+        ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
+        return to_svg(fig)

@@ -1,0 +1,85 @@
+import re
+
+import pytest
+
+from ascend_dsa.errors import FigureMismatch
+from ascend_dsa.hardware import ASCEND_950
+from ascend_dsa.render import design_space
+from ascend_dsa.render.design_space import (
+    fitted_index_block_size,
+    render_design_alternatives,
+    render_design_limits,
+    render_feasibility_map,
+    render_mma_fixpipe_figure,
+    render_roofline_figure,
+    render_rule_list,
+    render_what_if_table,
+)
+
+
+def test_limits_table_marks_the_binding_limit() -> None:
+    """Seven rows, one per limit; the MTE2 queue is marked as binding; sources are shown, or left out on request."""
+    zh = render_design_limits(lang="zh")
+    en = render_design_limits(lang="en")
+    assert len(re.findall(r"^\| ", en, flags=re.MULTILINE)) == 9  # header, rule, 7 limits
+    assert "**MTE2 queue (requests per block per core)** ◀" in en
+    assert "MTE2 队列" in zh
+    assert "259,600" in en
+    assert "config.h:77-125" in en
+    assert "config.h:77-125" not in render_design_limits(lang="en", with_sources=False)
+
+
+def test_alternatives_name_forbidden_points() -> None:
+    """B_TOPK 96 with 640 shows the rule it breaks instead of limits."""
+    text = render_design_alternatives(lang="en")
+    assert "forbidden (`index-block-multiple-of-b-topk`)" in text
+    assert "all fit" in text
+
+
+def test_fitted_index_block_size() -> None:
+    """The smallest allowed INDEX_BLOCK_SIZE of at least 640: 640 for 64, 768 for 96, 896 for 112."""
+    assert fitted_index_block_size(64) == 640
+    assert fitted_index_block_size(96) == 768
+    assert fitted_index_block_size(112) == 896
+
+
+@pytest.mark.parametrize(
+    "render",
+    [render_feasibility_map, render_mma_fixpipe_figure, render_roofline_figure],
+)
+def test_figures_are_deterministic_and_localised(render: object) -> None:
+    """Each figure is the same SVG twice, starts at <svg, has no metadata, and its labels follow the language."""
+    first, second = render(lang="zh"), render(lang="zh")  # type: ignore[operator]
+    assert first == second
+    assert first.startswith("<svg")
+    assert "<metadata>" not in first
+    english = render(lang="en")  # type: ignore[operator]
+    assert english != first
+    assert re.search(r"[\u4e00-\u9fff]", first)
+    assert not re.search(r"[\u4e00-\u9fff]", english)
+
+
+def test_roofline_figure_is_guarded() -> None:
+    """The roofline figure checks the report's table first; a perturbed clock fails with the rows named."""
+    slow = ASCEND_950.with_overrides(clock_hz=1.6e9)
+    with pytest.raises(FigureMismatch, match="report \\(zh\\) line 104"):
+        render_roofline_figure(slow)
+    assert render_roofline_figure(slow, check=False).startswith("<svg")
+
+
+def test_fixpipe_figure_is_guarded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The FixPipe figure checks B_TOPK > 73.14 against report (zh) line 142."""
+    monkeypatch.setattr(design_space, "check_fixpipe_break_even", _raise)
+    with pytest.raises(FigureMismatch):
+        render_mma_fixpipe_figure()
+
+
+def _raise(value: float) -> None:
+    raise FigureMismatch(f"perturbed {value}")
+
+
+def test_rule_list_and_what_if_table() -> None:
+    """The rules table names every tile rule; the what-if table shows the fewest compute-bound heads."""
+    assert render_rule_list(lang="en").count("`") == 8
+    table = render_what_if_table([("base", ASCEND_950, design_space.SHIPPED_DESIGN)], lang="en")
+    assert "| base | MTE2 queue | 100% | all fit | 64 |" in table

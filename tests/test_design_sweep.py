@@ -1,0 +1,81 @@
+import random
+
+import numpy as np
+import pytest
+
+from ascend_dsa.design_point import LIMITS, evaluate
+from ascend_dsa.design_sweep import NONE, DesignGrid, sweep
+from ascend_dsa.errors import ForbiddenDesign
+from ascend_dsa.hardware import ASCEND_950
+
+GRID = DesignGrid(
+    heads=(8, 16, 32, 48, 64, 96, 128, 200),
+    topk=(256, 512, 2048),
+    b_topk=(10, 16, 32, 48, 64, 96, 128),
+    vector_cores=(1, 2),
+    kv_cache=("bf16", "fp8", "fp8+fp4"),
+    sink=(False, True),
+    index_block_size=(96, 384, 640, 768),
+)
+
+
+def test_sweep_equals_scalar_evaluation_on_a_sample() -> None:
+    """At 400 random points the sweep's utilisations, binding limit and verdict equal evaluate()'s exactly."""
+    result = sweep(ASCEND_950, GRID)
+    rng = random.Random(5)  # noqa: S311 - a reproducible sample, not a secret
+    forbidden = 0
+    for _ in range(400):
+        index = tuple(rng.randrange(n) for n in GRID.shape)
+        point = GRID.point(index)
+        try:
+            evaluation = evaluate(point, ASCEND_950)
+        except ForbiddenDesign:
+            forbidden += 1
+            assert result.binding[index] == NONE
+            assert not result.fits[index]
+            continue
+        assert result.utilisation_at(index) == tuple(c.utilisation for c in evaluation.checks)
+        assert result.binding_limit(index) is evaluation.binding
+        assert bool(result.fits[index]) == evaluation.fits
+    assert 0 < forbidden < 400  # the sample covers both kinds of point
+
+
+def test_shapes_and_shipped_point() -> None:
+    """Outputs have the grid's shape; the shipped point binds on the MTE2 queue and fits."""
+    result = sweep(ASCEND_950, DesignGrid())
+    assert result.binding.shape == result.fits.shape == result.rule.shape == (1,) * 7
+    assert result.binding_limit((0,) * 7) is LIMITS[int(result.binding[(0,) * 7])]
+    assert result.binding_limit((0,) * 7).value == "mte2-queue"  # type: ignore[union-attr]
+    assert bool(result.fits[(0,) * 7])
+    full = sweep(ASCEND_950, GRID)
+    assert full.binding.shape == GRID.shape
+    assert full.binding.size == GRID.size
+
+
+def test_rules_over_the_grid() -> None:
+    """B_TOPK 96 with INDEX_BLOCK_SIZE 640 is forbidden everywhere; with 768 it is not."""
+    result = sweep(ASCEND_950, GRID)
+    b96, ib640, ib768 = GRID.b_topk.index(96), GRID.index_block_size.index(640), GRID.index_block_size.index(768)
+    assert np.all(result.binding[:, :, b96, :, :, :, ib640] == NONE)
+    assert np.all(result.binding[:, :, b96, :, :, :, ib768] != NONE)
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"heads": ()}, "heads must list at least one value"),
+        ({"b_topk": (64, 0)}, "b_topk must list positive integers, got 0"),
+        ({"vector_cores": (3,)}, "vector_cores must list 1 or 2"),
+        ({"kv_cache": ("fp4",)}, "'fp4' is not a valid KvCache"),
+    ],
+)
+def test_bad_grids(changes: dict[str, object], message: str) -> None:
+    """An empty axis, a non-positive value, 3 VECTOR Cores or an unknown cache is refused with the axis named."""
+    with pytest.raises(ValueError, match=message):
+        DesignGrid(**changes)  # type: ignore[arg-type]
+
+
+def test_point_index_must_cover_every_axis() -> None:
+    """point() needs one position per axis."""
+    with pytest.raises(ValueError, match="index must have 7 positions"):
+        GRID.point((0, 0))

@@ -1,0 +1,106 @@
+import pytest
+
+from ascend_dsa.hardware import ASCEND_950
+from ascend_dsa.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.pipeline import (
+    SHIPPED_PIPELINE_DEPTH,
+    VECTOR_SCHEDULE,
+    Task,
+    buffer_depth,
+    implied_buffer_depths,
+    pipeline_depth,
+    simulate,
+    stage_costs,
+)
+
+COSTS = stage_costs(ASCEND_950)
+
+
+def test_schedule_offsets_are_the_reports() -> None:
+    """The seven VECTOR steps work on blocks i+5, i+3, i+1, i+5, i, i+1, i+5 (report (zh) lines 188-200)."""
+    assert [a.offset for a in VECTOR_SCHEDULE] == [5, 3, 1, 5, 0, 1, 5]
+    assert pipeline_depth() == SHIPPED_PIPELINE_DEPTH == 6
+
+
+def test_buffer_depths_match_the_kernel() -> None:
+    """The offsets imply 6 pipeline slots, 3 UB KV, 4 index and 4 L1 KV buffers, as config.h and kernel_body.h."""
+    depths = {d.name: (d.implied, d.shipped) for d in implied_buffer_depths()}
+    assert depths == {
+        "pipeline (systolic array)": (6, 6),
+        "UB KV buffers": (3, SHIPPED_KERNEL.ub_kv_buffers),
+        "index buffers": (4, SHIPPED_KERNEL.index_buffers),
+        "L1 KV buffers": (4, SHIPPED_KERNEL.l1_kv_buffers),
+    }
+
+
+def test_buffer_depth_rule() -> None:
+    """Offsets 5 and 3 on different pipes need 3 buffers; 5 and 1 on one in-order pipe, reader first, need 4."""
+    assert buffer_depth(5, 3, reader_first_in_order=False) == 3
+    assert buffer_depth(5, 1, reader_first_in_order=True) == 4
+    with pytest.raises(ValueError, match="writer_offset must be at least reader_offset"):
+        buffer_depth(1, 3, reader_first_in_order=False)
+
+
+def test_costs_from_the_preset() -> None:
+    """QK and SV take 512 cycles each at 64 x 64 x 512; P leaves L0C in 64 cycles at 1C2V, O in 512."""
+    assert COSTS.cycles[Task.QK] == COSTS.cycles[Task.SV] == 512
+    assert COSTS.cycles[Task.P_OUT] == 64
+    assert COSTS.cycles[Task.O_OUT] == 512
+    assert {s.kind for s in COSTS.sources.values()} <= {"derived", "assumed"}
+    assert COSTS.sources[Task.SOFTMAX].kind == "assumed"
+
+
+def test_shipped_steady_state() -> None:
+    """The CUBE is busy all the time; P[i] is ready about 1024 cycles before SV[i] uses it (report (zh) line 184)."""
+    timeline = simulate(COSTS)
+    assert timeline.cube_utilisation == pytest.approx(1.0)
+    assert timeline.cycles_per_block == pytest.approx(1024)
+    assert timeline.steady(timeline.p_ready_to_used) == pytest.approx(1024)
+    assert 0 < timeline.steady(timeline.spare) < 1024 - COSTS.vector_path_cycles + 1
+    qk, sv = timeline.op(Task.QK, 10), timeline.op(Task.SV, 10)
+    assert sv.start - qk.end == pytest.approx(1024)
+
+
+def test_cube_order_is_qk_next_then_sv() -> None:
+    """On the CUBE, QK[i+1] runs before SV[i] (report (zh) lines 174-182)."""
+    timeline = simulate(COSTS)
+    assert timeline.op(Task.QK, 5).end <= timeline.op(Task.SV, 4).start
+    assert timeline.op(Task.SV, 4).end <= timeline.op(Task.QK, 6).start
+
+
+def test_a_slower_softmax_eats_the_margin_then_the_cube() -> None:
+    """Up to a point a slower softmax only shrinks the margin; beyond it the CUBE waits."""
+    base = simulate(COSTS).steady(simulate(COSTS).spare)
+    slower = simulate(COSTS.with_cycles(softmax=512))
+    slowest = simulate(COSTS.with_cycles(softmax=1024))
+    assert slower.steady(slower.spare) < base
+    assert slower.cube_utilisation == pytest.approx(1.0)
+    assert slowest.steady(slowest.spare) == 0
+    assert slowest.cube_utilisation < 0.9
+
+
+def test_rescaling_every_block_with_one_vector_core_starves_the_cube() -> None:
+    """With 1C1V and O leaving L0C every block the CUBE is busy less than half the time."""
+    one_v = SHIPPED_KERNEL.with_overrides(vector_cores_per_cube=1)
+    timeline = simulate(stage_costs(ASCEND_950, one_v), one_v, rescale_blocks=range(1, 32))
+    assert timeline.cube_utilisation < 0.5
+    assert simulate(stage_costs(ASCEND_950, one_v), one_v).cube_utilisation == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"blocks": 4}, "blocks must be an integer of at least 8"),
+        ({"rescale_blocks": (0,)}, "rescale_blocks must lie in 1..31"),
+    ],
+)
+def test_bad_simulation_input(kwargs: dict[str, object], message: str) -> None:
+    """Too few blocks for a steady state, or a rescale at block 0, is refused."""
+    with pytest.raises(ValueError, match=message):
+        simulate(COSTS, **kwargs)  # type: ignore[arg-type]
+
+
+def test_bad_costs() -> None:
+    """A negative cost is refused, naming the task."""
+    with pytest.raises(ValueError, match="cycles of softmax must be a non-negative number"):
+        COSTS.with_cycles(softmax=-1)
