@@ -19,6 +19,7 @@ from ascend_dsa.memory_budget import l0c_output_bytes, l0c_scores_bytes, l0c_use
 from ascend_dsa.model import DSA_V41, ModelShape
 from ascend_dsa.mte2 import GATHER2_TOKENS_PER_REQUEST, requests_per_block, tokens_in_flight
 from ascend_dsa.provenance import Citation, Source
+from ascend_dsa.render.cli_reference import render_cli_reference
 from ascend_dsa.render.roofline import render_head_roofline_table
 from ascend_dsa.render.sources import render_spec_sources
 from ascend_dsa.report_figures import (
@@ -77,6 +78,7 @@ __all__ = [
     "mma_cycles_per_block",
     "peak_flops",
     "published_head_roofline",
+    "render_cli_reference",
     "render_head_roofline_table",
     "render_spec_sources",
     "requests_per_block",
