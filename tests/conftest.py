@@ -101,15 +101,21 @@ def running_in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 
 
+def require_chromium(path: Path = CHROMIUM, *, ci: bool | None = None) -> None:
+    """Skip the calling test when Chromium is not at ``path``, or fail it in CI, with a message naming the fix."""
+    if path.is_file():
+        return
+    message = (
+        f"browser tests need Chromium at {path}: install the Debian packages chromium and fonts-noto-cjk "
+        "(sudo apt-get install -y chromium fonts-noto-cjk)"
+    )
+    if running_in_ci() if ci is None else ci:
+        pytest.fail(f"{message}; CI requires them")
+    pytest.skip(message)
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     """Launch Debian's Chromium headless and quiet; skip (fail in CI) the browser tests if it is not installed."""
-    if not CHROMIUM.is_file():
-        message = (
-            f"browser tests need Chromium at {CHROMIUM}: install the Debian packages chromium and fonts-noto-cjk "
-            "(sudo apt-get install -y chromium fonts-noto-cjk)"
-        )
-        if running_in_ci():
-            pytest.fail(f"{message}; CI requires them")
-        pytest.skip(message)
+    require_chromium()
     return {**browser_type_launch_args, "executable_path": str(CHROMIUM), "args": list(CHROMIUM_FLAGS)}
