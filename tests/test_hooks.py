@@ -14,11 +14,13 @@ import urllib.request
 from types import ModuleType, SimpleNamespace
 from typing import TYPE_CHECKING
 
+import nbformat
 import pytest
 from markdown_exec import formatter, validator
 from mkdocs.exceptions import PluginError
 
 from tests.conftest import ROOT, build_site
+from tests.test_offline import external_resources
 from tests.test_site import copy_project, perturb
 
 if TYPE_CHECKING:
@@ -219,3 +221,25 @@ def test_built_chinese_pages_have_no_break_between_ideographs(built_site: Path) 
         if hook.BREAK.search(outside_kept):
             offenders.append(str(page.relative_to(built_site)))
     assert offenders == []
+
+
+@pytest.mark.build
+def test_notebooks_render_in_both_languages(project_root: Path, tmp_path: Path) -> None:
+    """A notebook pair added to a copy becomes an executed HTML page per language (not raw JSON), offline."""
+    project = copy_project(project_root, tmp_path / "project")
+    for name, title in (("demo.ipynb", "演示"), ("demo.en.ipynb", "Demo")):
+        notebook = nbformat.v4.new_notebook()
+        notebook.cells = [
+            nbformat.v4.new_markdown_cell(f"# {title}"),
+            nbformat.v4.new_code_cell("from ascend_dsa import ASCEND_950\nprint(ASCEND_950.clock_hz / 1e6)"),
+        ]
+        nbformat.write(notebook, project / "docs" / name)
+    config = project / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8") + "  - demo: demo.ipynb\n", encoding="utf-8")
+    result = build_site(project, tmp_path / "site")
+    assert result.returncode == 0, result.output[-3000:]
+    for page in ("demo/index.html", "en/demo/index.html"):
+        html = (tmp_path / "site" / page).read_text(encoding="utf-8")
+        assert html.lstrip().startswith("<!doctype html>"), page
+        assert "1650.0" in html, page  # the executed cell's output
+        assert external_resources(html) == [], page

@@ -32,7 +32,8 @@ JS_NEVER_FETCHED = (
 )
 
 
-def _external_in_page(text: str) -> list[str]:
+def external_resources(text: str) -> list[str]:
+    """What an HTML document would fetch from another host: elements' URLs and url() in its inline CSS."""
     scan = scan_html(text)
     found = [f"{where}={url}" for where, url in scan.resources if is_external(url)]
     found += [f"style url({url})" for css in scan.css for url in css_urls(css) if is_external(url)]
@@ -44,7 +45,7 @@ def test_no_page_loads_an_external_resource(built_site: Path) -> None:
     offenders = {
         str(path.relative_to(built_site)): found
         for path in html_files(built_site)
-        if (found := _external_in_page(path.read_text(encoding="utf-8")))
+        if (found := external_resources(path.read_text(encoding="utf-8")))
     }
     assert offenders == {}
 

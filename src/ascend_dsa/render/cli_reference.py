@@ -12,7 +12,7 @@ from ascend_dsa import cli
 from ascend_dsa.render.markdown import Lang, pick
 
 #: Columns the help is wrapped to; fixed so the page is the same whatever terminal runs the build.
-HELP_WIDTH = 88
+HELP_WIDTH = 78
 
 
 def _formatter(prog: str) -> argparse.HelpFormatter:
@@ -44,5 +44,5 @@ def render_cli_reference(*, lang: Lang = "zh") -> str:
     )
     parts = [intro]
     for command, summary, help_text in command_help():
-        parts.append(f"## `{command}`\n\n{summary}\n\n```text\n{help_text.rstrip()}\n```")
+        parts.append(f"## {command}\n\n{summary}\n\n```text\n{help_text.rstrip()}\n```")
     return "\n\n".join(parts) + "\n"
