@@ -92,6 +92,7 @@ from ascend_dsa.render.claims import (
     render_token_blocks,
     render_vector_schedule,
 )
+from ascend_dsa.render.cli_reference import render_cli_reference
 from ascend_dsa.render.design_space import (
     render_design_alternatives,
     render_design_limits,
@@ -239,6 +240,7 @@ __all__ = [
     "render_chapter_claims",
     "render_claim",
     "render_claim_ledger",
+    "render_cli_reference",
     "render_cube_order",
     "render_design_alternatives",
     "render_design_limits",

@@ -1,0 +1,174 @@
+"""How long the strict site build takes with and without running the pages' code, and how heavy each page is.
+
+    .venv/bin/python benchmarks/site_build.py [--repeat N]
+
+Page weights are counted statically (an upper bound) and, where Debian's Chromium is installed, measured in it.
+The floor is the same strict build with ``ASCEND_DSA_NO_EXEC=1``: hooks/execution_switch.py then shows each
+markdown-exec block's source instead of running it and stops notebook execution. Goals: running the code adds at
+most 100% over the floor, and no chapter page weighs more than 1 MB with everything a browser fetches for it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import gzip
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Response
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run")
+MAX_OVERHEAD = 1.0  # execution may add at most 100% over the floor
+MAX_PAGE_BYTES = 1_000_000
+ASSET = re.compile(r"""<(?:script|img)\b[^>]*\bsrc="([^"]+)"|<link\b[^>]*\bhref="([^"]+)"[^>]*>""")
+LOADED_LINK = re.compile(r"""\brel="(?:stylesheet|icon|preload|modulepreload|manifest)\"""")
+WOFF2 = re.compile(r"""url\(["']?([^"')]+\.woff2)["']?\)""")
+#: Fetched by Material's search on every page, whatever the page links (the worker, then the index).
+SEARCH_ASSETS = ("assets/javascripts/workers/search.*.min.js", "search/search_index.json")
+#: Loaded by assets/javascripts/katex-init.js on pages with a formula.
+KATEX_ASSETS = ("assets/vendor/katex/katex.min.js", "assets/vendor/katex/katex.min.css")
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's parameter name
+        """Log nothing."""
+
+
+def build(site: Path, *, execute: bool) -> float:
+    """Seconds for one strict build into ``site``; exits with the build's output if it fails."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    env.pop("ASCEND_DSA_NO_EXEC", None)
+    if not execute:
+        env["ASCEND_DSA_NO_EXEC"] = "1"
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site)]
+    start = time.perf_counter()
+    completed = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)  # noqa: S603
+    elapsed = time.perf_counter() - start
+    if completed.returncode != 0:
+        sys.exit(f"site_build: the {'full' if execute else 'floor'} build failed:\n{completed.stderr[-3000:]}")
+    return elapsed
+
+
+def best_of(repeat: int, *, execute: bool) -> float:
+    """The fastest of ``repeat`` builds (the least disturbed by the machine's other work)."""
+    with tempfile.TemporaryDirectory(prefix="site-build-") as directory:
+        return min(build(Path(directory) / f"site{i}", execute=execute) for i in range(repeat))
+
+
+def page_files(site: Path, page: Path) -> set[Path]:
+    """Everything a browser may fetch for the page, an upper bound.
+
+    Its HTML, local scripts, style sheets and images, the search worker and index, KaTeX where there is math, and
+    every woff2 font those style sheets name (browsers fetch only the faces a page uses).
+    """
+    html = page.read_text(encoding="utf-8")
+    files = {page}
+    for match in ASSET.finditer(html):
+        url = match[1] or match[2]
+        if (match[2] and not LOADED_LINK.search(match[0])) or url.startswith(("http:", "https:", "//", "data:")):
+            continue
+        target = (page.parent / url.split("#")[0].split("?")[0]).resolve()
+        if target.is_file():
+            files.add(target)
+    for pattern in SEARCH_ASSETS + (KATEX_ASSETS if 'class="arithmatex"' in html else ()):
+        files |= set(site.glob(pattern))
+    for sheet in [f for f in files if f.suffix == ".css"]:
+        for font in WOFF2.findall(sheet.read_text(encoding="utf-8")):
+            target = (sheet.parent / font).resolve()
+            if target.is_file():
+                files.add(target)
+    return files
+
+
+def weights(site: Path) -> list[tuple[int, int, str]]:
+    """(bytes, gzip-compressed bytes, page) for every page, heaviest first."""
+    rows = []
+    for page in sorted(p for p in site.rglob("index.html") if "assets" not in p.parts):
+        files = page_files(site, page)
+        raw = sum(f.stat().st_size for f in files)
+        packed = sum(len(gzip.compress(f.read_bytes(), mtime=0)) for f in files)
+        name = page.parent.relative_to(site).as_posix()
+        rows.append((raw, packed, "(home)" if name == "." else name))
+    return sorted(rows, reverse=True)
+
+
+def browser_weights(site: Path, pages: list[str]) -> dict[str, int]:
+    """Bytes each page really fetches in Debian's Chromium (fresh cache per page), served from 127.0.0.1."""
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415 - only when a browser is there
+
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}/"
+    measured = {}
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(CHROMIUM_FLAGS))
+            for name in pages:
+                context = browser.new_context()
+                page = context.new_page()
+                responses: list[Response] = []
+                page.on("response", lambda response, seen=responses: seen.append(response))
+                page.goto(base + ("" if name == "(home)" else name + "/"), wait_until="networkidle")
+                measured[name] = sum(len(r.body()) for r in responses if r.ok and r.request.method == "GET")
+                context.close()
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    return measured
+
+
+def main() -> int:
+    """Time both builds, print the ratio and the page weights; exit 1 if a goal is missed."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=1, help="builds of each kind; the fastest counts (default 1)")
+    parser.add_argument("--static", action="store_true", help="only the static page weights, even with Chromium")
+    args = parser.parse_args()
+    if args.repeat < 1:
+        parser.error(f"--repeat must be at least 1, got {args.repeat}")
+
+    floor = best_of(args.repeat, execute=False)
+    with tempfile.TemporaryDirectory(prefix="site-build-") as directory:
+        site = Path(directory) / "site"
+        full = build(site, execute=True)
+        for _ in range(args.repeat - 1):
+            full = min(full, build(Path(directory) / "again", execute=True))
+        overhead = full / floor - 1
+        print(f"full strict build:           {full:6.2f} s")
+        print(f"floor (no code execution):   {floor:6.2f} s")
+        print(f"ratio full / floor:          {full / floor:6.2f}  (execution adds {overhead:.0%}; goal <= 100%)")
+
+        rows = weights(site)
+        use_browser = CHROMIUM.is_file() and not args.static
+        fetched = browser_weights(site, [name for *_, name in rows]) if use_browser else {}
+        print(f"\npage weight with its assets (goal <= {MAX_PAGE_BYTES / 1e6:.0f} MB), heaviest first:")
+        print("  static: bytes of the HTML and every asset it can load (all KaTeX fonts on math pages), and gzipped;")
+        print(
+            "  browser: bytes Chromium fetched for the page with an empty cache" + ("" if use_browser else " (skipped)")
+        )
+        print(f"  {'static':>10}  {'gzipped':>10}  {'browser':>10}  page")
+        for raw, packed, name in rows:
+            real = f"{fetched[name] / 1e3:7.1f} kB" if name in fetched else f"{'—':>10}"
+            print(f"  {raw / 1e3:7.1f} kB  {packed / 1e3:7.1f} kB  {real}  {name}")
+    heaviest = max(fetched.values()) if fetched else rows[0][0]
+    missed = [f"execution adds {overhead:.0%}"] * (overhead > MAX_OVERHEAD)
+    missed += [f"a page weighs {heaviest / 1e6:.2f} MB"] * (heaviest > MAX_PAGE_BYTES)
+    print("\ngoals: " + ("met" if not missed else "MISSED: " + "; ".join(missed)))
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

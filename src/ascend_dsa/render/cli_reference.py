@@ -1,0 +1,48 @@
+"""The command-line reference page: the ``--help`` of the program and of every registered subcommand.
+
+The text is what ``ascend-dsa [COMMAND] --help`` prints with a terminal ``HELP_WIDTH`` columns wide, so the page
+cannot drift from the code, and a new module in ``cli.SUBCOMMANDS`` appears without editing the page.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ascend_dsa import cli
+from ascend_dsa.render.markdown import Lang, pick
+
+#: Columns the help is wrapped to; fixed so the page is the same whatever terminal runs the build.
+HELP_WIDTH = 78
+
+
+def _formatter(prog: str) -> argparse.HelpFormatter:
+    return argparse.HelpFormatter(prog, width=HELP_WIDTH)
+
+
+def command_help() -> tuple[tuple[str, str, str], ...]:
+    """(command line, one-line summary, ``--help`` text) for the program, then each subcommand in registered order."""
+    top = cli.build_parser()
+    top.formatter_class = _formatter
+    entries = [(cli.PROG, top.description or "", top.format_help())]
+    for module in cli.SUBCOMMANDS:
+        # The same construction as ``cli.build_parser``'s sub-parsers: prog "ascend-dsa NAME", description = HELP.
+        sub = cli.OneLineParser(prog=f"{cli.PROG} {module.NAME}", description=module.HELP, formatter_class=_formatter)
+        module.add_arguments(sub)
+        entries.append((f"{cli.PROG} {module.NAME}", module.HELP, sub.format_help()))
+    return tuple(entries)
+
+
+def render_cli_reference(*, lang: Lang = "zh") -> str:
+    """Markdown: an introduction, then one section per command with its summary and its ``--help`` verbatim."""
+    intro = pick(
+        lang,
+        "下面每一节是一条命令的 `--help` 原文，由命令行程序在构建网站时自己生成，所以与代码永远一致。"
+        "安装后用 `.venv/bin/ascend-dsa` 或 `.venv/bin/python -m ascend_dsa` 运行。",
+        "Each section below is the `--help` of one command, produced by the program itself while the site is built, "
+        "so it always matches the code. After set-up, run it as `.venv/bin/ascend-dsa` or "
+        "`.venv/bin/python -m ascend_dsa`.",
+    )
+    parts = [intro]
+    for command, summary, help_text in command_help():
+        parts.append(f"## {command}\n\n{summary}\n\n```text\n{help_text.rstrip()}\n```")
+    return "\n\n".join(parts) + "\n"

@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from types import SimpleNamespace
+from typing import TYPE_CHECKING
+
+import pytest
+
+from ascend_dsa import cli, render_cli_reference
+from ascend_dsa.render.cli_reference import HELP_WIDTH, command_help
+
+if TYPE_CHECKING:
+    import argparse
+
+
+def _help_from_the_program(*argv: str) -> str:
+    # argparse wraps to the terminal's width less 2 columns
+    env = {**os.environ, "COLUMNS": str(HELP_WIDTH + 2)}
+    completed = subprocess.run(
+        [sys.executable, "-m", "ascend_dsa", *argv, "--help"], capture_output=True, text=True, check=True, env=env
+    )
+    return completed.stdout
+
+
+def test_each_section_is_what_the_program_prints() -> None:
+    """The page's help text for the program and each subcommand equals `ascend-dsa [COMMAND] --help`, verbatim."""
+    entries = command_help()
+    assert entries[0][0] == "ascend-dsa"
+    assert entries[0][2] == _help_from_the_program()
+    for module, (command, summary, text) in zip(cli.SUBCOMMANDS, entries[1:], strict=True):
+        assert command == f"ascend-dsa {module.NAME}"
+        assert summary == module.HELP
+        assert text == _help_from_the_program(module.NAME)
+
+
+def test_every_registered_subcommand_has_a_section() -> None:
+    """The page has one ## section per command, each with its help in a text block."""
+    page = render_cli_reference(lang="en")
+    assert page.count("\n## ") == 1 + len(cli.SUBCOMMANDS)
+    for module in cli.SUBCOMMANDS:
+        assert f"## ascend-dsa {module.NAME}\n" in page
+    assert page.count("```text\n") == 1 + len(cli.SUBCOMMANDS)
+
+
+def test_a_new_subcommand_appears_without_editing_the_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Register one more subcommand: the page gains its section and its options."""
+
+    def add_arguments(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--widgets", type=int, help="how many widgets")
+
+    extra = SimpleNamespace(NAME="widget-count", HELP="Count widgets.", add_arguments=add_arguments, run=lambda _: 0)
+    monkeypatch.setattr(cli, "SUBCOMMANDS", (*cli.SUBCOMMANDS, extra))
+    page = render_cli_reference(lang="zh")
+    assert "## ascend-dsa widget-count\n" in page
+    assert "--widgets WIDGETS" in page
+    assert "widget-count" in page.split("## ascend-dsa widget-count")[0]  # listed by the top-level help too
+
+
+def test_languages() -> None:
+    """The introduction follows the page's language; the help text itself is the program's (English)."""
+    zh, en = render_cli_reference(lang="zh"), render_cli_reference(lang="en")
+    assert "构建网站时" in zh
+    assert "while the site is built" in en
+    assert zh.split("\n\n", 1)[1] == en.split("\n\n", 1)[1]
+    with pytest.raises(ValueError, match="lang must be one of zh, en, got 'fr'"):
+        render_cli_reference(lang="fr")  # type: ignore[arg-type]

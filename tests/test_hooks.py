@@ -1,0 +1,245 @@
+"""The MkDocs hooks: reload the package between builds, switch code execution off for timing, stay offline."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+import urllib.error
+import urllib.request
+from types import ModuleType, SimpleNamespace
+from typing import TYPE_CHECKING
+
+import nbformat
+import pytest
+from markdown_exec import formatter, validator
+from mkdocs.exceptions import PluginError
+
+from tests.conftest import ROOT, build_site
+from tests.test_offline import external_resources
+from tests.test_site import copy_project, perturb
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def load_hook(name: str) -> ModuleType:
+    """Import hooks/<name>.py as MkDocs does, by path."""
+    spec = importlib.util.spec_from_file_location(f"hook_{name}", ROOT / "hooks" / f"{name}.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_RELOAD_SCRIPT = textwrap.dedent(
+    """
+    import importlib.util, pathlib, sys
+    spec = importlib.util.spec_from_file_location("reload_package", sys.argv[1])
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    source = pathlib.Path(sys.argv[2])
+    import ascend_dsa.cli.head_roofline as before
+    source.write_text(source.read_text().replace("CUBE vs L2 cycles", "EDITED cycles"))
+    import ascend_dsa.cli.head_roofline as cached
+    if sys.argv[3] == "hook":
+        hook.on_pre_build(config={})
+    import ascend_dsa.cli.head_roofline as after
+    print(before.HELP[:6], cached.HELP[:6], after.HELP[:6], sep="|")
+    """
+)
+
+
+@pytest.mark.parametrize(("mode", "expected"), [("hook", "CUBE v|CUBE v|EDITED"), ("none", "CUBE v|CUBE v|CUBE v")])
+def test_reload_hook_makes_the_next_import_read_edited_code(tmp_path: Path, mode: str, expected: str) -> None:
+    """After on_pre_build an edited module is imported afresh; without the hook Python keeps the stale module."""
+    project = copy_project(ROOT, tmp_path / "project")
+    hook = ROOT / "hooks" / "reload_package.py"
+    source = project / "src" / "ascend_dsa" / "cli" / "head_roofline.py"
+    env = {**os.environ, "PYTHONPATH": str(project / "src"), "PYTHONDONTWRITEBYTECODE": "1"}
+    completed = subprocess.run(
+        [sys.executable, "-c", _RELOAD_SCRIPT, str(hook), str(source), mode],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+    assert completed.stdout.strip() == expected
+
+
+def _fake_config() -> dict[str, object]:
+    def other_validator(*_: object, **__: object) -> bool:
+        return True
+
+    fences = [
+        {"name": "python", "class": "python", "validator": validator, "format": formatter},
+        {"name": "diagram", "class": "diagram", "validator": other_validator, "format": formatter},
+    ]
+    return {
+        "mdx_configs": {"pymdownx.superfences": {"custom_fences": fences}},
+        "plugins": {"mkdocs-jupyter": SimpleNamespace(config={"execute": True})},
+    }
+
+
+def test_execution_switch_is_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without ASCEND_DSA_NO_EXEC the hook changes nothing: blocks run and notebooks execute."""
+    monkeypatch.delenv("ASCEND_DSA_NO_EXEC", raising=False)
+    hook = load_hook("execution_switch")
+    config = _fake_config()
+    hook.on_config(config)
+    fences = config["mdx_configs"]["pymdownx.superfences"]["custom_fences"]  # type: ignore[index]
+    assert all(fence["format"] is formatter for fence in fences)
+    assert config["plugins"]["mkdocs-jupyter"].config["execute"] is True  # type: ignore[index]
+
+
+def test_execution_switch_shows_sources_instead(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ASCEND_DSA_NO_EXEC=1 markdown-exec's fences show their escaped source and notebooks do not execute."""
+    monkeypatch.setenv("ASCEND_DSA_NO_EXEC", "1")
+    hook = load_hook("execution_switch")
+    config = _fake_config()
+    hook.on_config(config)
+    python, other = config["mdx_configs"]["pymdownx.superfences"]["custom_fences"]  # type: ignore[index]
+    assert python["format"] is hook.show_source
+    assert other["format"] is formatter
+    assert config["plugins"]["mkdocs-jupyter"].config["execute"] is False  # type: ignore[index]
+    assert (
+        hook.show_source("print(1 < 2)", "python") == '<pre><code class="language-python">print(1 &lt; 2)</code></pre>'
+    )
+
+
+@pytest.mark.build
+def test_floor_build_runs_no_page_code(project_root: Path, tmp_path: Path) -> None:
+    """The benchmark's floor: with ASCEND_DSA_NO_EXEC=1 the strict build passes and shows the call, not the table."""
+    result = build_site(project_root, tmp_path / "site", {"ASCEND_DSA_NO_EXEC": "1"})
+    assert result.returncode == 0, result.output[-3000:]
+    html = (tmp_path / "site" / "discussion" / "heads-per-core" / "index.html").read_text(encoding="utf-8")
+    assert "render_head_roofline_table(lang=" in html
+    assert "6920.6" not in html
+
+
+@pytest.mark.parametrize(
+    ("html", "found"),
+    [
+        ('<pre class="mermaid">graph LR</pre>', True),
+        ('<div class="diagram mermaid">', True),
+        ("<div class='mermaid wide'>", True),
+        ('<code class="language-mermaid">graph</code>', False),
+        ('<p class="mermaidish">', False),
+    ],
+)
+def test_offline_hook_spots_mermaid_diagrams(html: str, *, found: bool) -> None:
+    """A mermaid diagram (which would load mermaid from a CDN) is spotted; mermaid source shown as code is not."""
+    assert bool(load_hook("offline").MERMAID.search(html)) is found
+
+
+def test_offline_hook_names_the_setup_command_when_katex_is_missing(tmp_path: Path) -> None:
+    """Without the fetched KaTeX the build stops with one line that says to run make setup."""
+    with pytest.raises(PluginError, match=r"katex\.min\.js is missing: run `make setup`"):
+        load_hook("offline").on_config({"docs_dir": str(tmp_path)})
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def _wait_for_text(url: str, text: str, timeout_s: float) -> str:
+    deadline = time.monotonic() + timeout_s
+    body = ""
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:  # noqa: S310 - our own server on 127.0.0.1
+                body = response.read().decode("utf-8")
+        except (urllib.error.URLError, ConnectionError):
+            body = ""
+        if text in body:
+            return body
+        time.sleep(0.5)
+    pytest.fail(f"{url} did not show {text!r} within {timeout_s} s")
+
+
+@pytest.mark.build
+def test_serve_shows_an_edit_to_the_package_without_restart(project_root: Path, tmp_path: Path) -> None:
+    """`mkdocs serve` watches src/: edit a subcommand's help in a copy and the served CLI page shows the new text."""
+    project = copy_project(project_root, tmp_path / "project")
+    port = _free_port()
+    env = {**os.environ, "PYTHONPATH": str(project / "src"), "NO_MKDOCS_2_WARNING": "1"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "serve", "--dev-addr", f"127.0.0.1:{port}"],
+        cwd=project,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        url = f"http://127.0.0.1:{port}/reference/cli/"
+        _wait_for_text(url, "CUBE vs L2 cycles per AI Core", timeout_s=180)
+        perturb(
+            project / "src/ascend_dsa/cli/head_roofline.py", "CUBE vs L2 cycles per", "CUBE vs L2 (edited) cycles per"
+        )
+        _wait_for_text(url, "CUBE vs L2 (edited) cycles per", timeout_s=180)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+@pytest.mark.parametrize(
+    ("html", "expected"),
+    [
+        pytest.param("<p>个输出、\n每个输出做</p>", "<p>个输出、每个输出做</p>", id="punctuation-then-ideograph"),
+        pytest.param("<li>共用一次\n    搬进来的</li>", "<li>共用一次搬进来的</li>", id="indented-continuation"),
+        pytest.param("<p>带宽 bound；\nhead 越多</p>", "<p>带宽 bound；\nhead 越多</p>", id="latin-after-break-stays"),
+        pytest.param("<p>the\n中文</p>", "<p>the\n中文</p>", id="latin-before-break-stays"),
+        pytest.param("<pre><code>注释\n代码</code></pre>", "<pre><code>注释\n代码</code></pre>", id="code-kept"),
+        pytest.param(
+            '<div class="arithmatex">\\[\\text{周\n期}\\]</div>中\n文',
+            '<div class="arithmatex">\\[\\text{周\n期}\\]</div>中文',
+            id="math-kept-text-after-joined",
+        ),
+    ],
+)
+def test_cjk_line_breaks_are_joined_outside_code(html: str, expected: str) -> None:
+    """A source line break between two Chinese characters disappears; next to Latin text or in code it stays."""
+    assert load_hook("cjk_linebreaks").join_cjk_lines(html) == expected
+
+
+@pytest.mark.build
+def test_built_chinese_pages_have_no_break_between_ideographs(built_site: Path) -> None:
+    """No Chinese page's text has a line break between two Chinese characters (which shows as a stray space)."""
+    hook = load_hook("cjk_linebreaks")
+    offenders = []
+    for page in sorted(built_site.rglob("index.html")):
+        html = page.read_text(encoding="utf-8")
+        outside_kept = hook.KEEP.sub("\x00", html)  # a placeholder, so text around code is not made adjacent
+        if hook.BREAK.search(outside_kept):
+            offenders.append(str(page.relative_to(built_site)))
+    assert offenders == []
+
+
+@pytest.mark.build
+def test_notebooks_render_in_both_languages(project_root: Path, tmp_path: Path) -> None:
+    """A notebook pair added to a copy becomes an executed HTML page per language (not raw JSON), offline."""
+    project = copy_project(project_root, tmp_path / "project")
+    for name, title in (("demo.ipynb", "演示"), ("demo.en.ipynb", "Demo")):
+        notebook = nbformat.v4.new_notebook()
+        notebook.cells = [
+            nbformat.v4.new_markdown_cell(f"# {title}"),
+            nbformat.v4.new_code_cell("from ascend_dsa import ASCEND_950\nprint(ASCEND_950.clock_hz / 1e6)"),
+        ]
+        nbformat.write(notebook, project / "docs" / name)
+    config = project / "mkdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8") + "  - demo: demo.ipynb\n", encoding="utf-8")
+    result = build_site(project, tmp_path / "site")
+    assert result.returncode == 0, result.output[-3000:]
+    for page in ("demo/index.html", "en/demo/index.html"):
+        html = (tmp_path / "site" / page).read_text(encoding="utf-8")
+        assert html.lstrip().startswith("<!doctype html>"), page
+        assert "1650.0" in html, page  # the executed cell's output
+        assert external_resources(html) == [], page
