@@ -19,6 +19,14 @@ from ascend_dsa.memory_budget import l0c_output_bytes, l0c_scores_bytes, l0c_use
 from ascend_dsa.model import DSA_V41, ModelShape
 from ascend_dsa.mte2 import GATHER2_TOKENS_PER_REQUEST, requests_per_block, tokens_in_flight
 from ascend_dsa.provenance import Citation, Source
+from ascend_dsa.reference import (
+    BlockedStats,
+    blocked_sparse_attn_fwd,
+    output_tolerance,
+    skip_scale_decision,
+    sparse_attn_fwd,
+    sparse_attn_fwd_float64,
+)
 from ascend_dsa.render.roofline import render_head_roofline_table
 from ascend_dsa.render.sources import render_spec_sources
 from ascend_dsa.report_figures import (
@@ -50,6 +58,7 @@ __all__ = [
     "SHIPPED_KERNEL",
     "AscendDsaError",
     "AscendSpec",
+    "BlockedStats",
     "Citation",
     "FigureMismatch",
     "KernelConfig",
@@ -57,6 +66,7 @@ __all__ = [
     "RooflinePoint",
     "Source",
     "Verdict",
+    "blocked_sparse_attn_fwd",
     "check_head_roofline",
     "cube_cycles",
     "cycles_per_block_at",
@@ -75,10 +85,14 @@ __all__ = [
     "l2_bytes_per_cycle_per_core",
     "l2_cycles",
     "mma_cycles_per_block",
+    "output_tolerance",
     "peak_flops",
     "published_head_roofline",
     "render_head_roofline_table",
     "render_spec_sources",
     "requests_per_block",
+    "skip_scale_decision",
+    "sparse_attn_fwd",
+    "sparse_attn_fwd_float64",
     "tokens_in_flight",
 ]
