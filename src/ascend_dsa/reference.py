@@ -253,6 +253,29 @@ def sparse_attn_fwd_float64(
     return out.astype(np.float64), max_logits.astype(np.float64), lse.astype(np.float64)
 
 
+def sparse_attn_weights(
+    q: NDArray[Any],
+    kv: NDArray[Any],
+    indices: NDArray[Any],
+    sm_scale: float,
+    topk_length: NDArray[Any] | None = None,
+) -> tuple[Float64Array, Float64Array]:
+    """Per index, in float64: the scaled logit (-inf where invalid) and its softmax weight (0 where invalid).
+
+    ``[s_q, h_q, topk]`` each; an index listed twice gets its weight twice. For looking at small cases.
+    """
+    d_qk = np.asarray(q).shape[-1]
+    inputs = _check_inputs(q, kv, indices, sm_scale, d_qk, None, topk_length, np.float64)
+    gathered = np.take(inputs.kv, inputs.gather, axis=0)  # [s_q, topk, d_qk]
+    logits = np.matmul(inputs.q, gathered.transpose(0, 2, 1)) * inputs.sm_scale  # [s_q, h_q, topk]
+    logits[~np.broadcast_to(inputs.valid[:, None, :], logits.shape)] = -np.inf
+    lonely = _lonely(inputs.valid)
+    shift = np.where(lonely[:, None], 0.0, logits.max(axis=2, initial=-np.inf))
+    weights = _exp_shifted(logits.copy(), shift)
+    total = np.where(lonely[:, None], 1.0, weights.sum(axis=2))
+    return logits, np.asarray(weights / total[:, :, None], dtype=np.float64)
+
+
 def skip_scale_decision(
     running_max: FloatArray, max_for_softmax: FloatArray, threshold: float
 ) -> tuple[BoolArray, FloatArray]:
