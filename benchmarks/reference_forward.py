@@ -7,6 +7,10 @@ Shape: s_q = 128, h_q = 64, d_qk = d_v = 512, topk = 2048, bf16 inputs. Three ti
 - floor: only the two batched float32 matmuls the plain forward cannot avoid, on keys gathered beforehand.
 
 Goals: blocked within 2x of plain, plain within 1.5x of the floor. This script prints figures; it is not a test.
+
+The blocked forward issues many small batched matmuls (64 x 512 x 64 per token and block). On a busy machine
+OpenBLAS's threads make those much slower than large ones; ``OPENBLAS_NUM_THREADS=1 python benchmarks/...``
+takes threading out of the comparison.
 """
 
 from __future__ import annotations
