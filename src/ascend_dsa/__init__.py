@@ -40,10 +40,22 @@ from ascend_dsa.design_point import (
 )
 from ascend_dsa.design_sweep import DesignGrid, SweepResult, sweep
 from ascend_dsa.errors import AscendDsaError, FigureMismatch, ForbiddenDesign
+from ascend_dsa.forward_cases import ForwardCase, ForwardComparison, compare_forwards, forward_cases
+from ascend_dsa.gather2 import Gather2Copy, Gather2Plan, check_gather2_fills_queue, gather2_copies, gather2_plan
 from ascend_dsa.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
 from ascend_dsa.kernel_config import SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.kernel_rules import KernelRule, check_kernel_rules
 from ascend_dsa.kv_formats import KvFormat, Mode, kv_bytes_per_token
+from ascend_dsa.kv_quant import (
+    FP4_V41,
+    FP8_V41,
+    KvTokenFormat,
+    check_token_bytes,
+    dequantize_tokens,
+    quantize_tokens,
+    roundtrip_error_bound,
+    token_byte_ranges,
+)
 from ascend_dsa.l1_banks import l1_bank_of, l1_bank_ranges
 from ascend_dsa.memory_budget import (
     L1Plan,
@@ -59,6 +71,7 @@ from ascend_dsa.memory_budget import (
 from ascend_dsa.model import DSA_V41, ModelShape
 from ascend_dsa.mte2 import GATHER2_TOKENS_PER_REQUEST, requests_per_block, tokens_in_flight
 from ascend_dsa.nd2nz_stride import bank_slots, min_conflict_free_padding, ub_nz_stride_bytes, worst_slot_conflict
+from ascend_dsa.nz_layout import StoreSlots, check_nz_padding, nd2nz_store_slots, nd_to_nz, nz_offset_bytes, nz_to_nd
 from ascend_dsa.peak_clock import clock_range_for_percent
 from ascend_dsa.pipeline import (
     VECTOR_SCHEDULE,
@@ -71,6 +84,15 @@ from ascend_dsa.pipeline import (
     stage_costs,
 )
 from ascend_dsa.provenance import Citation, Source
+from ascend_dsa.reference import (
+    BlockedStats,
+    blocked_sparse_attn_fwd,
+    output_tolerance,
+    skip_scale_decision,
+    sparse_attn_fwd,
+    sparse_attn_fwd_float64,
+    sparse_attn_weights,
+)
 from ascend_dsa.render.claims import (
     render_b_topk_divisibility,
     render_chapter_claims,
@@ -102,6 +124,14 @@ from ascend_dsa.render.design_space import (
     render_rule_list,
     render_what_if_table,
 )
+from ascend_dsa.render.layouts import (
+    render_gather2_example,
+    render_kv_block_layout,
+    render_kv_roundtrip,
+    render_kv_token_formats,
+    render_nd2nz_bank_slots,
+    render_nd2nz_example,
+)
 from ascend_dsa.render.memory_plan import (
     render_l1_bank_figure,
     render_l1_bank_table,
@@ -116,7 +146,14 @@ from ascend_dsa.render.pipeline import (
     render_pipeline_sensitivity,
     render_pipeline_summary,
 )
+from ascend_dsa.render.reference import (
+    render_forward_comparison,
+    render_forward_shapes,
+    render_index_example,
+    render_online_softmax_trace,
+)
 from ascend_dsa.render.roofline import render_head_roofline_table
+from ascend_dsa.render.skip_scale import render_fixpipe_with_skip_scale, render_rescale_plot, render_rescale_table
 from ascend_dsa.render.sources import render_spec_sources
 from ascend_dsa.report_figures import (
     HEAD_ROOFLINE_CITATION,
@@ -129,6 +166,7 @@ from ascend_dsa.report_figures import (
     published_figure,
     published_head_roofline,
 )
+from ascend_dsa.rescale_bound import raw_logit_threshold, rescale_factor_bound, rescale_triggered
 from ascend_dsa.roofline import (
     REPORT_HEADS,
     REPORT_TOPK,
@@ -141,7 +179,7 @@ from ascend_dsa.roofline import (
     l2_cycles,
 )
 from ascend_dsa.schedule import VECTOR_STAGES, VectorStage, softmax_slack_cycles
-from ascend_dsa.skip_scale import raw_logit_threshold, rescale_factor_bound, rescale_triggered
+from ascend_dsa.skip_scale import RescaleMeasurement, measure_rescales, rescale_counts, rescale_sweep, synthetic_logits
 from ascend_dsa.throughput import cycles_per_block_at, fraction_of_peak
 
 __all__ = [
@@ -149,6 +187,8 @@ __all__ = [
     "CHAPTERS",
     "CLAIMS",
     "DSA_V41",
+    "FP4_V41",
+    "FP8_V41",
     "GATHER2_TOKENS_PER_REQUEST",
     "HEAD_ROOFLINE_CITATION",
     "LIMITS",
@@ -163,6 +203,7 @@ __all__ = [
     "VECTOR_STAGES",
     "AscendDsaError",
     "AscendSpec",
+    "BlockedStats",
     "Citation",
     "Claim",
     "ClaimContext",
@@ -172,21 +213,28 @@ __all__ = [
     "DesignPoint",
     "FigureMismatch",
     "ForbiddenDesign",
+    "ForwardCase",
+    "ForwardComparison",
+    "Gather2Copy",
+    "Gather2Plan",
     "KernelConfig",
     "KernelRule",
     "KvCache",
     "KvFormat",
+    "KvTokenFormat",
     "L1Plan",
     "Limit",
     "LimitCheck",
     "Mode",
     "ModelShape",
     "PublishedFigure",
+    "RescaleMeasurement",
     "RooflinePoint",
     "Rule",
     "RuleKind",
     "Source",
     "StageCosts",
+    "StoreSlots",
     "SweepResult",
     "Task",
     "Timeline",
@@ -198,15 +246,21 @@ __all__ = [
     "as_markdown",
     "as_svg",
     "bank_slots",
+    "blocked_sparse_attn_fwd",
     "check_claims",
     "check_fixpipe_break_even",
+    "check_gather2_fills_queue",
     "check_head_roofline",
     "check_kernel_rules",
+    "check_nz_padding",
     "check_p_ready_to_used",
+    "check_token_bytes",
     "check_ub_totals",
     "clock_range_for_percent",
+    "compare_forwards",
     "cube_cycles",
     "cycles_per_block_at",
+    "dequantize_tokens",
     "evaluate",
     "evaluate_claims",
     "fixpipe_break_even_b_topk",
@@ -214,7 +268,10 @@ __all__ = [
     "fixpipe_bytes_per_cycle",
     "fixpipe_cycles",
     "fixpipe_cycles_per_block",
+    "forward_cases",
     "fraction_of_peak",
+    "gather2_copies",
+    "gather2_plan",
     "head_roofline",
     "head_roofline_differences",
     "head_roofline_sweep",
@@ -230,11 +287,18 @@ __all__ = [
     "l2_bytes",
     "l2_bytes_per_cycle_per_core",
     "l2_cycles",
+    "measure_rescales",
     "min_conflict_free_padding",
     "mma_cycles_per_block",
+    "nd2nz_store_slots",
+    "nd_to_nz",
+    "nz_offset_bytes",
+    "nz_to_nd",
+    "output_tolerance",
     "peak_flops",
     "published_figure",
     "published_head_roofline",
+    "quantize_tokens",
     "raw_logit_threshold",
     "render_b_topk_divisibility",
     "render_chapter_claims",
@@ -246,16 +310,27 @@ __all__ = [
     "render_design_limits",
     "render_feasibility_map",
     "render_fixpipe_table",
+    "render_fixpipe_with_skip_scale",
+    "render_forward_comparison",
+    "render_forward_shapes",
     "render_fp8_roofline",
+    "render_gather2_example",
     "render_gather2_requests",
     "render_head_roofline_table",
     "render_identity_rescale",
+    "render_index_example",
+    "render_kv_block_layout",
+    "render_kv_roundtrip",
+    "render_kv_token_formats",
     "render_l0c_budget",
     "render_l1_bank_figure",
     "render_l1_bank_table",
     "render_mma_fixpipe_figure",
     "render_mte2_in_flight",
+    "render_nd2nz_bank_slots",
     "render_nd2nz_banks",
+    "render_nd2nz_example",
+    "render_online_softmax_trace",
     "render_peak_clock_table",
     "render_peak_table",
     "render_pipeline_costs",
@@ -263,6 +338,8 @@ __all__ = [
     "render_pipeline_schedule",
     "render_pipeline_sensitivity",
     "render_pipeline_summary",
+    "render_rescale_plot",
+    "render_rescale_table",
     "render_rescale_threshold",
     "render_roofline_figure",
     "render_rule_list",
@@ -275,14 +352,23 @@ __all__ = [
     "render_vector_schedule",
     "render_what_if_table",
     "requests_per_block",
+    "rescale_counts",
     "rescale_factor_bound",
+    "rescale_sweep",
     "rescale_triggered",
+    "roundtrip_error_bound",
     "shipped_ub_plans",
     "simulate",
+    "skip_scale_decision",
     "smallest_compute_bound_heads",
     "softmax_slack_cycles",
+    "sparse_attn_fwd",
+    "sparse_attn_fwd_float64",
+    "sparse_attn_weights",
     "stage_costs",
     "sweep",
+    "synthetic_logits",
+    "token_byte_ranges",
     "tokens_in_flight",
     "ub_nz_stride_bytes",
     "ub_plan",

@@ -45,9 +45,9 @@ from ascend_dsa.report_figures import (
     published_head_roofline,
     published_number,
 )
+from ascend_dsa.rescale_bound import rescale_factor_bound
 from ascend_dsa.roofline import REPORT_HEADS, REPORT_TOPK, Verdict, head_roofline, head_roofline_sweep
 from ascend_dsa.schedule import VECTOR_STAGES, softmax_slack_cycles
-from ascend_dsa.skip_scale import rescale_factor_bound
 from ascend_dsa.throughput import fraction_of_peak
 from ascend_dsa.units import TFLOPS, KiB
 

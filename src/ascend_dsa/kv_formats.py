@@ -12,8 +12,9 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Final
 
+from ascend_dsa.kv_quant import FP4_V41, FP8_V41
 from ascend_dsa.model import DSA_V41, ModelShape
-from ascend_dsa.provenance import Source, code_line
+from ascend_dsa.provenance import Source
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -72,8 +73,12 @@ KV_TOKEN_LAYOUTS: Final[Mapping[KvFormat, KvTokenLayout]] = MappingProxyType(
         KvFormat.BF16: KvTokenLayout(
             KvFormat.BF16, 16, None, Source("report (zh) line 152; config.h:76 (bf16 KV in prefill)", "code")
         ),
-        KvFormat.FP8: KvTokenLayout(KvFormat.FP8, 8, 32, code_line("kv_cache_format.h", 16, 19)),
-        KvFormat.FP4: KvTokenLayout(KvFormat.FP4, 4, 16, code_line("kv_cache_format.h", 16, 19)),
+        KvFormat.FP8: KvTokenLayout(
+            KvFormat.FP8, FP8_V41.bits_per_element, FP8_V41.dims_per_scale, FP8_V41.sources["dims_per_scale"]
+        ),
+        KvFormat.FP4: KvTokenLayout(
+            KvFormat.FP4, FP4_V41.bits_per_element, FP4_V41.dims_per_scale, FP4_V41.sources["dims_per_scale"]
+        ),
     }
 )
 

@@ -43,6 +43,7 @@ from ascend_dsa.nd2nz_stride import (
 from ascend_dsa.peak_clock import clock_range_for_percent, intersect
 from ascend_dsa.render.markdown import Align, Lang, check_lang, group_digits, pick, table
 from ascend_dsa.report_figures import FigureValue, published_number
+from ascend_dsa.rescale_bound import illustrative_sm_scale, raw_logit_threshold, rescale_factor_bound
 from ascend_dsa.roofline import REPORT_TOPK, head_roofline
 from ascend_dsa.schedule import (
     VECTOR_STAGES,
@@ -54,7 +55,6 @@ from ascend_dsa.schedule import (
     softmax_slack_cycles,
     sv_cycles_per_block,
 )
-from ascend_dsa.skip_scale import illustrative_sm_scale, raw_logit_threshold, rescale_factor_bound
 from ascend_dsa.throughput import cycles_per_block_at, fraction_of_peak
 from ascend_dsa.units import TFLOPS, GHz, KiB
 

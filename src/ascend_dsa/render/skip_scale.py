@@ -1,0 +1,165 @@
+"""How often skip-scale rescales: a table, a plot, and what the saved copies of O mean for FixPipe."""
+
+from __future__ import annotations
+
+import math
+
+from ascend_dsa.block_cycles import fixpipe_cycles_per_block, mma_cycles_per_block
+from ascend_dsa.hardware import ASCEND_950
+from ascend_dsa.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.model import DSA_V41
+from ascend_dsa.render.markdown import Align, Lang, pick, table
+from ascend_dsa.render.svg import figure, to_svg
+from ascend_dsa.skip_scale import (
+    DEFAULT_SM_SCALE,
+    SCORE_ORDERS,
+    SHARED_VARIANCE,
+    SWEEP_SM_SCALE_FACTORS,
+    SWEEP_TOKENS,
+    SWEEP_TOPK,
+    RescaleMeasurement,
+    ScoreOrder,
+    fixpipe_cycles_per_block_with,
+    rescale_sweep,
+)
+
+_ORDER_NAMES: dict[ScoreOrder, tuple[str, str]] = {
+    "random": ("随机顺序", "random order"),
+    "ascending": ("按分数升序", "ascending score"),
+    "descending": ("按分数降序", "descending score"),
+}
+_ORDER_COLOURS: dict[ScoreOrder, str] = {"random": "#1f77b4", "ascending": "#d62728", "descending": "#2ca02c"}
+_FACTOR_STYLES = ("-", "--", "-.", ":")
+
+
+def _order(order: ScoreOrder, lang: Lang) -> str:
+    return pick(lang, *_ORDER_NAMES[order])
+
+
+def _factor(m: RescaleMeasurement) -> float:
+    return float(m.sm_scale / DEFAULT_SM_SCALE)
+
+
+def _score_model(lang: Lang) -> str:
+    return pick(
+        lang,
+        f"合成分数：原始 logit 的标准差为 √d_qk（d_qk = {DSA_V41.d_qk}），其中 {SHARED_VARIANCE:.0%} 的方差为同一 "
+        f"token 的所有 head 共有（indexer 排序依据的那一部分）；每个点取 {SWEEP_TOKENS} 个 q token 的平均，"
+        f"{SHIPPED_KERNEL.heads_per_core} 个 head，B_TOPK = {SHIPPED_KERNEL.b_topk}，阈值 "
+        f"{SHIPPED_KERNEL.rescale_threshold:g}，随机种子固定。",
+        f"Synthetic scores: raw logits have standard deviation √d_qk (d_qk = {DSA_V41.d_qk}), {SHARED_VARIANCE:.0%} "
+        f"of their variance shared by all heads of a token (the part an indexer ranks by); each point averages "
+        f"{SWEEP_TOKENS} q tokens, {SHIPPED_KERNEL.heads_per_core} heads, B_TOPK = {SHIPPED_KERNEL.b_topk}, "
+        f"threshold {SHIPPED_KERNEL.rescale_threshold:g}, fixed seeds.",
+    )
+
+
+def render_rescale_table(lang: Lang = "zh", topk: int = SWEEP_TOPK[-1]) -> str:
+    """Rescales per q token and O copies saved, for every score order and sm_scale at one topk."""
+    rows = [
+        (
+            _order(m.order, lang),
+            f"{_factor(m):g} / √{DSA_V41.d_qk}",
+            f"{m.logit_spread:.1f}",
+            m.blocks,
+            f"{m.mean_rescales:.2f}",
+            f"{m.rescale_rate:.1%}",
+            f"{m.o_copies_with_skip_scale:.2f} / {m.o_copies_without_skip_scale}",
+            f"{m.copies_saved:.1%}",
+        )
+        for m in rescale_sweep(topks=(topk,))
+    ]
+    headers = [
+        pick(lang, "index 顺序", "index order"),
+        "sm_scale",
+        pick(lang, "缩放后 logit 标准差", "scaled logit std"),
+        pick(lang, "块数", "blocks"),
+        pick(lang, "每 token rescale 次数", "rescales per token"),
+        pick(lang, "rescale 的块占比", "share of blocks rescaling"),
+        pick(lang, "O 拷出 L0C 次数：有 / 无 skip-scale", "O copies out of L0C: with / without skip-scale"),
+        pick(lang, "省下的 O 拷贝", "O copies saved"),
+    ]
+    caption = pick(
+        lang,
+        f"topk = {topk}。“rescale 的块占比”不计第 0 块（它只是确定最大值）。没有 skip-scale 时每块都要把 O 拷出 L0C；"
+        f"有了它，只在 rescale 时和最后一次拷出。{_score_model(lang)}",
+        f"topk = {topk}. The share of blocks leaves out block 0 (it only sets the max). Without skip-scale O leaves "
+        f"L0C every block; with it, only at a rescale and once at the end. {_score_model(lang)}",
+    )
+    aligns: tuple[Align, ...] = ("left",) + ("right",) * 7
+    return table(headers, rows, aligns) + "\n\n" + caption + "\n"
+
+
+def render_rescale_plot(lang: Lang = "zh") -> str:
+    """SVG: rescales per q token and the share of O copies saved against topk, per order and sm_scale."""
+    measurements = rescale_sweep()
+    with figure(8.0, 3.4) as fig:
+        left, right = fig.subplots(1, 2)
+        for order in SCORE_ORDERS:
+            for style, factor in zip(_FACTOR_STYLES, SWEEP_SM_SCALE_FACTORS, strict=False):
+                points = [m for m in measurements if m.order == order and math.isclose(_factor(m), factor)]
+                topk = [m.topk for m in points]
+                label = f"{_order(order, lang)}, sm_scale×{factor:g}"
+                colour = _ORDER_COLOURS[order]
+                left.plot(topk, [m.mean_rescales for m in points], style, color=colour, marker="o", label=label)
+                right.plot(topk, [100 * m.copies_saved for m in points], style, color=colour, marker="o")
+        for axes in (left, right):
+            axes.set_xscale("log", base=2)
+            axes.set_xticks(list(SWEEP_TOPK), [str(k) for k in SWEEP_TOPK])
+            axes.set_xlabel("topk")
+            axes.grid(visible=True, alpha=0.3)
+        left.set_ylabel(pick(lang, "每个 q token 的 rescale 次数", "rescales per q token"))
+        right.set_ylabel(pick(lang, "省下的 O 拷贝 (%)", "O copies saved (%)"))
+        right.set_ylim(0, 100)
+        fig.legend(loc="lower center", ncol=3, fontsize=7, bbox_to_anchor=(0.5, -0.22))
+        fig.tight_layout()
+        return to_svg(fig)
+
+
+def render_fixpipe_with_skip_scale(lang: Lang = "zh", topk: int = SWEEP_TOPK[-1]) -> str:
+    """Mean FixPipe cycles per block with the measured O copies, against the CUBE's cycles per block."""
+    spec, config = ASCEND_950, SHIPPED_KERNEL
+    mma = mma_cycles_per_block(spec, config)
+    every_block = fixpipe_cycles_per_block(spec, config, o_leaves=True)
+    p_only = fixpipe_cycles_per_block(spec, config, o_leaves=False)
+    rows: list[tuple[object, ...]] = [
+        (
+            pick(lang, "无 skip-scale：每块都拷出 O", "no skip-scale: O leaves every block"),
+            "—",
+            f"{float(every_block):.0f}",
+            f"{float(mma):.0f}",
+            pick(lang, "FixPipe 是瓶颈", "FixPipe-bound")
+            if every_block > mma
+            else pick(lang, "CUBE 是瓶颈", "CUBE-bound"),
+        )
+    ]
+    for m in rescale_sweep(topks=(topk,)):
+        cycles = fixpipe_cycles_per_block_with(m, spec, config)
+        rows.append(
+            (
+                f"{_order(m.order, lang)}, sm_scale×{_factor(m):g}",
+                f"{m.o_copies_with_skip_scale:.2f}",
+                f"{float(cycles):.0f}",
+                f"{float(mma):.0f}",
+                pick(lang, "FixPipe 是瓶颈", "FixPipe-bound")
+                if cycles > mma
+                else pick(lang, "CUBE 是瓶颈", "CUBE-bound"),
+            )
+        )
+    headers = [
+        pick(lang, "分数分布", "scores"),
+        pick(lang, "每 token 拷出 O 次数", "O copies per token"),
+        pick(lang, "每块 FixPipe 周期（平均）", "FixPipe cycles per block (mean)"),
+        pick(lang, "每块 MMA 周期", "MMA cycles per block"),
+        pick(lang, "谁更慢", "slower side"),
+    ]
+    caption = pick(
+        lang,
+        f"B_TOPK = {config.b_topk}，topk = {topk}，按报告 (zh) 第 142 行的 1C1V 口径"
+        f"（FixPipe {spec.fixpipe_bytes_per_cycle_1c1v} B/cycle）：P 每块都拷出（{float(p_only):.0f} 周期），"
+        f"O 每拷一次 {float(every_block - p_only):.0f} 周期，按测得的次数摊到每块上。",
+        f"B_TOPK = {config.b_topk}, topk = {topk}, on the 1C1V terms of report (zh) line 142 (FixPipe "
+        f"{spec.fixpipe_bytes_per_cycle_1c1v} B/cycle): P leaves every block ({float(p_only):.0f} cycles), each copy "
+        f"of O costs {float(every_block - p_only):.0f} cycles, spread over the blocks by the measured count.",
+    )
+    return table(headers, rows, ("left", "right", "right", "right", "left")) + "\n\n" + caption + "\n"

@@ -1,0 +1,30 @@
+"""The skip-scale page: the frequency table, a deterministic plot, and the FixPipe comparison."""
+
+from __future__ import annotations
+
+from ascend_dsa.render.skip_scale import render_fixpipe_with_skip_scale, render_rescale_plot, render_rescale_table
+from ascend_dsa.skip_scale import SCORE_ORDERS, SWEEP_SM_SCALE_FACTORS
+
+
+def test_table_has_one_row_per_order_and_scale() -> None:
+    """One row per (order, sm_scale) at topk 2048, with 32 blocks each."""
+    rows = [line for line in render_rescale_table(lang="en").splitlines() if line.startswith("| ")][2:]
+    assert len(rows) == len(SCORE_ORDERS) * len(SWEEP_SM_SCALE_FACTORS)
+    assert all("| 32 |" in row for row in rows)
+    assert render_rescale_table(lang="zh").startswith("| index 顺序")
+
+
+def test_plot_is_deterministic_svg() -> None:
+    """The plot is inline SVG, identical on two renders, with labels in the page's language."""
+    first = render_rescale_plot(lang="zh")
+    assert first.startswith("<svg")
+    assert first == render_rescale_plot(lang="zh")
+    assert "每个 q token 的 rescale 次数" in first
+    assert "rescales per q token" in render_rescale_plot(lang="en")
+
+
+def test_fixpipe_table_contrasts_every_block_with_skip_scale() -> None:
+    """Without skip-scale FixPipe needs 1152 cycles per block against 1024 of MMA; with one copy per token, 160."""
+    text = render_fixpipe_with_skip_scale(lang="en")
+    assert "| no skip-scale: O leaves every block | — | 1152 | 1024 | FixPipe-bound |" in text
+    assert "| 1.00 | 160 | 1024 | CUBE-bound |" in text

@@ -1,0 +1,30 @@
+"""The site's forward cases: each one agrees, and the guard fires when a comparison strays."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from ascend_dsa import AscendDsaError
+from ascend_dsa.forward_cases import check_forwards_agree, compare_forwards, forward_cases, trace_case
+
+
+def test_every_case_agrees_and_exercises_its_edge() -> None:
+    """All cases agree within tolerance; rising rescales every block, huge-first never, lonely tokens exist."""
+    comparisons = {c.name: compare_forwards(c) for c in forward_cases()}
+    check_forwards_agree(tuple(comparisons.values()))
+    rising, huge = comparisons["rising"], comparisons["huge-first"]
+    assert rising.rescales == rising.tokens * (rising.blocks - 1)
+    assert huge.rescales == 0
+    assert huge.max_exp_term == 1.0
+    assert comparisons["partial-block"].blocks == 3
+    assert comparisons["random"].rescales > 0
+
+
+def test_guard_names_the_straying_case() -> None:
+    """A comparison outside its tolerance makes check_forwards_agree raise with the case's name."""
+    good = compare_forwards(trace_case())
+    bad = dataclasses.replace(good, out_difference=2 * good.out_tolerance)
+    with pytest.raises(AscendDsaError, match="trace: \\|d out\\|"):
+        check_forwards_agree((good, bad))

@@ -1,0 +1,92 @@
+"""gather2 pairing: descriptors per pair, requests per VECTOR Core, and the MTE2 queue claim of report line 138."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ascend_dsa import ASCEND_950, SHIPPED_KERNEL, FigureMismatch
+from ascend_dsa.gather2 import BF16_TOKEN_BYTES, check_gather2_fills_queue, gather2_copies, gather2_plan
+
+
+@pytest.mark.parametrize(
+    ("pair", "smaller", "larger", "base", "stride", "burst"),
+    [
+        ((81, 8), 8, 81, 8 * 1024, 73 * 1024, 2),
+        ((3, 9), 3, 9, 3 * 1024, 6 * 1024, 2),
+        ((18, -1), 18, None, 18 * 1024, 0, 2),
+        ((100, 7), 7, None, 7 * 1024, 0, 2),
+        ((-1, 100), None, None, None, 0, 0),
+        ((5, 5), 5, 5, 5 * 1024, 0, 2),
+    ],
+)
+def test_pair_descriptors(
+    pair: tuple[int, int], smaller: int | None, larger: int | None, base: int | None, stride: int, burst: int
+) -> None:
+    """Smaller first, stride = distance in bytes; one valid index is copied twice; none skips the copy."""
+    (copy,) = gather2_copies(pair, s_kv=100)
+    assert (copy.smaller, copy.larger, copy.base_bytes, copy.stride_bytes, copy.burst_count) == (
+        smaller,
+        larger,
+        base,
+        stride,
+        burst,
+    )
+    assert copy.tokens_copied == burst
+
+
+def test_a_block_needs_16_requests_per_vector_core() -> None:
+    """64 indices: each of the 2 VECTOR Cores issues 16 requests instead of 32."""
+    plan = gather2_plan(np.arange(64), s_kv=1000)
+    assert plan.requests_per_vector_core == (16, 16)
+    assert plan.requests_without_gather2 == (32, 32)
+    assert plan.skipped == 0
+    assert plan.per_vector_core[1][0].first == 32
+
+
+def test_queue_claim_of_line_138() -> None:
+    """16 outstanding requests x 2 tokens = 32 tokens = one VECTOR Core's share of a block."""
+    assert check_gather2_fills_queue() == ASCEND_950.mte2_outstanding_requests == 16
+
+
+def test_queue_claim_fails_for_a_bigger_block() -> None:
+    """With B_TOPK = 128 a VECTOR Core's share needs 32 requests: the queue is not enough and the check says so."""
+    with pytest.raises(FigureMismatch, match="report \\(zh\\) line 138"):
+        check_gather2_fills_queue(config=SHIPPED_KERNEL.with_overrides(b_topk=128))
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.integers(-3, 25), min_size=2, max_size=40).filter(lambda v: len(v) % 2 == 0))
+def test_every_valid_index_is_fetched(indices: list[int]) -> None:
+    """Whatever the indices, the copies fetch each valid index as often as it appears, at its own address."""
+    s_kv = 20
+    fetched: Counter[int] = Counter()
+    for copy in gather2_copies(indices, s_kv):
+        if copy.burst_count:
+            assert copy.base_bytes is not None
+            assert copy.smaller is not None
+            assert copy.base_bytes == copy.smaller * BF16_TOKEN_BYTES
+            fetched[copy.smaller] += 1
+            if copy.larger is not None:
+                assert copy.base_bytes + copy.stride_bytes == copy.larger * BF16_TOKEN_BYTES
+                fetched[copy.larger] += 1
+    assert fetched == Counter(i for i in indices if 0 <= i < s_kv)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: gather2_copies([1, 2, 3], 10), "indices must come in pairs .*got 3 indices"),
+        (lambda: gather2_copies([1, 2], 0), "s_kv must be a positive integer, got 0"),
+        (lambda: gather2_copies([1, 2], 10, token_bytes=0), "token_bytes must be a positive integer, got 0"),
+        (lambda: gather2_plan(np.arange(10), 100), "block_indices must hold B_TOPK = 64 indices, got 10"),
+    ],
+)
+def test_bad_input(call: object, message: str) -> None:
+    """Odd counts, empty caches and wrong block sizes raise ValueError with the value received."""
+    with pytest.raises(ValueError, match=message):
+        call()  # type: ignore[operator]

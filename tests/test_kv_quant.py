@@ -1,0 +1,124 @@
+"""FP8 and FP4 token formats: sizes against kv_cache_format.h, byte layout, and the quantisation round trip."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import ml_dtypes
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ascend_dsa import FigureMismatch
+from ascend_dsa.kv_quant import (
+    FP4_V41,
+    FP8_V41,
+    KV_TOKEN_FORMATS,
+    KvTokenFormat,
+    bits_per_value,
+    check_token_bytes,
+    copies_per_token,
+    dequantize_tokens,
+    quantize_tokens,
+    roundtrip_error_bound,
+    token_byte_ranges,
+)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "data", "scales", "token", "ub", "bits"),
+    [(FP8_V41, 512, 16, 528, 544, 8.25), (FP4_V41, 256, 32, 288, 288, 4.5)],
+)
+def test_sizes(fmt: KvTokenFormat, data: int, scales: int, token: int, ub: int, bits: float) -> None:
+    """FP8 = 512 + 16 = 528 B (544 in UB), FP4 = 256 + 32 = 288 B, as kv_cache_format.h and config.h have it."""
+    assert (fmt.data_bytes, fmt.scale_bytes, fmt.token_bytes, fmt.ub_token_bytes) == (data, scales, token, ub)
+    assert bits_per_value(fmt) == bits
+    check_token_bytes()
+
+
+def test_check_catches_a_wrong_format() -> None:
+    """A format whose computed size differs from the published one fails the check, naming both sizes."""
+    wrong = dataclasses.replace(FP8_V41, dims_per_scale=64)
+    with pytest.raises(FigureMismatch, match=r"kv_cache_format.h:19: a FP8 token is 528 B; ours is 512 \+ 8 = 520 B"):
+        check_token_bytes((wrong,))
+
+
+def random_tokens(seed: int, tokens: int = 6, low: float = -6.0, high: float = 4.0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    magnitude = np.exp2(rng.uniform(low, high, (tokens, 1)))
+    return (rng.standard_normal((tokens, 512)) * magnitude).astype(np.float32)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31), low=st.floats(-12, 0), span=st.floats(0, 8))
+def test_round_trip_within_bound(seed: int, low: float, span: float) -> None:
+    """Every value comes back within half a grid step times its group's scale, in both formats."""
+    values = random_tokens(seed, low=low, high=low + span)
+    values[0, :32] = 0.0  # an all-zero group
+    for fmt in KV_TOKEN_FORMATS:
+        raw = quantize_tokens(values, fmt)
+        assert raw.shape == (6, fmt.token_bytes)
+        assert raw.dtype == np.uint8
+        restored = dequantize_tokens(raw, fmt)
+        assert np.all(np.abs(restored - values) <= roundtrip_error_bound(values, fmt))
+        assert np.all(restored[0, :32] == 0.0)
+
+
+def test_bound_is_tight_enough_to_fail() -> None:
+    """The FP8 bound is about 2^-4 relative for large values: a 10% error would break it."""
+    values = random_tokens(1, low=0, high=1)
+    bound = roundtrip_error_bound(values, FP8_V41)
+    big = np.abs(values) > np.abs(values).max() / 2
+    assert np.all(bound[big] < 0.1 * np.abs(values[big]))
+
+
+def test_dequantised_values_are_exact_in_bf16() -> None:
+    """Element times scale needs at most 5 significant bits, so the bf16 product the kernel forms is exact."""
+    for fmt in KV_TOKEN_FORMATS:
+        restored = dequantize_tokens(quantize_tokens(random_tokens(2), fmt), fmt)
+        assert np.array_equal(restored.astype(ml_dtypes.bfloat16).astype(np.float32), restored)
+
+
+def test_fp4_packs_even_dims_low() -> None:
+    """FP4 byte 0 holds dim 0 in its low nibble and dim 1 in its high nibble; scales follow the 256 data bytes."""
+    values = np.zeros((1, 512), dtype=np.float32)
+    values[0, 0], values[0, 1] = 1.0, 6.0  # group scale 1: codes 0b0010 (1.0) and 0b0111 (6.0)
+    raw = quantize_tokens(values, FP4_V41)
+    assert raw[0, 0] == 0x72
+    assert raw[0, 256:].view(ml_dtypes.float8_e4m3fn)[0].astype(np.float32) == 1.0
+
+
+def test_fp8_scale_is_a_power_of_two() -> None:
+    """Largest magnitude 3 x 448 needs scale 4 = 2^2 (biased exponent 129); 1344 / 4 = 336 rounds to 320 (even)."""
+    values = np.zeros((1, 512), dtype=np.float32)
+    values[0, 5] = 3 * 448.0
+    raw = quantize_tokens(values, FP8_V41)
+    assert raw[0, 512] == 129
+    assert dequantize_tokens(raw, FP8_V41)[0, 5] == 4 * 320.0
+
+
+def test_byte_ranges() -> None:
+    """Adjacent: one range of 528 B per token; split: data then, after all data, the token's scales."""
+    assert [(r.offset, r.length) for r in token_byte_ranges(FP8_V41, 2, 4)] == [(1056, 528)]
+    split = token_byte_ranges(FP8_V41, 2, 4, adjacent=False)
+    assert [(r.offset, r.length) for r in split] == [(1024, 512), (2048 + 32, 16)]
+    assert copies_per_token(FP4_V41, adjacent=True) == 1
+    assert copies_per_token(FP4_V41, adjacent=False) == 2
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: quantize_tokens(np.zeros((2, 500), np.float32), FP8_V41), r"shape \[tokens, 512\], got float32"),
+        (lambda: quantize_tokens(np.full((1, 512), np.nan, np.float32), FP8_V41), "values must be finite"),
+        (lambda: quantize_tokens(np.full((1, 512), 1e4, np.float32), FP4_V41), "for FP4, got 10000"),
+        (lambda: dequantize_tokens(np.zeros((1, 500), np.uint8), FP4_V41), r"\[tokens, 288\] for FP4"),
+        (lambda: token_byte_ranges(FP8_V41, 4, 4), r"token must lie in \[0, block_tokens = 4\), got 4"),
+        (lambda: KvTokenFormat("x", 500, "e4m3", 32, "ue8m0", {}), "dims must be a positive multiple of"),
+    ],
+)
+def test_bad_input(call: object, message: str) -> None:
+    """Wrong shapes, non-finite or unrepresentable values and bad formats raise ValueError."""
+    with pytest.raises(ValueError, match=message):
+        call()  # type: ignore[operator]
