@@ -1,5 +1,8 @@
 """MkDocs hook: let mkdocs-jupyter render the notebooks that mkdocs-static-i18n has placed per language.
 
+It also gives a notebook's headings the anchors its table of contents links to: nbconvert slugs headings to ASCII,
+so a Chinese heading gets ``id=""`` while the page's table of contents links to ``#_1``.
+
 mkdocs-static-i18n rebuilds the file list last (priority -100) and turns mkdocs-jupyter's notebook pages back
 into plain files, so ``page.ipynb`` would be copied, as raw JSON, to ``page/index.html``. This hook runs after it
 and wraps each notebook again as mkdocs-jupyter's page file, keeping the language's destination and URL.
@@ -7,6 +10,8 @@ and wraps each notebook again as mkdocs-jupyter's page file, keeping the languag
 
 from __future__ import annotations
 
+import html as html_lib
+import re
 from typing import Any
 
 from mkdocs.plugins import event_priority
@@ -25,3 +30,36 @@ def on_files(files: Any, config: Any, **kwargs: Any) -> Any:  # noqa: ANN401, AR
         files.remove(file)
         files.append(page)
     return files
+
+
+_HEADING = re.compile(r'<h([1-6])([^>]*?)\sid="[^"]*"([^>]*)>(.*?)</h\1>', re.DOTALL)
+_TAG = re.compile(r"<[^>]+>")
+
+
+def _toc_items(items: Any) -> list[Any]:  # noqa: ANN401 - MkDocs' TableOfContents
+    flat = []
+    for item in items:
+        flat.append(item)
+        flat.extend(_toc_items(item.children))
+    return flat
+
+
+def _text(inner: str) -> str:
+    return html_lib.unescape(_TAG.sub("", inner)).replace("\u00b6", "").strip()
+
+
+def on_page_content(html: str, page: Any, **kwargs: Any) -> str:  # noqa: ANN401, ARG001 - MkDocs hook signature
+    """Set each notebook heading's id (and its ¶ link) to the anchor the table of contents uses for it."""
+    if not isinstance(page.file, NotebookFile):
+        return html
+    pending = _toc_items(page.toc)
+
+    def rename(match: re.Match[str]) -> str:
+        level, before, after, inner = match.groups()
+        if not pending or pending[0].title.strip() != _text(inner):
+            return match.group(0)
+        anchor = pending.pop(0).id
+        inner = re.sub(r'class="anchor-link" href="#[^"]*"', f'class="anchor-link" href="#{anchor}"', inner)
+        return f'<h{level}{before} id="{anchor}"{after}>{inner}</h{level}>'
+
+    return _HEADING.sub(rename, html)

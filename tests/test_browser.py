@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from ascend_dsa import published_head_roofline
-from ascend_dsa.render.svg import figure, to_svg
+from ascend_dsa.render.svg import FIGURE_CLASS, figure, to_svg
 from tests.conftest import SCREENSHOTS
 from tests.site_html import page_paths
 from tests.test_search import QUERIES
@@ -153,20 +153,27 @@ def test_math_is_typeset_on_every_page_with_formulas(
     assert traffic.requests
 
 
+#: The package's figures sit in <div class="ascend-figure">; a notebook's SVG outputs in nbconvert's jp-RenderedSVG.
+FIGURE_MARK = f'class="{FIGURE_CLASS}"'
+NOTEBOOK_FIGURE_CLASS = "jp-RenderedSVG"
+NOTEBOOK_FIGURE_MARK = f'class="{NOTEBOOK_FIGURE_CLASS}'
+FIGURE_SELECTOR = f"article .{FIGURE_CLASS} > svg, article .{NOTEBOOK_FIGURE_CLASS} img"
+
+
 def figure_pages(site: Path) -> list[str]:
-    """Pages whose article holds an inline SVG figure (an <svg> with a width, unlike the theme's icons)."""
+    """Pages whose article holds a figure: the package's inline SVG, or an SVG output of a notebook cell."""
     found = []
     for path in page_paths(site):
         html = (site / path / "index.html").read_text(encoding="utf-8")
         article = html[html.find("<article") : html.find("</article>")]
-        if re.search(r"<svg\b[^>]*\bwidth=", article):
+        if FIGURE_MARK in article or NOTEBOOK_FIGURE_MARK in article:
             found.append(path)
     return found
 
 
 def assert_figures_visible(page: Page, where: str) -> int:
-    """Every inline SVG figure in the article is displayed, at least 100 x 60 px, and draws something."""
-    figures = page.locator("article svg[width]")
+    """Every figure in the article is displayed, at least 100 x 60 px, and draws something (or its image loaded)."""
+    figures = page.locator(FIGURE_SELECTOR)
     for index in range(figures.count()):
         svg = figures.nth(index)
         svg.scroll_into_view_if_needed()
@@ -175,7 +182,10 @@ def assert_figures_visible(page: Page, where: str) -> int:
         assert box is not None, (where, index)
         assert box["width"] >= 100, (where, index, box)
         assert box["height"] >= 60, (where, index, box)
-        assert svg.locator("path, text, rect, line, polyline, use").count() > 0, (where, index)
+        if svg.evaluate("e => e.tagName.toLowerCase()") == "img":  # a notebook's SVG output, as a data: image
+            assert svg.evaluate("e => e.complete && e.naturalWidth > 0"), (where, index)
+        else:
+            assert svg.locator("path, text, rect, line, polyline, use").count() > 0, (where, index)
     return figures.count()
 
 
@@ -198,7 +208,7 @@ def test_svg_probe_is_visible(page: Page, site_url: str, traffic: Traffic) -> No
         axes.legend()
         svg = to_svg(fig)
     open_page(page, site_url, "discussion/heads-per-core/")
-    before = page.locator("article svg[width]").count()
+    before = page.locator(FIGURE_SELECTOR).count()
     page.evaluate("svg => document.querySelector('article').insertAdjacentHTML('beforeend', svg)", svg)
     assert assert_figures_visible(page, "probe") == before + 1
     assert traffic.requests

@@ -157,7 +157,7 @@ def _wait_for_text(url: str, text: str, timeout_s: float) -> str:
         try:
             with urllib.request.urlopen(url, timeout=5) as response:  # noqa: S310 - our own server on 127.0.0.1
                 body = response.read().decode("utf-8")
-        except (urllib.error.URLError, ConnectionError):
+        except OSError:  # refused, reset or timed out while the server (re)builds
             body = ""
         if text in body:
             return body

@@ -36,7 +36,11 @@ def load_index(site: Path) -> dict[str, object]:
 
 
 def page_scores(site: Path, query: str) -> Counter[str]:
-    """Per page (URL path without anchor), how often the query's words occur, title hits weighing 1000."""
+    """Per page (URL path without anchor), its best section's score: query words counted, title hits weighing 1000.
+
+    Lunr scores each section on its own and Material orders pages by their best section, so a page is as good as
+    its best section, not the sum of all of them (a long API page would otherwise win on sheer length).
+    """
     index = load_index(site)
     terms = query.split()
     scores: Counter[str] = Counter()
@@ -46,8 +50,8 @@ def page_scores(site: Path, query: str) -> Counter[str]:
         page = doc["location"].split("#")[0]
         title = doc["title"].replace(ZWSP, "").lower()
         text = doc["text"].replace(ZWSP, "").lower()
-        for term in terms:
-            scores[page] += 1000 * title.count(term.lower()) + text.count(term.lower())
+        score = sum(1000 * title.count(term.lower()) + text.count(term.lower()) for term in terms)
+        scores[page] = max(scores[page], score)
     return +scores
 
 

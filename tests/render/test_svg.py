@@ -1,4 +1,6 @@
-from ascend_dsa.render.svg import figure, to_svg
+import pytest
+
+from ascend_dsa.render.svg import figure, svg_element, to_svg
 
 
 def _draw() -> str:
@@ -11,10 +13,24 @@ def _draw() -> str:
 
 
 def test_svg_is_deterministic_and_keeps_text() -> None:
-    """Two renders are identical, start at <svg, keep Chinese as text and name no external resource."""
+    """Two renders are identical, start with the figure <div>, keep Chinese as text and name no external resource."""
     first, second = _draw(), _draw()
     assert first == second
-    assert first.startswith("<svg")
+    assert first.startswith('<div class="ascend-figure"><svg')
     assert "每核 L2 周期" in first
     assert 'href="http' not in first
     assert "<metadata>" not in first
+
+
+def test_figure_is_one_block_level_line() -> None:
+    """The figure is one line wrapped in a <div>, so Markdown passes it through as a raw HTML block."""
+    html = _draw()
+    assert "\n" not in html
+    assert html.endswith("</svg></div>")
+
+
+def test_svg_element_extracts_the_svg() -> None:
+    """svg_element returns the bare <svg> for viewers; text without one is refused."""
+    assert svg_element(_draw()).startswith("<svg")
+    with pytest.raises(ValueError, match="must contain an <svg> element"):
+        svg_element("<div></div>")

@@ -6,6 +6,8 @@ cell that ends with ``as_markdown(render_x(...))`` therefore shows a formatted t
 
 from __future__ import annotations
 
+from ascend_dsa.render.svg import svg_element
+
 
 class NotebookMarkdown(str):
     """Markdown text that Jupyter renders as Markdown."""
@@ -40,6 +42,7 @@ def as_markdown(text: str) -> NotebookMarkdown:
 
 def as_svg(svg: str) -> NotebookSvg:
     """``svg`` (a renderer's inline SVG) for display in a notebook."""
-    if not svg.lstrip().startswith("<svg"):
-        raise ValueError(f"svg must be an <svg> element, got text starting {svg[:20]!r}")
-    return NotebookSvg(svg)
+    try:
+        return NotebookSvg(svg_element(svg))
+    except ValueError:
+        raise ValueError(f"svg must be an <svg> element, got text starting {svg[:20]!r}") from None

@@ -53,12 +53,29 @@ def figure(width_in: float = 7.0, height_in: float = 4.0) -> Iterator[Figure]:
             plt.close(fig)
 
 
+#: Class of the ``<div>`` that holds each figure. Python-Markdown does not know ``<svg>`` as a block-level tag and
+#: would wrap it in ``<p>`` and run its inline syntax over the CSS inside; a ``<div>`` is passed through untouched.
+FIGURE_CLASS = "ascend-figure"
+
+
 def to_svg(fig: Figure) -> str:
-    """The figure as an ``<svg>`` element ready to inline in Markdown (no XML prolog, no metadata, no date)."""
+    """The figure as one line of HTML, ``<div class="ascend-figure"><svg>...</svg></div>``, to print in a page.
+
+    No XML prolog, no metadata, no date; white space that holds a line break is folded to one blank.
+    """
     buffer = io.StringIO()
     with mpl.rc_context(_RC), warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=_MISSING_GLYPH, category=UserWarning)
         fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches="tight")
     text = buffer.getvalue()
     text = re.sub(r"\s*<metadata>.*?</metadata>", "", text[text.index("<svg") :], flags=re.DOTALL)
-    return text.strip()
+    text = re.sub(r"\s*\n\s*", " ", text.strip())
+    return f'<div class="{FIGURE_CLASS}">{text}</div>'
+
+
+def svg_element(html: str) -> str:
+    """The ``<svg>...</svg>`` element inside what :func:`to_svg` returned (for viewers that want bare SVG)."""
+    start, end = html.find("<svg"), html.rfind("</svg>")
+    if start < 0 or end < start:
+        raise ValueError(f"html must contain an <svg> element, got text starting {html[:30]!r}")
+    return html[start : end + len("</svg>")]
