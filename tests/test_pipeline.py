@@ -2,16 +2,8 @@ import pytest
 
 from ascend_dsa.hardware import ASCEND_950
 from ascend_dsa.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.pipeline import (
-    SHIPPED_PIPELINE_DEPTH,
-    VECTOR_SCHEDULE,
-    Task,
-    buffer_depth,
-    implied_buffer_depths,
-    pipeline_depth,
-    simulate,
-    stage_costs,
-)
+from ascend_dsa.pipeline import VECTOR_SCHEDULE, Task, buffer_depth, implied_buffer_depths, simulate, stage_costs
+from ascend_dsa.schedule import SYSTOLIC_ARRAY_DEPTH, VECTOR_STAGES, pipeline_depth
 
 COSTS = stage_costs(ASCEND_950)
 
@@ -19,7 +11,10 @@ COSTS = stage_costs(ASCEND_950)
 def test_schedule_offsets_are_the_reports() -> None:
     """The seven VECTOR steps work on blocks i+5, i+3, i+1, i+5, i, i+1, i+5 (report (zh) lines 188-200)."""
     assert [a.offset for a in VECTOR_SCHEDULE] == [5, 3, 1, 5, 0, 1, 5]
-    assert pipeline_depth() == SHIPPED_PIPELINE_DEPTH == 6
+    assert pipeline_depth(VECTOR_SCHEDULE) == pipeline_depth() == SYSTOLIC_ARRAY_DEPTH == 6
+    assert [(a.order, a.offset, a.source) for a in VECTOR_SCHEDULE] == [
+        (s.report_step, s.offset, s.source) for s in VECTOR_STAGES
+    ]
 
 
 def test_buffer_depths_match_the_kernel() -> None:

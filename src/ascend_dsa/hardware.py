@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from ascend_dsa.provenance import Source, code_line, report_line
+from ascend_dsa.provenance import Source, check_sources, code_line, report_line
 from ascend_dsa.units import TB, KiB, MHz
 
 if TYPE_CHECKING:
@@ -65,12 +65,7 @@ class AscendSpec:
     def __post_init__(self) -> None:
         """Reject a spec with a missing source, an unknown source or a value that is not positive and finite."""
         numeric = numeric_fields()
-        missing = sorted(set(numeric) - set(self.sources))
-        if missing:
-            raise ValueError(f"sources must cover every hardware field, missing {', '.join(missing)}")
-        unknown = sorted(set(self.sources) - set(numeric))
-        if unknown:
-            raise ValueError(f"sources name unknown fields {', '.join(unknown)}; expected only {', '.join(numeric)}")
+        check_sources(self.sources, numeric, "hardware")
         for name in numeric:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float):

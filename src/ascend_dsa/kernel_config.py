@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from ascend_dsa.provenance import Source, code_line
+from ascend_dsa.provenance import Source, check_sources, code_line
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -42,11 +42,9 @@ class KernelConfig:
     sources: Mapping[str, Source] = field(repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        """Reject missing sources and non-positive values."""
+        """Reject missing or unknown sources and non-positive values."""
         names = config_fields()
-        missing = sorted(set(names) - set(self.sources))
-        if missing:
-            raise ValueError(f"sources must cover every config field, missing {', '.join(missing)}")
+        check_sources(self.sources, names, "config")
         for name in names:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:

@@ -27,6 +27,7 @@ from ascend_dsa.kernel_rules import VECTOR_BYTES
 from ascend_dsa.kv_formats import KvFormat, kv_bytes_per_token
 from ascend_dsa.model import DSA_V41, ModelShape
 from ascend_dsa.provenance import Source, code_line, report_line
+from ascend_dsa.schedule import SYSTOLIC_ARRAY_DEPTH, VECTOR_STAGES, pipeline_depth
 from ascend_dsa.units import BF16_BYTES, FP32_BYTES
 
 if TYPE_CHECKING:
@@ -92,41 +93,24 @@ class Activation:
     source: Source
 
 
-#: The VECTOR side's schedule (report (zh) lines 188-200; kernel_body.h ``ACTIVATE`` lines 1297-1316).
-VECTOR_SCHEDULE: Final = (
-    Activation(1, 5, (Task.INDEX_FETCH,), "index read", Source("report (zh) line 188; kernel_body.h:1297", "report")),
-    Activation(
-        2,
-        3,
-        (Task.ND2NZ, Task.KV_TO_L1),
-        "ND2NZ + MTE3 to L1",
-        Source("report (zh) line 190; kernel_body.h:1299", "report"),
-    ),
-    Activation(
-        3,
-        1,
-        (Task.SOFTMAX, Task.S_TO_L1),
-        "softmax + S to L1",
-        Source("report (zh) line 192; kernel_body.h:1300", "report"),
-    ),
-    Activation(
-        4, 5, (Task.PROCESS_INDEX,), "index preprocess", Source("report (zh) line 194; kernel_body.h:1304", "report")
-    ),
-    Activation(5, 0, (Task.SCALE_O,), "O scale", Source("report (zh) line 196; kernel_body.h:1305", "report")),
-    Activation(
-        6, 1, (), "skip-scale flag to SS buffer", Source("report (zh) line 198; kernel_body.h:1312, 1316", "report")
-    ),
-    Activation(7, 5, (Task.GATHER,), "MTE2 gather", Source("report (zh) line 200; kernel_body.h:1314", "report")),
+#: What each of the report's VECTOR steps issues in this model, by the step's key in :data:`VECTOR_STAGES`.
+_STAGE_TASKS: Final = MappingProxyType(
+    {
+        "index-read": ((Task.INDEX_FETCH,), "index read"),
+        "nd2nz-and-copy-to-l1": ((Task.ND2NZ, Task.KV_TO_L1), "ND2NZ + MTE3 to L1"),
+        "softmax": ((Task.SOFTMAX, Task.S_TO_L1), "softmax + S to L1"),
+        "index-preprocess": ((Task.PROCESS_INDEX,), "index preprocess"),
+        "scale-o": ((Task.SCALE_O,), "O scale"),
+        "skip-scale-flag": ((), "skip-scale flag to SS buffer"),
+        "kv-gather": ((Task.GATHER,), "MTE2 gather"),
+    }
 )
 
-#: ``SYSTOLIC_ARR_DEPTH`` of the shipped kernel (kernel_body.h, VECTOR branch).
-SHIPPED_PIPELINE_DEPTH: Final = 6
-SHIPPED_PIPELINE_DEPTH_SOURCE: Final = Source("kernel_body.h SYSTOLIC_ARR_DEPTH = 6", "code")
-
-
-def pipeline_depth(schedule: Iterable[Activation] = VECTOR_SCHEDULE) -> int:
-    """Blocks the VECTOR side holds at once: the largest offset plus one."""
-    return max(a.offset for a in schedule) + 1
+#: The VECTOR side's schedule: the steps and offsets of :data:`ascend_dsa.schedule.VECTOR_STAGES` (report (zh)
+#: lines 188-200, kernel_body.h ``ACTIVATE``), each with the tasks it issues.
+VECTOR_SCHEDULE: Final = tuple(
+    Activation(stage.report_step, stage.offset, *_STAGE_TASKS[stage.key], stage.source) for stage in VECTOR_STAGES
+)
 
 
 def _activation(task: Task, schedule: Iterable[Activation]) -> Activation:
@@ -173,7 +157,7 @@ def implied_buffer_depths(
             Task.GATHER,
             Task.SCALE_O,
             pipeline_depth(schedule),
-            SHIPPED_PIPELINE_DEPTH,
+            SYSTOLIC_ARRAY_DEPTH,
             "largest offset + 1",
         ),
         BufferDepth(
@@ -345,7 +329,7 @@ class Timeline:
 
 
 def _steady_window(blocks: int) -> tuple[int, int]:
-    first = SHIPPED_PIPELINE_DEPTH
+    first = SYSTOLIC_ARRAY_DEPTH
     return first, max(first + 1, blocks - 2)
 
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
 
 SourceKind = Literal["report", "code", "derived", "assumed"]
 
@@ -37,6 +40,17 @@ class Source:
             raise ValueError(f"citation must be non-empty, got {self.citation!r}")
         if self.kind in ("derived", "assumed") and not self.note.strip():
             raise ValueError(f"a {self.kind} source needs a note saying how, got {self.note!r}")
+
+
+def check_sources(sources: Mapping[str, Source], fields: Iterable[str], what: str) -> None:
+    """Raise unless ``sources`` names exactly ``fields``: every number of a preset must say where it comes from."""
+    expected = tuple(fields)
+    missing = sorted(set(expected) - set(sources))
+    if missing:
+        raise ValueError(f"sources must cover every {what} field, missing {', '.join(missing)}")
+    unknown = sorted(set(sources) - set(expected))
+    if unknown:
+        raise ValueError(f"sources name unknown fields {', '.join(unknown)}; expected only {', '.join(expected)}")
 
 
 def report_line(first: int, last: int | None = None) -> Source:

@@ -13,12 +13,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Final
+from typing import TYPE_CHECKING, Final, Protocol
 
 from ascend_dsa.hardware import AscendSpec
 from ascend_dsa.kernel_config import KernelConfig
 from ascend_dsa.model import DSA_V41, ModelShape
 from ascend_dsa.provenance import Source, code_line
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 
 @dataclass(frozen=True)
@@ -57,7 +60,16 @@ def vector_stage(key: str) -> VectorStage:
     raise ValueError(f"key must name a VECTOR stage ({', '.join(s.key for s in VECTOR_STAGES)}), got {key!r}")
 
 
-def pipeline_depth(stages: tuple[VectorStage, ...] = VECTOR_STAGES) -> int:
+class HasOffset(Protocol):
+    """Anything scheduled at a block offset: a :class:`VectorStage`, or a pipeline model's activation."""
+
+    @property
+    def offset(self) -> int:
+        """Blocks ahead of block ``i``."""
+        ...
+
+
+def pipeline_depth(stages: Iterable[HasOffset] = VECTOR_STAGES) -> int:
     """Blocks in flight at once: the largest offset plus the block itself (6, the systolic array's depth)."""
     return max(s.offset for s in stages) + 1
 
