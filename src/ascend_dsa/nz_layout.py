@@ -12,35 +12,20 @@ instead of 32 x 32 B, and the 8 pieces of one store land in 8 different 32 B slo
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.kernel_config import SHIPPED_KERNEL, KernelConfig
-from ascend_dsa.provenance import Source
+from ascend_dsa.nd2nz_stride import UB_VECTOR_BYTES, bank_slots, nz_block_bytes
 from ascend_dsa.units import BF16_BYTES
-
-#: One SIMD VF vector, the unit of a UB load or store: 256 B = 128 bf16 (report (zh) line 232).
-UB_VECTOR_BYTES: Final = 256
-#: A 256 B store is served by a group of banks, one 32 B slot each; two stores into one slot collide.
-UB_BANK_SLOT_BYTES: Final = 32
-
-SOURCES: Final = {
-    "UB_VECTOR_BYTES": Source("report (zh) line 232; kernel_body.h NUM_BF16_IN_VEC = 128", "report"),
-    "UB_BANK_SLOT_BYTES": Source(
-        "report (zh) line 228",
-        "derived",
-        note="the report says the padding row avoids UB bank conflicts; kernel_body.h speaks of 256 B bank groups. "
-        "We model a 256 B group as 8 slots of 32 B, addressed by (address mod 256) // 32",
-    ),
-}
 
 
 def block_bytes(config: KernelConfig = SHIPPED_KERNEL) -> int:
     """Bytes of one row of one fractal: 16 bf16 = 32 B, the piece an ND2NZ store moves."""
-    return config.fractal_cols * BF16_BYTES
+    return nz_block_bytes(config)
 
 
 def _check_tile(tile: NDArray[Any], config: KernelConfig) -> None:
@@ -123,8 +108,7 @@ def nd2nz_store_slots(tokens: int, pad_rows: int, config: KernelConfig = SHIPPED
     if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1:
         raise ValueError(f"tokens must be a positive integer, got {tokens!r}")
     stride = (tokens + pad_rows) * block_bytes(config)
-    pieces = UB_VECTOR_BYTES // block_bytes(config)
-    slots = tuple((j * stride) % UB_VECTOR_BYTES // UB_BANK_SLOT_BYTES for j in range(pieces))
+    slots = bank_slots(stride, block_bytes(config), UB_VECTOR_BYTES)
     return StoreSlots(tokens=tokens, pad_rows=pad_rows, stride_bytes=stride, slots=slots)
 
 

@@ -20,7 +20,8 @@ from ascend_dsa.kv_quant import (
     roundtrip_error_bound,
     token_byte_ranges,
 )
-from ascend_dsa.nz_layout import UB_VECTOR_BYTES, block_bytes, check_nz_padding, nd2nz_store_slots, nd_to_nz
+from ascend_dsa.nd2nz_stride import UB_VECTOR_BYTES
+from ascend_dsa.nz_layout import block_bytes, check_nz_padding, nd2nz_store_slots, nd_to_nz
 from ascend_dsa.render.markdown import Align, Lang, pick, table
 
 #: The gather2 example: one block's indices into a cache of 100 tokens, a few of them invalid.
