@@ -396,6 +396,7 @@ def blocked_sparse_attn_fwd(  # noqa: PLR0913 - FlashMLA's signature plus the ke
 
     keys = np.empty((s_q, b_topk, inputs.kv.shape[1]), dtype=np.float32)  # reused by every block
     logits = np.empty((s_q, h_q, b_topk), dtype=np.float32)
+    product = np.empty_like(out_accum)  # one block's S @ V, reused so that no block allocates 16 MiB
     for block in range(n_blocks):
         cols = slice(block * b_topk, (block + 1) * b_topk)
         np.take(inputs.kv, gather[:, cols], axis=0, out=keys, mode="clip")  # [s_q, b_topk, d_qk]
@@ -416,7 +417,8 @@ def blocked_sparse_attn_fwd(  # noqa: PLR0913 - FlashMLA's signature plus the ke
         weights = _exp_shifted(logits, max_for_softmax)  # [s_q, h_q, b_topk], each <= exp(threshold)
         running_sumexp += weights.sum(axis=2)
         np.maximum(max_exp_term, weights.max(axis=(1, 2)), out=max_exp_term)
-        out_accum += np.matmul(_round_to_bf16(weights), keys[:, :, : inputs.d_v])
+        np.matmul(_round_to_bf16(weights), keys[:, :, : inputs.d_v], out=product)
+        out_accum += product
         history[0, :, block] = running_max
         history[1, :, block] = max_for_softmax
         history[2, :, block] = running_sumexp
