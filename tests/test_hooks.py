@@ -243,3 +243,38 @@ def test_notebooks_render_in_both_languages(project_root: Path, tmp_path: Path) 
         assert html.lstrip().startswith("<!doctype html>"), page
         assert "1650.0" in html, page  # the executed cell's output
         assert external_resources(html) == [], page
+
+
+_KEEP_SCRIPT = textwrap.dedent(
+    """
+    import importlib.util, pathlib, sys
+    spec = importlib.util.spec_from_file_location("reload_package", sys.argv[1])
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    source = pathlib.Path(sys.argv[2])
+    import ascend_dsa.cli.head_roofline as first
+    hook.on_post_build(config={})
+    hook.on_pre_build(config={})
+    import ascend_dsa.cli.head_roofline as unchanged
+    source.write_text(source.read_text().replace("CUBE vs L2 cycles", "EDITED cycles"))
+    hook.on_pre_build(config={})
+    import ascend_dsa.cli.head_roofline as edited
+    print(unchanged is first, edited is first, edited.HELP[:6], sep="|")
+    """
+)
+
+
+def test_reload_hook_keeps_an_unchanged_package(tmp_path: Path) -> None:
+    """Between builds an unchanged package keeps its modules; an edit after the last build drops them."""
+    project = copy_project(ROOT, tmp_path / "project")
+    hook = ROOT / "hooks" / "reload_package.py"
+    source = project / "src" / "ascend_dsa" / "cli" / "head_roofline.py"
+    env = {**os.environ, "PYTHONPATH": str(project / "src"), "PYTHONDONTWRITEBYTECODE": "1"}
+    completed = subprocess.run(
+        [sys.executable, "-c", _KEEP_SCRIPT, str(hook), str(source)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+    assert completed.stdout.strip() == "True|False|EDITED"
