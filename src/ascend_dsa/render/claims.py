@@ -28,6 +28,8 @@ from ascend_dsa.claims import (
     evaluate_claims,
 )
 from ascend_dsa.hardware import peak_flops
+from ascend_dsa.kv_formats import KvFormat
+from ascend_dsa.kv_formats import kv_bytes_per_token as kv_bytes_per_token_of
 from ascend_dsa.memory_budget import l0c_output_bytes, l0c_scores_bytes
 from ascend_dsa.mte2 import GATHER2_TOKENS_PER_REQUEST, requests_per_block, tokens_in_flight
 from ascend_dsa.nd2nz_stride import (
@@ -743,14 +745,17 @@ def render_rescale_threshold(design: ClaimContext = SHIPPED_CONTEXT, *, lang: La
 
 
 def render_fp8_roofline(
-    kv_bytes_per_token: int = 528, design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh"
+    kv_bytes_per_token: int | None = None, design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh"
 ) -> str:
-    """The head roofline at the shipped heads with bf16 KV (as the report) and FP8 KV (528 B per token).
+    """The head roofline at the shipped heads with bf16 KV (as the report) and FP8 KV.
 
-    528 B = 512 e4m3 values + 16 ue8m0 scales, one per 32 dims (kv_cache_format.h, FP8 "V41" format).
+    ``kv_bytes_per_token`` defaults to the FP8 "V41" token of :mod:`ascend_dsa.kv_formats`: 512 e4m3 values plus
+    16 ue8m0 scales, one per 32 dims, 528 B (kv_cache_format.h).
     """
     check_claims(design, ids=("head-roofline-line-108", "head-roofline-line-109"))
     spec, model, heads = design.spec, design.model, design.config.heads_per_core
+    if kv_bytes_per_token is None:
+        kv_bytes_per_token = kv_bytes_per_token_of(KvFormat.FP8, model)
     rows = []
     for topk in REPORT_TOPK:
         bf16 = head_roofline(spec, heads, topk, model)
