@@ -94,6 +94,7 @@ from ascend_dsa.reference import (
     sparse_attn_weights,
 )
 from ascend_dsa.render.claims import (
+    render_accumulator_ub_share,
     render_b_topk_divisibility,
     render_chapter_claims,
     render_claim,
@@ -300,6 +301,7 @@ __all__ = [
     "published_head_roofline",
     "quantize_tokens",
     "raw_logit_threshold",
+    "render_accumulator_ub_share",
     "render_b_topk_divisibility",
     "render_chapter_claims",
     "render_claim",
