@@ -1,5 +1,6 @@
 import re
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -158,3 +159,11 @@ def test_copies_per_token_claim() -> None:
     """Line 220: two MTE2 copies per token with data and scales apart, one with them adjacent."""
     assert claim("mte2-copies-per-token").ours() == (2, 1)
     assert claim("mte2-copies-per-token").chapter == "optimizations/kv-cache-layout"
+
+
+@pytest.mark.parametrize("chapter", ["discussion/accumulator", "optimizations/kv-cache-layout"])
+@pytest.mark.parametrize("suffix", [".md", ".en.md"])
+def test_new_claims_are_rendered_on_their_pages(chapter: str, suffix: str) -> None:
+    """The pages holding the line 116 and line 220 claims render their chapter's claims, in both languages."""
+    page = Path(__file__).resolve().parents[1] / "docs" / f"{chapter}{suffix}"
+    assert f'render_chapter_claims("{chapter}"' in page.read_text(encoding="utf-8")
