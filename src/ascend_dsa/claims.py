@@ -27,8 +27,7 @@ from ascend_dsa.block_cycles import (
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.hardware import ASCEND_950, AscendSpec
 from ascend_dsa.kernel_config import SHIPPED_KERNEL, KernelConfig
-from ascend_dsa.kv_formats import KvFormat, Mode, default_main_cache
-from ascend_dsa.kv_quant import KV_TOKEN_FORMATS, token_byte_ranges
+from ascend_dsa.kv_quant import FP8_V41, token_byte_ranges
 from ascend_dsa.l1_banks import l1_bank_ranges
 from ascend_dsa.memory_budget import l0c_output_bytes, l0c_used_bytes, vector_cores_for_accumulator
 from ascend_dsa.model import DSA_V41, ModelShape
@@ -271,9 +270,11 @@ def _margin_b_topk(d: ClaimContext) -> tuple[int, ...]:
 
 
 def _copies_per_token(_d: ClaimContext) -> tuple[int, int]:
-    """MTE2 copies per token of the decode cache, ``(data and scales apart, adjacent)``, the worst token of a block."""
-    main = default_main_cache(Mode.DECODE)
-    fmt = next(f for f in KV_TOKEN_FORMATS if KvFormat(f.name.lower()) is main)
+    """MTE2 copies per token of the decode main cache (FP8, config.h:76), ``(data and scales apart, adjacent)``.
+
+    Each is the worst token of the smallest page block the kernel accepts.
+    """
+    fmt = FP8_V41
     block = MIN_PAGE_BLOCK_TOKENS
 
     def worst(*, adjacent: bool) -> int:
