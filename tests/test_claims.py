@@ -1,5 +1,6 @@
 import re
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -45,7 +46,8 @@ def test_every_published_figure_is_used() -> None:
 
 
 @pytest.mark.parametrize(
-    "line", [5, 43, 57, 67, 104, 111, 114, 116, 126, 138, 142, 152, 168, 184, 188, 192, 200, 216, 228, 232, 238, 242]
+    "line",
+    [5, 43, 57, 67, 104, 111, 114, 116, 126, 138, 142, 152, 168, 184, 188, 192, 200, 216, 220, 228, 232, 238, 242],
 )
 def test_every_facts_row_has_a_claim(line: int) -> None:
     """Every line with a quantitative claim (FACTS section 2) has at least one ledger entry."""
@@ -144,3 +146,24 @@ def test_shipped_design_is_default() -> None:
     """Evaluating without a design uses the Ascend 950 and the shipped kernel."""
     assert SHIPPED_CONTEXT.spec is ASCEND_950
     assert SHIPPED_CONTEXT.config is SHIPPED_KERNEL
+
+
+def test_larger_ub_fails_the_accumulator_claim() -> None:
+    """A UB twice as large lets one VECTOR Core hold the 128-head accumulator, and the line 116 claim says so."""
+    design = ClaimContext(spec=ASCEND_950.with_overrides(ub_bytes_per_vector_core=512 * 1024))
+    failing = {r.claim.claim_id for r in evaluate_claims(design) if not r.passed}
+    assert "accumulator-vector-cores-at-128-heads" in failing
+
+
+def test_copies_per_token_claim() -> None:
+    """Line 220: two MTE2 copies per token with data and scales apart, one with them adjacent."""
+    assert claim("mte2-copies-per-token").ours() == (2, 1)
+    assert claim("mte2-copies-per-token").chapter == "optimizations/kv-cache-layout"
+
+
+@pytest.mark.parametrize("chapter", ["discussion/accumulator", "optimizations/kv-cache-layout"])
+@pytest.mark.parametrize("suffix", [".md", ".en.md"])
+def test_new_claims_are_rendered_on_their_pages(chapter: str, suffix: str) -> None:
+    """The pages holding the line 116 and line 220 claims render their chapter's claims, in both languages."""
+    page = Path(__file__).resolve().parents[1] / "docs" / f"{chapter}{suffix}"
+    assert f'render_chapter_claims("{chapter}"' in page.read_text(encoding="utf-8")

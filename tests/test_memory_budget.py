@@ -1,5 +1,10 @@
 from ascend_dsa.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.memory_budget import l0c_output_bytes, l0c_scores_bytes, l0c_used_bytes
+from ascend_dsa.memory_budget import (
+    l0c_output_bytes,
+    l0c_scores_bytes,
+    l0c_used_bytes,
+    vector_cores_for_accumulator,
+)
 from ascend_dsa.units import KiB
 
 
@@ -72,3 +77,15 @@ def test_l1_plan_matches_the_shipped_layout() -> None:
     assert plan.total_bytes == 392 * KiB
     assert plan.headroom_bytes(ASCEND_950) == 60 * KiB
     assert layout_bytes_per_bank(ASCEND_950, SHIPPED_L1_LAYOUT) == (196 * KiB, 196 * KiB)
+
+
+def test_accumulator_needs_both_vector_cores_at_128_heads() -> None:
+    """64 heads fit one UB with room to spare; 128 heads fill it, so two cores must share (report (zh) line 116)."""
+    assert vector_cores_for_accumulator(ASCEND_950, 64) == 1
+    assert vector_cores_for_accumulator(ASCEND_950, 128) == 2
+
+
+def test_accumulator_too_large_for_every_core_raises() -> None:
+    """256 heads exceed what both VECTOR Cores can share, and the message names the heads."""
+    with pytest.raises(ValueError, match="got 256 heads"):
+        vector_cores_for_accumulator(ASCEND_950, 256)

@@ -2,7 +2,8 @@ import pytest
 
 from ascend_dsa.hardware import ASCEND_950
 from ascend_dsa.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.mte2 import requests_per_block, tokens_in_flight
+from ascend_dsa.kv_quant import FP8_V41, ByteRange, token_byte_ranges
+from ascend_dsa.mte2 import MIN_PAGE_BLOCK_TOKENS, copies_for_ranges, requests_per_block, tokens_in_flight
 
 
 def test_gather2_fills_queue_with_one_block_share() -> None:
@@ -16,3 +17,26 @@ def test_single_token_requests() -> None:
     assert tokens_in_flight(ASCEND_950, tokens_per_request=1) == 16
     with pytest.raises(ValueError, match="tokens_per_request"):
         tokens_in_flight(ASCEND_950, tokens_per_request=0)
+
+
+def test_touching_ranges_are_one_copy() -> None:
+    """Ranges that touch or overlap merge into one copy; a gap between them costs a second one."""
+    assert copies_for_ranges([ByteRange(0, 512), ByteRange(512, 16)]) == 1
+    assert copies_for_ranges([ByteRange(0, 512), ByteRange(100, 8)]) == 1
+    assert copies_for_ranges([ByteRange(1024, 16), ByteRange(0, 512)]) == 2
+
+
+def test_bad_ranges_raise() -> None:
+    """No range, or an empty one, is refused with the value named."""
+    with pytest.raises(ValueError, match="at least one"):
+        copies_for_ranges([])
+    with pytest.raises(ValueError, match=r"\[8, 8\)"):
+        copies_for_ranges([ByteRange(8, 0)])
+
+
+@pytest.mark.parametrize("token", range(MIN_PAGE_BLOCK_TOKENS))
+def test_split_layout_costs_two_copies(token: int) -> None:
+    """In the smallest page block the kernel accepts, each FP8 token is two copies apart and one copy adjacent."""
+    apart = token_byte_ranges(FP8_V41, token, MIN_PAGE_BLOCK_TOKENS, adjacent=False)
+    together = token_byte_ranges(FP8_V41, token, MIN_PAGE_BLOCK_TOKENS, adjacent=True)
+    assert (copies_for_ranges(apart), copies_for_ranges(together)) == (2, 1)

@@ -94,6 +94,7 @@ from ascend_dsa.reference import (
     sparse_attn_weights,
 )
 from ascend_dsa.render.claims import (
+    render_accumulator_ub_share,
     render_b_topk_divisibility,
     render_chapter_claims,
     render_claim,
@@ -155,6 +156,7 @@ from ascend_dsa.render.reference import (
 from ascend_dsa.render.roofline import render_head_roofline_table
 from ascend_dsa.render.skip_scale import render_fixpipe_with_skip_scale, render_rescale_plot, render_rescale_table
 from ascend_dsa.render.sources import render_spec_sources
+from ascend_dsa.render.ss_buffer import render_ss_flag_word, render_ss_handshake
 from ascend_dsa.report_figures import (
     HEAD_ROOFLINE_CITATION,
     PUBLISHED_FIGURES,
@@ -300,6 +302,7 @@ __all__ = [
     "published_head_roofline",
     "quantize_tokens",
     "raw_logit_threshold",
+    "render_accumulator_ub_share",
     "render_b_topk_divisibility",
     "render_chapter_claims",
     "render_claim",
@@ -346,6 +349,8 @@ __all__ = [
     "render_schedule_order_share",
     "render_skip_scale_savings",
     "render_spec_sources",
+    "render_ss_flag_word",
+    "render_ss_handshake",
     "render_token_blocks",
     "render_ub_plan_bars",
     "render_ub_plan_table",

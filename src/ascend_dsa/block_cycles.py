@@ -52,10 +52,11 @@ def fixpipe_break_even_b_topk(spec: AscendSpec, config: KernelConfig, model: Mod
 def identity_rescale_cycles(spec: AscendSpec, m: int, k: int, n: int, *, exact_fp32: bool = True) -> Fraction:
     """Cycles of an ``m x k x n`` matmul used to move (and rescale) O into L0C through an identity matrix.
 
-    With ``exact_fp32`` the CUBE runs with HF32 off at its fp32 rate (256 FMA/cycle, report (zh) line 128).
+    With ``exact_fp32`` the CUBE runs with HF32 off at its fp32 rate (256 FMA/cycle, report (zh) line 128);
+    otherwise at the HF32 rate, which the report does not give (an assumption of the hardware preset).
     """
     for name, value in (("m", m), ("k", k), ("n", n)):
         if value <= 0:
             raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    rate = spec.cube_fma_per_cycle_exact_fp32 if exact_fp32 else spec.cube_fma_per_cycle
+    rate = spec.cube_fma_per_cycle_exact_fp32 if exact_fp32 else spec.cube_fma_per_cycle_hf32
     return Fraction(m * k * n, rate)

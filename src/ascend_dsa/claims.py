@@ -27,10 +27,11 @@ from ascend_dsa.block_cycles import (
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.hardware import ASCEND_950, AscendSpec
 from ascend_dsa.kernel_config import SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.kv_quant import FP8_V41, token_byte_ranges
 from ascend_dsa.l1_banks import l1_bank_ranges
-from ascend_dsa.memory_budget import l0c_output_bytes, l0c_used_bytes
+from ascend_dsa.memory_budget import l0c_output_bytes, l0c_used_bytes, vector_cores_for_accumulator
 from ascend_dsa.model import DSA_V41, ModelShape
-from ascend_dsa.mte2 import GATHER2_TOKENS_PER_REQUEST, tokens_in_flight
+from ascend_dsa.mte2 import GATHER2_TOKENS_PER_REQUEST, MIN_PAGE_BLOCK_TOKENS, copies_for_ranges, tokens_in_flight
 from ascend_dsa.nd2nz_stride import (
     UB_BANK_GROUPS,
     UB_VECTOR_BYTES,
@@ -71,6 +72,7 @@ CHAPTERS: Final = (
     "discussion/nd2nz-when",
     "pipeline",
     "optimizations/gather2",
+    "optimizations/kv-cache-layout",
     "optimizations/fast-nd2nz",
     "optimizations/icache",
     "optimizations/l1-banks",
@@ -267,6 +269,20 @@ def _margin_b_topk(d: ClaimContext) -> tuple[int, ...]:
     return tuple(fits)
 
 
+def _copies_per_token(_d: ClaimContext) -> tuple[int, int]:
+    """MTE2 copies per token of the decode main cache (FP8, config.h:76), ``(data and scales apart, adjacent)``.
+
+    Each is the worst token of the smallest page block the kernel accepts.
+    """
+    fmt = FP8_V41
+    block = MIN_PAGE_BLOCK_TOKENS
+
+    def worst(*, adjacent: bool) -> int:
+        return max(copies_for_ranges(token_byte_ranges(fmt, t, block, adjacent=adjacent)) for t in range(block))
+
+    return (worst(adjacent=False), worst(adjacent=True))
+
+
 def _offset(step: int) -> Callable[[ClaimContext], Computed]:
     stage = next(s for s in VECTOR_STAGES if s.report_step == step)
     return lambda _d: stage.offset
@@ -366,6 +382,15 @@ CLAIMS: Final[tuple[Claim, ...]] = (
         "64 个 head 时源码放进 L0C 的 O 与 P 装得下（不超过 256 KiB）",
         "at 64 heads the O and P the code keeps in L0C fit (at most 256 KiB)",
         lambda d: _kib(l0c_used_bytes(d.config, d.model)),
+    ),
+    Claim(
+        "accumulator-vector-cores-at-128-heads",
+        "discussion/accumulator",
+        EXACT,
+        "128 个 head 时累加器只能放在 VECTOR 一侧，一个 VECTOR Core 的 UB 放不下，必须两个分担",
+        "at 128 heads the accumulator must live on the VECTOR side, and one VECTOR Core's UB cannot hold it: "
+        "it takes both",
+        lambda d: vector_cores_for_accumulator(d.spec, max(REPORT_HEADS), d.model),
     ),
     Claim(
         "identity-rescale-cycles",
@@ -548,6 +573,14 @@ CLAIMS: Final[tuple[Claim, ...]] = (
         "burst_count = 2: one MTE2 request copies two tokens",
         lambda _d: GATHER2_TOKENS_PER_REQUEST,
         stated=True,
+    ),
+    Claim(
+        "mte2-copies-per-token",
+        "optimizations/kv-cache-layout",
+        EXACT,
+        "旧布局（数据与 scale 分开放）每个 token 要两次 MTE2 拷贝，相邻放置后只要一次",
+        "with data and scales apart (the old layout) a token takes two MTE2 copies; adjacent, one",
+        _copies_per_token,
     ),
     Claim(
         "nz-padding-rows",

@@ -41,6 +41,22 @@ def l0c_used_bytes(config: KernelConfig, model: ModelShape = DSA_V41) -> int:
     return l0c_output_bytes(config.mma_m, model) + l0c_scores_bytes(config)
 
 
+def vector_cores_for_accumulator(spec: AscendSpec, heads: int, model: ModelShape = DSA_V41) -> int:
+    """Fewest VECTOR Cores whose UBs can share the fp32 accumulator of ``heads`` rows (report (zh) line 116).
+
+    Each core keeps an equal share of the rows; a share must be smaller than one UB, since the gathered KV, P and
+    the row statistics need room too. Raises ValueError when even every VECTOR Core of the AI Core is not enough.
+    """
+    accumulator = l0c_output_bytes(heads, model)
+    for cores in range(1, spec.vector_cores_per_ai_core + 1):
+        if -(-accumulator // cores) < spec.ub_bytes_per_vector_core:
+            return cores
+    raise ValueError(
+        f"heads must give an fp32 accumulator that {spec.vector_cores_per_ai_core} VECTOR Cores can share with room "
+        f"to spare, got {heads} heads ({accumulator} B)"
+    )
+
+
 # --- UB: the per-VECTOR-Core memory plan (config.h:77-125) -------------------------------------------------------
 
 #: Per-job state is double-buffered by job parity (``[2]`` leading dimensions, ``args.job_idx & 1``; config.h:91-98).

@@ -1,12 +1,47 @@
-"""The MTE2 issue queue: how many KV tokens one VECTOR Core can have in flight (report (zh) lines 138, 216)."""
+"""The MTE2 issue queue and what fills it: tokens in flight per VECTOR Core, copies per cached token.
+
+One VECTOR Core has at most 16 requests outstanding (report (zh) lines 138, 216); one copy moves one contiguous run
+of bytes, so a token whose data and scales are apart costs two (report (zh) line 220).
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Final
+
 from ascend_dsa.hardware import AscendSpec
 from ascend_dsa.kernel_config import KernelConfig
+from ascend_dsa.provenance import code_line
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from ascend_dsa.kv_quant import ByteRange
 
 #: Tokens one gather2 request copies: ``burst_count = 2`` (report (zh) line 216).
 GATHER2_TOKENS_PER_REQUEST = 2
+
+#: Fewest tokens a decode page block may hold: the kernel asserts ``page_block_size > 1``.
+MIN_PAGE_BLOCK_TOKENS: Final = 2
+MIN_PAGE_BLOCK_TOKENS_SOURCE: Final = code_line("kernel_body.h", 1664)
+
+
+def copies_for_ranges(ranges: Iterable[ByteRange]) -> int:
+    """MTE2 copies needed to fetch ``ranges``: one per contiguous run of bytes once touching ranges are merged.
+
+    One MTE2 copy moves one contiguous source span, so a token whose data and scales are apart costs two.
+    """
+    spans = sorted((r.offset, r.offset + r.length) for r in ranges)
+    if not spans:
+        raise ValueError("ranges must name at least one byte range, got none")
+    for start, end in spans:
+        if start < 0 or end <= start:
+            raise ValueError(f"byte ranges must have a non-negative offset and a positive length, got [{start}, {end})")
+    runs, reach = 1, spans[0][1]
+    for start, end in spans[1:]:
+        if start > reach:
+            runs += 1
+        reach = max(reach, end)
+    return runs
 
 
 def tokens_in_flight(spec: AscendSpec, tokens_per_request: int = GATHER2_TOKENS_PER_REQUEST) -> int:

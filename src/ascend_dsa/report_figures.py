@@ -169,6 +169,13 @@ PUBLISHED_FIGURES: Final = (
     PublishedFigure(key="balanced-ratio-at-64-heads", value=1, unit="", citation=report_zh(114), written="大致均衡"),
     PublishedFigure(key="l0c-o-at-128-heads", value=256, unit="KiB", citation=report_zh(116), written="256KB"),
     PublishedFigure(key="l0c-capacity", value=256, unit="KiB", citation=report_zh(116), written="完全占满"),
+    PublishedFigure(
+        key="accumulator-vector-cores-at-128-heads",
+        value=2,
+        unit="VECTOR Cores",
+        citation=report_zh(116),
+        written="必须用两个 AIV",
+    ),
     PublishedFigure(key="identity-rescale-cycles", value=8192, unit="cycles", citation=report_zh(126, 128)),
     PublishedFigure(key="hf32-off-fma-per-cycle", value=256, unit="FMA/cycle", citation=report_zh(128)),
     PublishedFigure(key="vector-cores-per-ai-core", value=2, unit="VECTOR Cores", citation=report_zh(134)),
@@ -204,6 +211,9 @@ PUBLISHED_FIGURES: Final = (
     PublishedFigure(key="mte2-queue-depth", value=16, unit="requests", citation=report_zh(216)),
     PublishedFigure(
         key="gather2-burst-count", value=2, unit="tokens", citation=report_zh(216), written="burst_count=2"
+    ),
+    PublishedFigure(
+        key="mte2-copies-per-token", value=(2, 1), unit="copies", citation=report_zh(220), written="两次 MTE2 拷贝"
     ),
     PublishedFigure(key="nz-padding-rows", value=1, unit="rows", citation=report_zh(228), written="额外 pad 一行"),
     PublishedFigure(key="nd2nz-vector-pair", value=(2, 256), unit="B", citation=report_zh(232), written="一对 256B"),

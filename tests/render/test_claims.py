@@ -132,3 +132,17 @@ def test_unknown_language() -> None:
     """An unknown language is rejected."""
     with pytest.raises(ValueError, match="lang"):
         r.render_claim_ledger(lang="fr")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_accumulator_ub_share_rows(lang: str) -> None:
+    """Four rows (64 and 128 heads over one and two cores); only 128 heads on one core leaves no room."""
+    text = r.render_accumulator_ub_share(lang=lang)  # type: ignore[arg-type]
+    assert len(re.findall(r"^\| (64|128) \|", text, flags=re.MULTILINE)) == 4
+    assert re.search(r"^\| 128 \| 1 \| 256 KiB \| 100 % \|", text, flags=re.MULTILINE)
+
+
+def test_accumulator_ub_share_checks_first() -> None:
+    """A UB twice as large breaks the line 116 claim, and the table raises instead of printing."""
+    with pytest.raises(FigureMismatch, match="accumulator-vector-cores-at-128-heads"):
+        r.render_accumulator_ub_share(ClaimContext(spec=ASCEND_950.with_overrides(ub_bytes_per_vector_core=2**19)))

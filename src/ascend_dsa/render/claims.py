@@ -30,7 +30,7 @@ from ascend_dsa.claims import (
 from ascend_dsa.hardware import peak_flops
 from ascend_dsa.kv_formats import KvFormat
 from ascend_dsa.kv_formats import kv_bytes_per_token as kv_bytes_per_token_of
-from ascend_dsa.memory_budget import l0c_output_bytes, l0c_scores_bytes
+from ascend_dsa.memory_budget import l0c_output_bytes, l0c_scores_bytes, vector_cores_for_accumulator
 from ascend_dsa.mte2 import GATHER2_TOKENS_PER_REQUEST, requests_per_block, tokens_in_flight
 from ascend_dsa.nd2nz_stride import (
     UB_VECTOR_BYTES,
@@ -46,7 +46,7 @@ from ascend_dsa.peak_clock import clock_range_for_percent, intersect
 from ascend_dsa.render.markdown import Align, Lang, check_lang, group_digits, pick, table
 from ascend_dsa.report_figures import FigureValue, published_number
 from ascend_dsa.rescale_bound import illustrative_sm_scale, raw_logit_threshold, rescale_factor_bound
-from ascend_dsa.roofline import REPORT_TOPK, head_roofline
+from ascend_dsa.roofline import REPORT_HEADS, REPORT_TOPK, head_roofline
 from ascend_dsa.schedule import (
     VECTOR_STAGES,
     blocks_per_index_group,
@@ -73,6 +73,7 @@ CHAPTER_TITLES: Final = {
     "discussion/nd2nz-when": ("KV 的 ND2NZ Layout 转换何时进行", "When the KV's ND2NZ conversion happens"),
     "pipeline": ("流水线", "The pipeline"),
     "optimizations/gather2": ("gather2", "gather2"),
+    "optimizations/kv-cache-layout": ("Decoding KV Cache Layout 优化", "Decoding KV cache layout"),
     "optimizations/fast-nd2nz": ("高速 ND2NZ", "Fast ND2NZ"),
     "optimizations/icache": ("icache miss 问题", "icache misses"),
     "optimizations/l1-banks": ("L1 bank 配平", "Balancing the L1 banks"),
@@ -375,6 +376,42 @@ def render_l0c_budget(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "z
     return table(headers, rows, ("left", "right", "right", "right", "right")) + "\n"
 
 
+def render_accumulator_ub_share(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
+    """The fp32 accumulator in UB, split over one or two VECTOR Cores, at the shipped and at 128 heads."""
+    check_claims(design, ids=("accumulator-vector-cores-at-128-heads",))
+    spec, model = design.spec, design.model
+    ub = spec.ub_bytes_per_vector_core
+    rows = []
+    for heads in (design.config.mma_m, max(REPORT_HEADS)):
+        for cores in range(1, spec.vector_cores_per_ai_core + 1):
+            share = -(-l0c_output_bytes(heads, model) // cores)
+            rows.append(
+                [
+                    str(heads),
+                    str(cores),
+                    f"{share // KiB} KiB",
+                    f"{100 * share / ub:.0f} %",
+                    pick(lang, "有", "yes") if share < ub else pick(lang, "没有", "none"),
+                ]
+            )
+    headers = [
+        pick(lang, "head 数", "heads"),
+        pick(lang, "分担的 VECTOR Core", "VECTOR Cores sharing it"),
+        pick(lang, "每个 VECTOR Core 的累加器", "accumulator per VECTOR Core"),
+        pick(lang, f"占一个 UB（{ub // KiB} KiB）", f"of one UB ({ub // KiB} KiB)"),
+        pick(lang, "给 KV、P 等留的空间", "room left for KV, P and the rest"),
+    ]
+    heads = max(REPORT_HEADS)
+    cores = vector_cores_for_accumulator(spec, heads, model)
+    caption = pick(
+        lang,
+        f"{heads} 个 head 时，至少要 {cores} 个 VECTOR Core 分担累加器，每个 UB 才还有空间放别的数据。",
+        f"At {heads} heads it takes at least {cores} VECTOR Cores sharing the accumulator before each UB has room "
+        "for anything else.",
+    )
+    return table(headers, rows, ("right", "right", "right", "right", "left")) + "\n\n" + caption + "\n"
+
+
 def render_identity_rescale(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
     """The identity-matmul rescale at the exact-fp32 and full rates, against one block's MMA."""
     check_claims(design, ids=("identity-rescale-cycles", "hf32-off-fma-per-cycle"))
@@ -384,7 +421,11 @@ def render_identity_rescale(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lan
     rows = []
     for name, exact, rate in (
         (("关闭 HF32（精确 fp32）", "HF32 off (exact fp32)"), True, spec.cube_fma_per_cycle_exact_fp32),
-        (("开启 HF32（满速，会损失精度）", "HF32 on (full rate, loses precision)"), False, spec.cube_fma_per_cycle),
+        (
+            ("开启 HF32（损失精度；速率是我们的假设）", "HF32 on (loses precision; the rate is our assumption)"),
+            False,
+            spec.cube_fma_per_cycle_hf32,
+        ),
     ):
         cycles = identity_rescale_cycles(spec, m, k, n, exact_fp32=exact)
         rows.append([pick(lang, *name), f"{rate}", f"{float(cycles):.0f}", f"{float(cycles / block):.2f} ×"])

@@ -40,7 +40,11 @@ def _case_label(case: ForwardCase, lang: Lang) -> str:  # noqa: PLR0911 - one la
     if case.name == "duplicated":
         return pick(lang, "第 0 块之后的 index 全是同一个", "every index after block 0 is the same one")
     if case.name == "partial-block":
-        return pick(lang, f"topk = {topk}，不是 {b_topk} 的倍数", f"topk = {topk}, not a multiple of {b_topk}")
+        return pick(
+            lang,
+            f"topk = {topk}，不是 {b_topk} 的倍数（我们的扩展，内核不接受）",
+            f"topk = {topk}, not a multiple of {b_topk} (our extension; the kernel refuses it)",
+        )
     if case.name == "topk-length":
         lengths = "、".join(str(int(v)) for v in np.asarray(case.topk_length))
         return pick(lang, f"topk_length = {lengths}", f"topk_length = {lengths.replace('、', ', ')}")

@@ -1,0 +1,47 @@
+import pytest
+
+from ascend_dsa.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.ss_buffer import HANDSHAKE_STEPS, block_flags, flag_offset_bytes, ss_buffer_bytes
+
+
+def test_ss_buffer_is_512_bytes() -> None:
+    """8 job slots x 8 block slots x 2 VECTOR Cores x 4 B (config.h:128)."""
+    assert ss_buffer_bytes(SHIPPED_KERNEL) == 512
+
+
+def test_flags_of_one_block_are_neighbours() -> None:
+    """Core 1's flag follows core 0's; the next block starts 8 B later, the next job 64 B later."""
+    assert flag_offset_bytes(SHIPPED_KERNEL, 0, 1, 0) == 8
+    assert flag_offset_bytes(SHIPPED_KERNEL, 0, 1, 1) == 12
+    assert flag_offset_bytes(SHIPPED_KERNEL, 1, 1, 0) == 72
+    assert flag_offset_bytes(SHIPPED_KERNEL, 8, 9, 0) == flag_offset_bytes(SHIPPED_KERNEL, 0, 1, 0)
+
+
+def test_one_read_covers_both_flags() -> None:
+    """Under 1C2V one aligned 8-byte read takes in exactly both cores' flags of a block."""
+    flags = block_flags(SHIPPED_KERNEL, 3, 5)
+    assert flags.covered
+    assert flags.read_bits == 64
+
+
+def test_one_vector_core_leaves_the_read_half_empty() -> None:
+    """Under 1C1V a block's flags are 4 B, so the kernel's 8-byte read would also take the next block's flag."""
+    flags = block_flags(SHIPPED_KERNEL.with_overrides(vector_cores_per_cube=1), 0, 1)
+    assert not flags.covered
+
+
+def test_bad_indices_raise() -> None:
+    """A negative job or a core outside the AI Core is refused, naming the value."""
+    with pytest.raises(ValueError, match="job"):
+        flag_offset_bytes(SHIPPED_KERNEL, -1, 0, 0)
+    with pytest.raises(ValueError, match=r"core must lie in \[0, 2\), got 2"):
+        flag_offset_bytes(SHIPPED_KERNEL, 0, 0, 2)
+
+
+def test_handshake_order() -> None:
+    """The VECTOR Cores signal V2C before the CUBE waits for it, and the CUBE answers C2V before anyone reads."""
+    actions = [s.action for s in HANDSHAKE_STEPS]
+    assert actions.index("set-v2c") < actions.index("wait-v2c") < actions.index("set-c2v")
+    assert actions.index("set-c2v") < actions.index("read-and-copy-o")
+    assert actions.index("set-c2v") < actions.index("read-and-scale-o")
+    assert all(s.source.kind == "code" for s in HANDSHAKE_STEPS)
