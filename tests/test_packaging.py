@@ -8,6 +8,7 @@ the wheel and numpy, ml-dtypes and matplotlib is there to be read.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import tomllib
@@ -63,6 +64,33 @@ def test_runtime_dependencies_are_the_three_the_package_imports() -> None:
     names = {dep.split(">")[0].split("=")[0].strip() for dep in PYPROJECT["project"]["dependencies"]}
     assert names == {"numpy", "ml-dtypes", "matplotlib"}
     assert {"docs", "test", "lint"} <= PYPROJECT["dependency-groups"].keys()
+
+
+def _normalised(name: str) -> str:
+    """A distribution name as PEP 503 compares it."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _requirement_name(requirement: str) -> str:
+    """The distribution a PEP 508 requirement string names."""
+    match = re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", requirement)
+    assert match is not None, requirement
+    return _normalised(match.group(0))
+
+
+def test_lock_pins_every_declared_dependency_with_hashes() -> None:
+    """The lock, as `make lock` writes it, pins every runtime and group dependency with == and sha256 hashes."""
+    text = (ROOT / "requirements.lock").read_text(encoding="utf-8")
+    assert "make lock" in text.splitlines()[1]
+    entries = re.split(r"\n(?=[A-Za-z0-9])", text.split("\n", 2)[2])
+    pinned = {}
+    for entry in entries:
+        head = entry.split(" \\", 1)[0]
+        assert re.fullmatch(r"[A-Za-z0-9._-]+==[^ ;]+( ; .+)?", head), head
+        assert re.search(r"--hash=sha256:[0-9a-f]{64}", entry), head
+        pinned[_requirement_name(head)] = head
+    declared = [*PYPROJECT["project"]["dependencies"], *(d for g in PYPROJECT["dependency-groups"].values() for d in g)]
+    assert {_requirement_name(d) for d in declared} <= pinned.keys()
 
 
 @pytest.fixture(scope="module")
