@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from importlib.metadata import version
 from typing import TYPE_CHECKING, NoReturn
 
 from ascend_dsa.cli import claims, head_roofline, ub_plan
@@ -32,6 +33,7 @@ class OneLineParser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     """The parser with every subcommand registered."""
     parser = OneLineParser(prog=PROG, description="Executable companion to the Ascend sparse-attention report.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version('ascend-dsa')}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=OneLineParser)
     for module in SUBCOMMANDS:
         sub = commands.add_parser(module.NAME, help=module.HELP, description=module.HELP)
