@@ -1,4 +1,17 @@
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
 import ascend_dsa
+from tests.conftest import ROOT
+
+#: A Sphinx cross-reference role, which mkdocstrings prints as it stands instead of a link.
+SPHINX_ROLE = re.compile(r":(?:py:)?(?:class|func|data|mod|attr|meth|exc|obj|const):`?")
+#: The API reference pages, below docs/ and below the built site of each edition.
+API_DIR = Path("reference") / "api"
 
 
 def test_all_names_resolve() -> None:
@@ -18,3 +31,44 @@ def test_public_objects_have_docstrings() -> None:
         obj = getattr(ascend_dsa, name)
         if callable(obj):
             assert (obj.__doc__ or "").strip(), name
+
+
+def test_source_has_no_sphinx_roles() -> None:
+    """No docstring or comment in the package names another object with a Sphinx role; they use autorefs links."""
+    found = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sorted((ROOT / "src" / "ascend_dsa").rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if SPHINX_ROLE.search(line)
+    ]
+    assert found == []
+
+
+def test_every_exported_module_has_an_api_page() -> None:
+    """Each module an exported name comes from is rendered by some page of the API reference, in both languages."""
+    rendered = {
+        language: {
+            line.removeprefix("::: ").strip()
+            for page in (ROOT / "docs" / API_DIR).glob("*.md")
+            if page.name.endswith(".en.md") == (language == "en")
+            for line in page.read_text(encoding="utf-8").splitlines()
+            if line.startswith("::: ")
+        }
+        for language in ("zh", "en")
+    }
+    homes = {getattr(getattr(ascend_dsa, name), "__module__", None) for name in ascend_dsa.__all__}
+    modules = {home for home in homes if home and home.startswith("ascend_dsa.")}
+    assert rendered["zh"] == rendered["en"]
+    assert modules - rendered["zh"] == set()
+
+
+@pytest.mark.build
+@pytest.mark.parametrize("edition", ["", "en"])
+def test_built_api_pages_show_no_raw_roles(built_site: Path, edition: str) -> None:
+    """No built API page shows a Sphinx role, and a cross-reference becomes a link within the same edition."""
+    pages = sorted((built_site / edition / API_DIR).rglob("index.html"))
+    assert len(pages) > 1
+    raw = [str(page.relative_to(built_site)) for page in pages if SPHINX_ROLE.search(page.read_text(encoding="utf-8"))]
+    assert raw == []
+    claims = (built_site / edition / API_DIR / "claims" / "index.html").read_text(encoding="utf-8")
+    assert 'href="../hardware/#ascend_dsa.errors.FigureMismatch"' in claims

@@ -85,7 +85,7 @@ def render_ss_handshake(lang: Lang = "zh") -> str:
 def render_ss_flag_word(config: KernelConfig = SHIPPED_KERNEL, lang: Lang = "zh") -> str:
     """One block's flags against the single read: their bytes, the read's width, and that one covers the other.
 
-    Raises :class:`AscendDsaError` when the cores' flags of some block do not fill one aligned read exactly.
+    Raises [`AscendDsaError`][] when the cores' flags of some block do not fill one aligned read exactly.
     """
     jobs, blocks = range(2), range(1, 3)
     rows = []
