@@ -93,6 +93,7 @@ from ascend_dsa.reference import (
     sparse_attn_fwd_float64,
     sparse_attn_weights,
 )
+from ascend_dsa.render.assumptions import render_assumptions
 from ascend_dsa.render.claims import (
     render_b_topk_divisibility,
     render_chapter_claims,
@@ -300,6 +301,7 @@ __all__ = [
     "published_head_roofline",
     "quantize_tokens",
     "raw_logit_threshold",
+    "render_assumptions",
     "render_b_topk_divisibility",
     "render_chapter_claims",
     "render_claim",

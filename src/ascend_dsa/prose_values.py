@@ -1,0 +1,205 @@
+"""The numbers page prose may show: name -> a function of nothing returning the number and its unit.
+
+A page writes ``{{ name }}`` and the build puts the value here in its place (see :mod:`ascend_dsa.prose_numbers`).
+Every entry computes from the package, so a changed constant changes the prose with it. Names say what the number
+is, with its unit last (``clock_mhz``, ``l0c_kib``); ``unit="%"`` marks a fraction shown as a percentage.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import partial
+from types import MappingProxyType
+from typing import Final
+
+from ascend_dsa.assumptions import FIXPIPE_1C2V_SPEEDUP
+from ascend_dsa.block_cycles import (
+    fixpipe_break_even_b_topk,
+    fixpipe_bytes_per_block,
+    fixpipe_cycles_per_block,
+    mma_cycles_per_block,
+)
+from ascend_dsa.design_point import fixpipe_bytes_per_cycle
+from ascend_dsa.hardware import ASCEND_950, l2_bytes_per_cycle_per_core, peak_flops
+from ascend_dsa.kernel_config import SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.kv_formats import KV_TOKEN_LAYOUTS, MTE2_ROW_ALIGN_BYTES, KvFormat, kv_bytes_per_token
+from ascend_dsa.model import DSA_V41
+from ascend_dsa.mte2 import GATHER2_TOKENS_PER_REQUEST
+from ascend_dsa.peak_clock import flops_per_cycle
+from ascend_dsa.report_figures import published_figure, published_number
+from ascend_dsa.roofline import REPORT_HEADS, REPORT_TOPK, head_roofline
+from ascend_dsa.throughput import cycles_per_block_at, fraction_of_peak
+from ascend_dsa.units import FP32_BYTES, TB, TFLOPS, GHz, KiB, MHz
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number for prose: its value, its unit, and the decimals it is shown with."""
+
+    value: int | float | Fraction
+    unit: str = ""
+    decimals: int = 0
+
+    def __post_init__(self) -> None:
+        """Reject a value that is not a number, or negative decimals."""
+        if isinstance(self.value, bool) or not isinstance(self.value, int | float | Fraction):
+            raise TypeError(f"value must be a number, got {self.value!r}")
+        if self.decimals < 0:
+            raise ValueError(f"decimals must be >= 0, got {self.decimals!r}")
+
+
+def _achieved(case: str) -> float:
+    """FLOP/s the report gives for ``case`` (prefill or decode)."""
+    return published_number(f"{case}-tflops") * TFLOPS
+
+
+def _mma_block() -> Fraction:
+    return mma_cycles_per_block(ASCEND_950, SHIPPED_KERNEL, DSA_V41)
+
+
+_VALUES: dict[str, Callable[[], Quantity]] = {
+    # --- hardware (ascend_dsa.hardware.ASCEND_950) -----------------------------------------------------------
+    "clock_mhz": lambda: Quantity(ASCEND_950.clock_hz / MHz, "MHz"),
+    "clock_ghz": lambda: Quantity(ASCEND_950.clock_hz / GHz, "GHz", 2),
+    "ai_cores": lambda: Quantity(ASCEND_950.ai_cores),
+    "cube_fma_per_cycle": lambda: Quantity(ASCEND_950.cube_fma_per_cycle, "FMA/cycle"),
+    "flop_per_fma": lambda: Quantity(
+        flops_per_cycle(ASCEND_950) // ASCEND_950.cube_fma_per_cycle // ASCEND_950.ai_cores
+    ),
+    "l2_tb_per_s": lambda: Quantity(ASCEND_950.l2_bandwidth_bytes_per_s / TB, "TB/s"),
+    "l0c_kib": lambda: Quantity(ASCEND_950.l0c_bytes / KiB, "KiB"),
+    "l2_bytes_per_cycle_per_core": lambda: Quantity(l2_bytes_per_cycle_per_core(ASCEND_950), "B/cycle", 3),
+    "bf16_bytes": lambda: Quantity(DSA_V41.element_bytes, "B"),
+    "fp32_bytes": lambda: Quantity(FP32_BYTES, "B"),
+    "bf16_kv_token_bytes": lambda: Quantity(kv_bytes_per_token(KvFormat.BF16), "B"),
+    "fp8_kv_token_bytes": lambda: Quantity(kv_bytes_per_token(KvFormat.FP8), "B"),
+    "fp8_kv_data_bytes": lambda: Quantity(KV_TOKEN_LAYOUTS[KvFormat.FP8].data_bytes(), "B"),
+    "fp8_dims_per_scale": lambda: Quantity(KV_TOKEN_LAYOUTS[KvFormat.FP8].dims_per_scale or 0),
+    "fp8_scales_per_token": lambda: Quantity(KV_TOKEN_LAYOUTS[KvFormat.FP8].scales_per_token()),
+    "fp8_ub_row_bytes": lambda: Quantity(KV_TOKEN_LAYOUTS[KvFormat.FP8].ub_row_bytes(), "B"),
+    "mte2_row_align_bytes": lambda: Quantity(MTE2_ROW_ALIGN_BYTES, "B"),
+    # --- model and kernel -------------------------------------------------------------------------------------
+    "d_qk": lambda: Quantity(DSA_V41.d_qk),
+    "d_v": lambda: Quantity(DSA_V41.d_v),
+    "b_topk": lambda: Quantity(SHIPPED_KERNEL.b_topk),
+    "heads_per_core": lambda: Quantity(SHIPPED_KERNEL.heads_per_core),
+    "mma_cycles_per_block": lambda: Quantity(_mma_block(), "cycles"),
+    # --- the report's headline figures and the peak they imply (index) -----------------------------------------
+    "peak_tflops": lambda: Quantity(peak_flops(ASCEND_950) / TFLOPS, "TFLOPS", 2),
+    "prefill_tflops": lambda: Quantity(published_number("prefill-tflops"), "TFLOPS"),
+    "decode_tflops": lambda: Quantity(published_number("decode-tflops"), "TFLOPS"),
+    "prefill_percent_of_peak": lambda: Quantity(published_number("prefill-percent-of-peak") / 100, "%"),
+    "decode_percent_of_peak": lambda: Quantity(published_number("decode-percent-of-peak") / 100, "%"),
+    "prefill_fraction_of_peak": lambda: Quantity(fraction_of_peak(_achieved("prefill"), ASCEND_950), "%", 2),
+    "prefill_fraction_of_peak_decimal": lambda: Quantity(fraction_of_peak(_achieved("prefill"), ASCEND_950), "", 4),
+    "prefill_cycles_per_block": lambda: Quantity(
+        cycles_per_block_at(_achieved("prefill"), ASCEND_950, SHIPPED_KERNEL), "cycles"
+    ),
+    "prefill_idle_cycles_per_block": lambda: Quantity(
+        cycles_per_block_at(_achieved("prefill"), ASCEND_950, SHIPPED_KERNEL) - float(_mma_block()), "cycles"
+    ),
+    "decode_cycles_per_block": lambda: Quantity(
+        cycles_per_block_at(_achieved("decode"), ASCEND_950, SHIPPED_KERNEL), "cycles"
+    ),
+    "decode_extra_cycles_per_block": lambda: Quantity(
+        cycles_per_block_at(_achieved("decode"), ASCEND_950, SHIPPED_KERNEL) - float(_mma_block()), "cycles"
+    ),
+}
+
+
+def _count(value: int) -> Quantity:
+    return Quantity(value)
+
+
+def _roofline_ratio(heads: int, topk: int, kv_format: KvFormat = KvFormat.BF16) -> Quantity:
+    return Quantity(
+        head_roofline(ASCEND_950, heads, topk, kv_bytes_per_token=kv_bytes_per_token(kv_format)).ratio, "", 2
+    )
+
+
+def _roofline_values() -> dict[str, Callable[[], Quantity]]:
+    """The report's roofline grid (lines 104-111): heads, topk, and each point's compute-to-L2 ratio."""
+    values: dict[str, Callable[[], Quantity]] = {}
+    for heads in REPORT_HEADS:
+        values[f"roofline_heads_{heads}"] = partial(_count, heads)
+        for topk in REPORT_TOPK:
+            values[f"roofline_ratio_{heads}_{topk}"] = partial(_roofline_ratio, heads, topk)
+            values[f"roofline_fp8_ratio_{heads}_{topk}"] = partial(_roofline_ratio, heads, topk, KvFormat.FP8)
+    for topk in REPORT_TOPK:
+        values[f"roofline_topk_{topk}"] = partial(_count, topk)
+    values["roofline_l2_wait_16"] = lambda: Quantity(1 - head_roofline(ASCEND_950, 16, 1024).ratio, "%")
+    values["roofline_l2_wait_32"] = lambda: Quantity(1 - head_roofline(ASCEND_950, 32, 1024).ratio, "%")
+    values["roofline_64_margin"] = lambda: Quantity(head_roofline(ASCEND_950, 64, 512).ratio - 1, "%")
+    return values
+
+
+_VALUES.update(_roofline_values())
+
+
+def _published_margin() -> tuple[int, ...]:
+    """The B_TOPK the report proposes for a margin (line 142), as the ledger checks them."""
+    value = published_figure("fixpipe-margin-b-topk").value
+    items = value if isinstance(value, tuple) else (value,)
+    return tuple(int(v) for v in items if isinstance(v, int | float))
+
+
+def _with_b_topk(b_topk: int) -> KernelConfig:
+    return SHIPPED_KERNEL.with_overrides(b_topk=b_topk)
+
+
+def _fixpipe_1c1v(b_topk: int, *, o_leaves: bool = True) -> Fraction:
+    return fixpipe_cycles_per_block(ASCEND_950, _with_b_topk(b_topk), DSA_V41, o_leaves=o_leaves)
+
+
+def _mma(b_topk: int) -> Fraction:
+    return mma_cycles_per_block(ASCEND_950, _with_b_topk(b_topk), DSA_V41)
+
+
+def _break_even() -> Fraction:
+    return fixpipe_break_even_b_topk(ASCEND_950, SHIPPED_KERNEL, DSA_V41)
+
+
+_VALUES.update(
+    {
+        # --- one-vector-core: MTE2 queue and FixPipe under 1C1V (report (zh) lines 138-142) ----------------------
+        "mte2_outstanding_requests": lambda: Quantity(ASCEND_950.mte2_outstanding_requests),
+        "gather2_tokens_per_request": lambda: Quantity(GATHER2_TOKENS_PER_REQUEST),
+        "mte2_tokens_in_flight": lambda: Quantity(ASCEND_950.mte2_outstanding_requests * GATHER2_TOKENS_PER_REQUEST),
+        "b_topk_per_vector_core": lambda: Quantity(SHIPPED_KERNEL.b_topk_per_vector_core),
+        "mma_m": lambda: Quantity(SHIPPED_KERNEL.mma_m),
+        "fixpipe_1c1v_bytes_per_cycle": lambda: Quantity(ASCEND_950.fixpipe_bytes_per_cycle_1c1v, "B/cycle"),
+        "fixpipe_1c2v_speedup": lambda: Quantity(FIXPIPE_1C2V_SPEEDUP),
+        "fixpipe_1c2v_bytes_per_cycle": lambda: Quantity(fixpipe_bytes_per_cycle(ASCEND_950, 2), "B/cycle"),
+        "mma_cycles_per_b_topk": lambda: Quantity(_mma(1), "cycles"),
+        "fixpipe_1c1v_o_cycles": lambda: Quantity(_fixpipe_1c1v(1) - _fixpipe_1c1v(1, o_leaves=False), "cycles"),
+        "fixpipe_1c1v_cycles_per_b_topk": lambda: Quantity(_fixpipe_1c1v(1, o_leaves=False), "cycles"),
+        "mma_minus_fixpipe_per_b_topk": lambda: Quantity(_mma(1) - _fixpipe_1c1v(1, o_leaves=False), "cycles"),
+        "fixpipe_break_even_b_topk": lambda: Quantity(_break_even(), "tokens", 2),
+        "fixpipe_break_even_below": lambda: Quantity(math.floor(_break_even())),
+        "fixpipe_break_even_above": lambda: Quantity(math.ceil(_break_even())),
+        "fixpipe_excess_below": lambda: Quantity(
+            _fixpipe_1c1v(math.floor(_break_even())) - _mma(math.floor(_break_even())), "cycles"
+        ),
+        "mma_excess_above": lambda: Quantity(
+            _mma(math.ceil(_break_even())) - _fixpipe_1c1v(math.ceil(_break_even())), "cycles"
+        ),
+        "fixpipe_margin_b_topk_low": lambda: Quantity(min(_published_margin())),
+        "fixpipe_margin_b_topk_high": lambda: Quantity(max(_published_margin())),
+        "o_block_kib": lambda: Quantity(
+            fixpipe_bytes_per_block(SHIPPED_KERNEL, DSA_V41) / KiB
+            - fixpipe_bytes_per_block(SHIPPED_KERNEL, DSA_V41, o_leaves=False) / KiB,
+            "KiB",
+        ),
+        "p_block_kib": lambda: Quantity(fixpipe_bytes_per_block(SHIPPED_KERNEL, DSA_V41, o_leaves=False) / KiB, "KiB"),
+        "fixpipe_1c1v_cycles_shipped": lambda: Quantity(_fixpipe_1c1v(SHIPPED_KERNEL.b_topk), "cycles"),
+        "fixpipe_1c1v_p_only_cycles_shipped": lambda: Quantity(
+            _fixpipe_1c1v(SHIPPED_KERNEL.b_topk, o_leaves=False), "cycles"
+        ),
+    }
+)
+
+#: Every value prose may show, by name.
+PROSE_VALUES: Final[Mapping[str, Callable[[], Quantity]]] = MappingProxyType(_VALUES)
