@@ -182,6 +182,7 @@ from ascend_dsa.roofline import (
 from ascend_dsa.schedule import VECTOR_STAGES, VectorStage, softmax_slack_cycles
 from ascend_dsa.skip_scale import RescaleMeasurement, measure_rescales, rescale_counts, rescale_sweep, synthetic_logits
 from ascend_dsa.throughput import cycles_per_block_at, fraction_of_peak
+from ascend_dsa.what_if import WHAT_IF_TOPK, compute_bound_heads, with_fewer_cores, with_half_l2
 
 __all__ = [
     "ASCEND_950",
@@ -202,6 +203,7 @@ __all__ = [
     "SHIPPED_UB_TOTALS",
     "VECTOR_SCHEDULE",
     "VECTOR_STAGES",
+    "WHAT_IF_TOPK",
     "AscendDsaError",
     "AscendSpec",
     "BlockedStats",
@@ -259,6 +261,7 @@ __all__ = [
     "check_ub_totals",
     "clock_range_for_percent",
     "compare_forwards",
+    "compute_bound_heads",
     "cube_cycles",
     "cycles_per_block_at",
     "dequantize_tokens",
@@ -374,5 +377,7 @@ __all__ = [
     "tokens_in_flight",
     "ub_nz_stride_bytes",
     "ub_plan",
+    "with_fewer_cores",
+    "with_half_l2",
     "worst_slot_conflict",
 ]

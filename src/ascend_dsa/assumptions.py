@@ -107,6 +107,7 @@ FIXPIPE_1C2V = Assumption(
         "render_feasibility_map",
         "render_fixpipe_with_skip_scale",
         "render_mma_fixpipe_figure",
+        "render_skip_scale_savings",
         "render_what_if_table",
         *_PIPELINE_RENDERERS,
     ),

@@ -13,8 +13,8 @@ and each number. Exempt, as the only numbers prose may type:
   dates (``2026-09-30``, ``20260930``);
 - names: anything glued to a letter or ``_`` (FP8, e4m3, fp32, 1C2V, L0C, MTE2, H_Q, gather2, V4.1) and
   the product names in :data:`NAMES` (Ascend 950);
-- Markdown itself: ordered-list markers (``1.``), footnote labels, link targets, HTML tags, inline code (which
-  quotes source code such as ``B_TOPK = 64``), and fenced code blocks.
+- Markdown itself: ordered-list markers and section numbers (``1.``, ``## 2.``), footnote labels, link
+  targets, HTML tags, inline code (which quotes source code such as ``B_TOPK = 64``), and fenced code blocks.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _TAG = re.compile(r"</?[A-Za-z][^>\n]*>")
 _LINK_TARGET = re.compile(r"\]\([^)\s]*(?:\s+\"[^\"]*\")?\)|\]\[[^\]]*\]|^\s*\[[^\]]+\]:\s*\S+.*$", re.MULTILINE)
 _FOOTNOTE = re.compile(r"\[\^[^\]]+\]")
-_LIST_MARKER = re.compile(r"^(?:[ \t>]*)\d+[.)](?=[ \t])", re.MULTILINE)
+_LIST_MARKER = re.compile(r"^(?:[ \t>]*|#+[ \t]+)\d+[.)](?=[ \t])", re.MULTILINE)
 _NUM = r"\d+(?:[.,]\d+)*"
 _RANGE = rf"{_NUM}(?:\s*(?:[-–~、,，和及与]|and|to)\s*{_NUM})*"
 _CITATIONS: Final = (

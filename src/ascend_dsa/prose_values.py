@@ -22,17 +22,22 @@ from ascend_dsa.block_cycles import (
     fixpipe_cycles_per_block,
     mma_cycles_per_block,
 )
-from ascend_dsa.design_point import fixpipe_bytes_per_cycle
-from ascend_dsa.hardware import ASCEND_950, l2_bytes_per_cycle_per_core, peak_flops
-from ascend_dsa.kernel_config import SHIPPED_KERNEL, KernelConfig
-from ascend_dsa.kv_formats import KV_TOKEN_LAYOUTS, MTE2_ROW_ALIGN_BYTES, KvFormat, kv_bytes_per_token
+from ascend_dsa.design_point import DesignPoint, KvCache, Limit, evaluate, fixpipe_bytes_per_cycle
+from ascend_dsa.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
+from ascend_dsa.kernel_config import MMA_M_GRANULE_ROWS, SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.kv_formats import KV_TOKEN_LAYOUTS, MTE2_ROW_ALIGN_BYTES, KvFormat, Mode, kv_bytes_per_token
+from ascend_dsa.memory_budget import UbPlan, ub_plan
 from ascend_dsa.model import DSA_V41
-from ascend_dsa.mte2 import GATHER2_TOKENS_PER_REQUEST
+from ascend_dsa.mte2 import GATHER2_TOKENS_PER_REQUEST, requests_per_block
 from ascend_dsa.peak_clock import flops_per_cycle
+from ascend_dsa.render.design_space import ALTERNATIVES, MAP_STEPS
 from ascend_dsa.report_figures import published_figure, published_number
 from ascend_dsa.roofline import REPORT_HEADS, REPORT_TOPK, head_roofline
+from ascend_dsa.schedule import pipeline_depth
+from ascend_dsa.ss_buffer import SS_BLOCK_SLOTS, SS_FLAG_BYTES, SS_JOB_SLOTS, ss_buffer_bytes
 from ascend_dsa.throughput import cycles_per_block_at, fraction_of_peak
 from ascend_dsa.units import FP32_BYTES, TB, TFLOPS, GHz, KiB, MHz
+from ascend_dsa.what_if import FEWER_AI_CORES, compute_bound_heads, with_fewer_cores, with_half_l2
 
 
 @dataclass(frozen=True)
@@ -146,6 +151,21 @@ def _published_margin() -> tuple[int, ...]:
     return tuple(int(v) for v in items if isinstance(v, int | float))
 
 
+def _prefill_ub() -> UbPlan:
+    return ub_plan(SHIPPED_KERNEL, Mode.PREFILL)
+
+
+def _alternative(index: int) -> DesignPoint:
+    """The design page's ``index``-th alternative (render_design_alternatives)."""
+    return ALTERNATIVES[index][2]
+
+
+def _heads_range(spec: AscendSpec, kv_cache: KvCache = KvCache.BF16) -> tuple[int, int]:
+    """The fewest and the most heads the what-if topk values need to stay compute-bound on ``spec``."""
+    heads = [h for h in compute_bound_heads(spec, kv_cache).values() if h is not None]
+    return min(heads), max(heads)
+
+
 def _with_b_topk(b_topk: int) -> KernelConfig:
     return SHIPPED_KERNEL.with_overrides(b_topk=b_topk)
 
@@ -197,6 +217,52 @@ _VALUES.update(
         "fixpipe_1c1v_cycles_shipped": lambda: Quantity(_fixpipe_1c1v(SHIPPED_KERNEL.b_topk), "cycles"),
         "fixpipe_1c1v_p_only_cycles_shipped": lambda: Quantity(
             _fixpipe_1c1v(SHIPPED_KERNEL.b_topk, o_leaves=False), "cycles"
+        ),
+        # --- skip-scale (report (zh) lines 156-162, 244-252) -----------------------------------------------------
+        "rescale_threshold": lambda: Quantity(SHIPPED_KERNEL.rescale_threshold),
+        "ss_job_slots": lambda: Quantity(SS_JOB_SLOTS),
+        "ss_block_slots": lambda: Quantity(SS_BLOCK_SLOTS),
+        "ss_flag_bytes": lambda: Quantity(SS_FLAG_BYTES, "B"),
+        "vector_cores_per_ai_core": lambda: Quantity(ASCEND_950.vector_cores_per_ai_core),
+        "ss_buffer_bytes": lambda: Quantity(ss_buffer_bytes(ASCEND_950), "B"),
+        # --- design space (design/index) -------------------------------------------------------------------------
+        "ub_kib": lambda: Quantity(ASCEND_950.ub_bytes_per_vector_core / KiB, "KiB"),
+        "ub_bytes": lambda: Quantity(ASCEND_950.ub_bytes_per_vector_core, "B"),
+        "l1_kib": lambda: Quantity(ASCEND_950.l1_bytes / KiB, "KiB"),
+        "l1_banks": lambda: Quantity(ASCEND_950.l1_banks),
+        "full_use": lambda: Quantity(1, "%"),
+        "design_topk": lambda: Quantity(DesignPoint().topk),
+        "index_block_size": lambda: Quantity(SHIPPED_KERNEL.index_block_size),
+        "mte2_requests_per_block": lambda: Quantity(requests_per_block(SHIPPED_KERNEL)),
+        "ub_prefill_bytes": lambda: Quantity(_prefill_ub().total_bytes, "B"),
+        "ub_prefill_headroom_bytes": lambda: Quantity(_prefill_ub().headroom_bytes(ASCEND_950), "B"),
+        "ub_prefill_headroom_kib": lambda: Quantity(_prefill_ub().headroom_bytes(ASCEND_950) / KiB, "KiB", 1),
+        "l2_headroom": lambda: Quantity(
+            1 - evaluate(DesignPoint(), ASCEND_950).check(Limit.L2_ROOFLINE).utilisation, "%"
+        ),
+        "alt_b_topk": lambda: Quantity(_alternative(5).b_topk),
+        "alt_heads_low": lambda: Quantity(_alternative(3).heads_per_core),
+        "alt_heads_high": lambda: Quantity(_alternative(4).heads_per_core),
+        "alt_index_block_size": lambda: Quantity(_alternative(6).index_block_size),
+        "map_step_first": lambda: Quantity(MAP_STEPS[0]),
+        "map_step_last": lambda: Quantity(MAP_STEPS[-1]),
+        # --- icache (report (zh) line 238) and the pipeline's depth ---------------------------------------------
+        "icache_cube_kib": lambda: Quantity(ASCEND_950.icache_cube_bytes / KiB, "KiB"),
+        "icache_vector_kib": lambda: Quantity(ASCEND_950.icache_vector_bytes / KiB, "KiB"),
+        "icache_simd_vf_kib": lambda: Quantity(ASCEND_950.icache_simd_vf_bytes / KiB, "KiB"),
+        "pipeline_depth": lambda: Quantity(pipeline_depth()),
+        # --- the what-if notebook (design/what-if) --------------------------------------------------------------
+        "what_if_ai_cores": lambda: Quantity(FEWER_AI_CORES),
+        "what_if_half_l2_heads_min": lambda: Quantity(_heads_range(with_half_l2())[0]),
+        "what_if_half_l2_heads_max": lambda: Quantity(_heads_range(with_half_l2())[1]),
+        "what_if_fewer_cores_heads": lambda: Quantity(_heads_range(with_fewer_cores())[0]),
+        "what_if_fewer_cores_mma_m": lambda: Quantity(
+            SHIPPED_KERNEL.with_overrides(heads_per_core=_heads_range(with_fewer_cores())[0]).mma_m
+        ),
+        "mma_m_granule_rows": lambda: Quantity(MMA_M_GRANULE_ROWS),
+        "what_if_fp8_heads": lambda: Quantity(_heads_range(ASCEND_950, KvCache.FP8)[0]),
+        "one_v_mte2_requests_per_block": lambda: Quantity(
+            requests_per_block(SHIPPED_KERNEL.with_overrides(vector_cores_per_cube=1))
         ),
     }
 )

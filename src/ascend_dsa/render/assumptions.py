@@ -19,7 +19,7 @@ def render_assumptions(lang: Lang = "zh", docs_dir: Path = DOCS_DIR) -> str:
     rows = []
     for a in ASSUMPTIONS:
         pages = sorted({p.replace(".en.", ".") for p in used[a.key]})
-        links = ", ".join(f"[{p.rsplit('.', 1)[0]}]({_relative(p)})" for p in pages) or "—"
+        links = ", ".join(f"[{p.rsplit('.', 1)[0]}]({_url(p)})" for p in pages) or "—"
         value = f"{a.value:g} {a.unit}".strip()
         rows.append(
             [
@@ -42,6 +42,12 @@ def render_assumptions(lang: Lang = "zh", docs_dir: Path = DOCS_DIR) -> str:
     return table(headers, rows)
 
 
-def _relative(page: str) -> str:
-    """``page`` (a path under docs/) as a link from the reference page."""
-    return "../" * (len(PAGE.parts) - 1) + page
+def _url(page: str) -> str:
+    """The built URL of ``page`` (a path under docs/), relative to the reference page's own URL.
+
+    The table is HTML by the time MkDocs sees it, so links are written as the site's directory URLs
+    (``use_directory_urls``); the same relative URL works from both languages' copies of the page.
+    """
+    stem = PurePosixPath(page).with_suffix("")
+    url = "" if stem.as_posix() == "index" else (stem.parent if stem.name == "index" else stem).as_posix() + "/"
+    return "../" * len(PAGE.with_suffix("").parts) + url
