@@ -12,7 +12,7 @@ and each number. Exempt, as the only numbers prose may type:
 - citations: ``line 116``, ``lines 104-111``, ``第 85、89 行``, ``config.h:74``, ``kernel_body.h:1297``, commits,
   dates (``2026-09-30``, ``20260930``);
 - names: anything glued to a letter or ``_`` (FP8, e4m3, fp32, 1C2V, L0C, MTE2, H_Q, gather2, V4.1) and
-  the product names in :data:`NAMES` (Ascend 950);
+  the product names in :data:`NAMES` (Ascend 950), and a numbered unit (VECTOR Core 0, bank 1);
 - Markdown itself: ordered-list markers and section numbers (``1.``, ``## 2.``), footnote labels, link
   targets, HTML tags, inline code (which quotes source code such as ``B_TOPK = 64``), and fenced code blocks.
 """
@@ -50,6 +50,7 @@ _CITATIONS: Final = (
     re.compile(rf"[\w./-]+\.(?:h|hpp|cpp|py|md|txt|toml|yml|ipynb):{_NUM}(?:-{_NUM})?"),
     re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b20\d{6}\b"),
     re.compile(r"\b[0-9a-f]{7,40}\b"),
+    re.compile(r"\b(?:[Cc]ore|[Bb]ank)\s+\d\b"),
 )
 #: A number not glued to a letter, ``_`` or another number part.
 _NUMBER = re.compile(rf"(?<![\w.,]){_NUM}%?(?![\w])")

@@ -26,7 +26,7 @@ from ascend_dsa.design_point import DesignPoint, KvCache, Limit, evaluate, fixpi
 from ascend_dsa.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
 from ascend_dsa.kernel_config import MMA_M_GRANULE_ROWS, SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.kv_formats import KV_TOKEN_LAYOUTS, MTE2_ROW_ALIGN_BYTES, KvFormat, Mode, kv_bytes_per_token
-from ascend_dsa.memory_budget import UbPlan, ub_plan
+from ascend_dsa.memory_budget import UbPlan, layout_bytes_per_bank, ub_plan
 from ascend_dsa.model import DSA_V41
 from ascend_dsa.mte2 import GATHER2_TOKENS_PER_REQUEST, requests_per_block
 from ascend_dsa.peak_clock import flops_per_cycle
@@ -251,6 +251,11 @@ _VALUES.update(
         "icache_vector_kib": lambda: Quantity(ASCEND_950.icache_vector_bytes / KiB, "KiB"),
         "icache_simd_vf_kib": lambda: Quantity(ASCEND_950.icache_simd_vf_bytes / KiB, "KiB"),
         "pipeline_depth": lambda: Quantity(pipeline_depth()),
+        # --- L1 banks (report (zh) line 242) ------------------------------------------------------------------
+        "l1_bank_kib": lambda: Quantity(ASCEND_950.l1_bytes // ASCEND_950.l1_banks / KiB, "KiB"),
+        "l1_q_buffers": lambda: Quantity(SHIPPED_KERNEL.l1_q_buffers),
+        "l1_kv_buffers": lambda: Quantity(SHIPPED_KERNEL.l1_kv_buffers),
+        "l1_used_per_bank_kib": lambda: Quantity(max(layout_bytes_per_bank(ASCEND_950)) / KiB, "KiB"),
         # --- the what-if notebook (design/what-if) --------------------------------------------------------------
         "what_if_ai_cores": lambda: Quantity(FEWER_AI_CORES),
         "what_if_half_l2_heads_min": lambda: Quantity(_heads_range(with_half_l2())[0]),
