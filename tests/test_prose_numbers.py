@@ -64,6 +64,7 @@ def test_typed_number_is_found_with_its_line() -> None:
         "[link](../x/1.md) and a footnote[^1]",
         "<!-- 64 -->",
         "{{ any_name }}",
+        "$\\sum_{j=1}^{n} x_j$ and $1/\\sqrt{d}$ and $x > 0$",
     ],
 )
 def test_citations_names_and_markdown_are_exempt(text: str) -> None:
@@ -71,7 +72,9 @@ def test_citations_names_and_markdown_are_exempt(text: str) -> None:
     assert typed_numbers(text) == []
 
 
-@pytest.mark.parametrize("text", ["94.79%", "$1024 / 0.9479$", "| 16 | 0.35 |", "rows 73 and 74", "1,024"])
+@pytest.mark.parametrize(
+    "text", ["94.79%", "$1024 / 0.9479$", "| 16 | 0.35 |", "rows 73 and 74", "1,024", "out is 0", "$2 \\times 1.5$"]
+)
 def test_numbers_in_math_tables_and_percentages_are_caught(text: str) -> None:
     """Math, table cells and percentages typed by hand are found."""
     assert typed_numbers(text)

@@ -1,4 +1,4 @@
-"""Numbers in page prose: fill ``{{ name }}`` from the package, and find any number typed by hand.
+r"""Numbers in page prose: fill ``{{ name }}`` from the package, and find any number typed by hand.
 
 Prose (Markdown outside code, notebook markdown cells, both languages) never types a number. It writes
 ``{{ name }}`` instead, and the MkDocs hook ``hooks/prose_numbers.py`` replaces it at build time with
@@ -13,6 +13,7 @@ and each number. Exempt, as the only numbers prose may type:
   dates (``2026-09-30``, ``20260930``);
 - names: anything glued to a letter or ``_`` (FP8, e4m3, fp32, 1C2V, L0C, MTE2, H_Q, gather2, V4.1) and
   the product names in :data:`NAMES` (Ascend 950), and a numbered unit (VECTOR Core 0, bank 1);
+- mathematics: a bare 0 or 1 inside ``$...$`` (``\sum_{j=1}``, ``1/\sqrt{d}``, ``x > 0``);
 - Markdown itself: ordered-list markers and section numbers (``1.``, ``## 2.``), footnote labels, link
   targets, HTML tags, inline code (which quotes source code such as ``B_TOPK = 64``), and fenced code blocks.
 """
@@ -52,6 +53,8 @@ _CITATIONS: Final = (
     re.compile(r"\b[0-9a-f]{7,40}\b"),
     re.compile(r"\b(?:[Cc]ore|[Bb]ank)\s+\d\b"),
 )
+_MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.DOTALL)
+_ZERO_OR_ONE = re.compile(r"(?<![\w.,])[01](?![\w.,])")
 #: A number not glued to a letter, ``_`` or another number part.
 _NUMBER = re.compile(rf"(?<![\w.,]){_NUM}%?(?![\w])")
 
@@ -97,6 +100,7 @@ def typed_numbers(markdown: str) -> list[TypedNumber]:
         text = _blank(pattern, text)
     for name in NAMES:
         text = text.replace(name, " " * len(name))
+    text = _MATH.sub(lambda m: _ZERO_OR_ONE.sub(" ", m.group(0)), text)
     found = []
     lines = markdown.splitlines()
     for match in _NUMBER.finditer(text):

@@ -20,17 +20,20 @@ from ascend_dsa.block_cycles import (
     fixpipe_break_even_b_topk,
     fixpipe_bytes_per_block,
     fixpipe_cycles_per_block,
+    identity_rescale_cycles,
     mma_cycles_per_block,
 )
 from ascend_dsa.design_point import DesignPoint, KvCache, Limit, evaluate, fixpipe_bytes_per_cycle
 from ascend_dsa.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
 from ascend_dsa.kernel_config import MMA_M_GRANULE_ROWS, SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.kv_formats import KV_TOKEN_LAYOUTS, MTE2_ROW_ALIGN_BYTES, KvFormat, Mode, kv_bytes_per_token
-from ascend_dsa.memory_budget import UbPlan, layout_bytes_per_bank, ub_plan
+from ascend_dsa.memory_budget import UbPlan, l0c_used_bytes, layout_bytes_per_bank, ub_plan
 from ascend_dsa.model import DSA_V41
 from ascend_dsa.mte2 import GATHER2_TOKENS_PER_REQUEST, requests_per_block
+from ascend_dsa.nd2nz_stride import blocks_per_token, nz_block_bytes
 from ascend_dsa.peak_clock import flops_per_cycle
 from ascend_dsa.render.design_space import ALTERNATIVES, MAP_STEPS
+from ascend_dsa.render.reference import EXAMPLE_INDICES, EXAMPLE_QUERY, EXAMPLE_S_KV
 from ascend_dsa.report_figures import published_figure, published_number
 from ascend_dsa.roofline import REPORT_HEADS, REPORT_TOPK, head_roofline
 from ascend_dsa.schedule import pipeline_depth
@@ -160,6 +163,12 @@ def _alternative(index: int) -> DesignPoint:
     return ALTERNATIVES[index][2]
 
 
+def _identity_rescale(*, exact_fp32: bool) -> Fraction:
+    """Cycles of the identity matmul that moves a scaled O back into L0C (MMA_M x MMA_M x d_v)."""
+    m = SHIPPED_KERNEL.mma_m
+    return identity_rescale_cycles(ASCEND_950, m, m, DSA_V41.d_v, exact_fp32=exact_fp32)
+
+
 def _heads_range(spec: AscendSpec, kv_cache: KvCache = KvCache.BF16) -> tuple[int, int]:
     """The fewest and the most heads the what-if topk values need to stay compute-bound on ``spec``."""
     heads = [h for h in compute_bound_heads(spec, kv_cache).values() if h is not None]
@@ -251,6 +260,25 @@ _VALUES.update(
         "icache_vector_kib": lambda: Quantity(ASCEND_950.icache_vector_bytes / KiB, "KiB"),
         "icache_simd_vf_kib": lambda: Quantity(ASCEND_950.icache_simd_vf_bytes / KiB, "KiB"),
         "pipeline_depth": lambda: Quantity(pipeline_depth()),
+        # --- the reference's example (algorithm/model) ----------------------------------------------------------
+        "example_s_kv": lambda: Quantity(EXAMPLE_S_KV),
+        "example_dims": lambda: Quantity(len(EXAMPLE_QUERY)),
+        "example_repeated_index": lambda: Quantity(next(i for i in EXAMPLE_INDICES if EXAMPLE_INDICES.count(i) > 1)),
+        "shapes_topk": lambda: Quantity(SHIPPED_KERNEL.index_block_size),
+        # --- accumulator (report (zh) lines 116-130) ----------------------------------------------------------
+        "cube_fma_per_cycle_exact_fp32": lambda: Quantity(ASCEND_950.cube_fma_per_cycle_exact_fp32, "FMA/cycle"),
+        "exact_fp32_slowdown": lambda: Quantity(
+            ASCEND_950.cube_fma_per_cycle // ASCEND_950.cube_fma_per_cycle_exact_fp32
+        ),
+        "identity_rescale_cycles": lambda: Quantity(_identity_rescale(exact_fp32=True), "cycles"),
+        "identity_rescale_hf32_cycles": lambda: Quantity(_identity_rescale(exact_fp32=False), "cycles"),
+        "identity_rescale_blocks": lambda: Quantity(_identity_rescale(exact_fp32=True) / _mma_block()),
+        "l0c_free": lambda: Quantity(1 - Fraction(l0c_used_bytes(SHIPPED_KERNEL), ASCEND_950.l0c_bytes), "%"),
+        # --- ND and NZ (report (zh) lines 150-152, 222-234) ------------------------------------------------------
+        "fractal_rows": lambda: Quantity(SHIPPED_KERNEL.fractal_rows),
+        "fractal_cols": lambda: Quantity(SHIPPED_KERNEL.fractal_cols),
+        "nz_block_bytes": lambda: Quantity(nz_block_bytes(SHIPPED_KERNEL), "B"),
+        "blocks_per_token": lambda: Quantity(blocks_per_token(SHIPPED_KERNEL)),
         # --- L1 banks (report (zh) line 242) ------------------------------------------------------------------
         "l1_bank_kib": lambda: Quantity(ASCEND_950.l1_bytes // ASCEND_950.l1_banks / KiB, "KiB"),
         "l1_q_buffers": lambda: Quantity(SHIPPED_KERNEL.l1_q_buffers),
