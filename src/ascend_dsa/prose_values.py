@@ -15,7 +15,7 @@ from functools import partial
 from types import MappingProxyType
 from typing import Final
 
-from ascend_dsa.assumptions import FIXPIPE_1C2V_SPEEDUP
+from ascend_dsa.assumptions import FIXPIPE_1C2V_SPEEDUP, UB_ROW_BYTES, VECTOR_BYTES_PER_CYCLE
 from ascend_dsa.block_cycles import (
     fixpipe_break_even_b_topk,
     fixpipe_bytes_per_block,
@@ -26,17 +26,20 @@ from ascend_dsa.block_cycles import (
 from ascend_dsa.design_point import DesignPoint, KvCache, Limit, evaluate, fixpipe_bytes_per_cycle
 from ascend_dsa.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
 from ascend_dsa.kernel_config import MMA_M_GRANULE_ROWS, SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.kernel_rules import VECTOR_BYTES
 from ascend_dsa.kv_formats import KV_TOKEN_LAYOUTS, MTE2_ROW_ALIGN_BYTES, KvFormat, Mode, kv_bytes_per_token
 from ascend_dsa.memory_budget import UbPlan, l0c_used_bytes, layout_bytes_per_bank, ub_plan
 from ascend_dsa.model import DSA_V41
 from ascend_dsa.mte2 import GATHER2_TOKENS_PER_REQUEST, requests_per_block
-from ascend_dsa.nd2nz_stride import blocks_per_token, nz_block_bytes
+from ascend_dsa.nd2nz_stride import UB_BANK_GROUPS, blocks_per_token, nz_block_bytes, ub_nz_stride_bytes
 from ascend_dsa.peak_clock import flops_per_cycle
 from ascend_dsa.render.design_space import ALTERNATIVES, MAP_STEPS
+from ascend_dsa.render.layouts import ND2NZ_EXAMPLE_DIMS, ND2NZ_EXAMPLE_TOKENS
+from ascend_dsa.render.pipeline import SIMULATED_BLOCKS
 from ascend_dsa.render.reference import EXAMPLE_INDICES, EXAMPLE_QUERY, EXAMPLE_S_KV
 from ascend_dsa.report_figures import published_figure, published_number
 from ascend_dsa.roofline import REPORT_HEADS, REPORT_TOPK, head_roofline
-from ascend_dsa.schedule import pipeline_depth
+from ascend_dsa.schedule import pipeline_depth, vector_stage
 from ascend_dsa.ss_buffer import SS_BLOCK_SLOTS, SS_FLAG_BYTES, SS_JOB_SLOTS, ss_buffer_bytes
 from ascend_dsa.throughput import cycles_per_block_at, fraction_of_peak
 from ascend_dsa.units import FP32_BYTES, TB, TFLOPS, GHz, KiB, MHz
@@ -255,6 +258,13 @@ _VALUES.update(
         "alt_index_block_size": lambda: Quantity(_alternative(6).index_block_size),
         "map_step_first": lambda: Quantity(MAP_STEPS[0]),
         "map_step_last": lambda: Quantity(MAP_STEPS[-1]),
+        # --- the pipeline (report (zh) lines 166-208) -----------------------------------------------------------
+        "mma_m_per_vector_core": lambda: Quantity(SHIPPED_KERNEL.mma_m_per_vector_core),
+        "offset_index_read": lambda: Quantity(vector_stage("index-read").offset),
+        "offset_nd2nz": lambda: Quantity(vector_stage("nd2nz-and-copy-to-l1").offset),
+        "offset_softmax": lambda: Quantity(vector_stage("softmax").offset),
+        "simulated_blocks": lambda: Quantity(SIMULATED_BLOCKS),
+        "vector_bytes_per_cycle": lambda: Quantity(VECTOR_BYTES_PER_CYCLE, "B/cycle"),
         # --- icache (report (zh) line 238) and the pipeline's depth ---------------------------------------------
         "icache_cube_kib": lambda: Quantity(ASCEND_950.icache_cube_bytes / KiB, "KiB"),
         "icache_vector_kib": lambda: Quantity(ASCEND_950.icache_vector_bytes / KiB, "KiB"),
@@ -279,6 +289,18 @@ _VALUES.update(
         "fractal_cols": lambda: Quantity(SHIPPED_KERNEL.fractal_cols),
         "nz_block_bytes": lambda: Quantity(nz_block_bytes(SHIPPED_KERNEL), "B"),
         "blocks_per_token": lambda: Quantity(blocks_per_token(SHIPPED_KERNEL)),
+        "vector_bytes": lambda: Quantity(VECTOR_BYTES, "B"),
+        "vector_bf16": lambda: Quantity(VECTOR_BYTES // DSA_V41.element_bytes),
+        "ub_bank_groups": lambda: Quantity(UB_BANK_GROUPS),
+        "ub_row_bytes": lambda: Quantity(UB_ROW_BYTES, "B"),
+        "pieces_per_vector": lambda: Quantity(VECTOR_BYTES // nz_block_bytes(SHIPPED_KERNEL)),
+        "ub_row_slots": lambda: Quantity(UB_ROW_BYTES // nz_block_bytes(SHIPPED_KERNEL)),
+        "nz_stride_unpadded_bytes": lambda: Quantity(ub_nz_stride_bytes(SHIPPED_KERNEL, pad_rows=0), "B"),
+        "nz_padded_column_tokens": lambda: Quantity(SHIPPED_KERNEL.b_topk_per_vector_core + 1),
+        "nz_stride_padded_bytes": lambda: Quantity(ub_nz_stride_bytes(SHIPPED_KERNEL), "B"),
+        "nz_stride_padded_mod_row": lambda: Quantity(ub_nz_stride_bytes(SHIPPED_KERNEL) % UB_ROW_BYTES, "B"),
+        "nd2nz_example_tokens": lambda: Quantity(ND2NZ_EXAMPLE_TOKENS),
+        "nd2nz_example_dims": lambda: Quantity(ND2NZ_EXAMPLE_DIMS),
         # --- L1 banks (report (zh) line 242) ------------------------------------------------------------------
         "l1_bank_kib": lambda: Quantity(ASCEND_950.l1_bytes // ASCEND_950.l1_banks / KiB, "KiB"),
         "l1_q_buffers": lambda: Quantity(SHIPPED_KERNEL.l1_q_buffers),
