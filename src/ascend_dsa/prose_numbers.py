@@ -11,9 +11,9 @@ and each number. Exempt, as the only numbers prose may type:
 
 - citations: ``line 116``, ``lines 104-111``, ``第 85、89 行``, ``config.h:74``, ``kernel_body.h:1297``, commits,
   dates (``2026-09-30``, ``20260930``);
-- names: anything glued to a letter or ``_`` (FP8, e4m3, fp32, 1C2V, L0C, MTE2, H_Q, gather2, V4.1) and
-  the product names in :data:`NAMES` (Ascend 950), a numbered unit (VECTOR Core 0, bank 1), a numbered step of
-  the report (step 6, 第 6 步) and block-index arithmetic (``SV[i-1]``, ``i+5``);
+- names: anything glued to a letter or ``_`` (FP8, e4m3, fp32, 1C2V, L0C, MTE2, H_Q, gather2, V4.1), the product
+  names in :data:`NAMES` (Ascend 950), a numbered unit or row (VECTOR Core 0, bank 1, head 0, block 2, 第 2 块),
+  a numbered step of the report (step 6, 第 6 步) and block-index arithmetic (``SV[i-1]``, ``i+5``);
 - mathematics: a bare 0 or 1 inside ``$...$`` (``\sum_{j=1}``, ``1/\sqrt{d}``, ``x > 0``);
 - Markdown itself: ordered-list markers and section numbers (``1.``, ``## 2.``), footnote labels, link
   targets, HTML tags, inline code (which quotes source code such as ``B_TOPK = 64``), and fenced code blocks.
@@ -56,7 +56,7 @@ _CITATIONS: Final = (
     re.compile(rf"[\w./-]+\.(?:h|hpp|cpp|py|md|txt|toml|yml|ipynb):{_NUM}(?:-{_NUM})?"),
     re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b20\d{6}\b"),
     re.compile(r"\b[0-9a-f]{7,40}\b"),
-    re.compile(r"\b(?:[Cc]ore|[Bb]ank)\s+\d\b"),
+    re.compile(r"\b(?:[Cc]ore|[Bb]ank|[Hh]ead|[Bb]lock)\s+\d\b|第\s*\d\s*块"),
     re.compile(r"\b(?i:steps?)\s+\d+\b|第\s*\d+\s*步"),
     re.compile(r"\b[ijt]\s*[+-]\s*\d+\b"),
 )

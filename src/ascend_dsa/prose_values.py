@@ -15,6 +15,8 @@ from functools import partial
 from types import MappingProxyType
 from typing import Final
 
+import ml_dtypes
+
 from ascend_dsa.assumptions import FIXPIPE_1C2V_SPEEDUP, UB_ROW_BYTES, VECTOR_BYTES_PER_CYCLE
 from ascend_dsa.block_cycles import (
     fixpipe_break_even_b_topk,
@@ -24,6 +26,7 @@ from ascend_dsa.block_cycles import (
     mma_cycles_per_block,
 )
 from ascend_dsa.design_point import DesignPoint, KvCache, Limit, evaluate, fixpipe_bytes_per_cycle
+from ascend_dsa.forward_cases import TRACE_B_TOPK, TRACE_LOGITS
 from ascend_dsa.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
 from ascend_dsa.kernel_config import MMA_M_GRANULE_ROWS, SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.kernel_rules import VECTOR_BYTES
@@ -38,8 +41,10 @@ from ascend_dsa.render.layouts import ND2NZ_EXAMPLE_DIMS, ND2NZ_EXAMPLE_TOKENS
 from ascend_dsa.render.pipeline import SIMULATED_BLOCKS
 from ascend_dsa.render.reference import EXAMPLE_INDICES, EXAMPLE_QUERY, EXAMPLE_S_KV
 from ascend_dsa.report_figures import published_figure, published_number
+from ascend_dsa.rescale_bound import raw_logit_threshold, rescale_factor_bound
 from ascend_dsa.roofline import REPORT_HEADS, REPORT_TOPK, head_roofline
 from ascend_dsa.schedule import pipeline_depth, vector_stage
+from ascend_dsa.skip_scale import DEFAULT_SM_SCALE
 from ascend_dsa.ss_buffer import SS_BLOCK_SLOTS, SS_FLAG_BYTES, SS_JOB_SLOTS, ss_buffer_bytes
 from ascend_dsa.throughput import cycles_per_block_at, fraction_of_peak
 from ascend_dsa.units import FP32_BYTES, TB, TFLOPS, GHz, KiB, MHz
@@ -150,11 +155,20 @@ def _roofline_values() -> dict[str, Callable[[], Quantity]]:
 _VALUES.update(_roofline_values())
 
 
-def _published_margin() -> tuple[int, ...]:
-    """The B_TOPK the report proposes for a margin (line 142), as the ledger checks them."""
-    value = published_figure("fixpipe-margin-b-topk").value
+#: Machine epsilon of bf16 (ml_dtypes' finfo is untyped).
+_BF16_EPS: Final = float(ml_dtypes.finfo(ml_dtypes.bfloat16).eps)  # type: ignore[no-untyped-call]
+
+
+def _published_pair(key: str) -> tuple[int, ...]:
+    """The whole numbers of a published figure that lists several (e.g. line 43's B_TOPK of 64 or 96)."""
+    value = published_figure(key).value
     items = value if isinstance(value, tuple) else (value,)
     return tuple(int(v) for v in items if isinstance(v, int | float))
+
+
+def _published_margin() -> tuple[int, ...]:
+    """The B_TOPK the report proposes for a margin (line 142), as the ledger checks them."""
+    return _published_pair("fixpipe-margin-b-topk")
 
 
 def _prefill_ub() -> UbPlan:
@@ -270,6 +284,20 @@ _VALUES.update(
         "icache_vector_kib": lambda: Quantity(ASCEND_950.icache_vector_bytes / KiB, "KiB"),
         "icache_simd_vf_kib": lambda: Quantity(ASCEND_950.icache_simd_vf_bytes / KiB, "KiB"),
         "pipeline_depth": lambda: Quantity(pipeline_depth()),
+        # --- the online softmax (algorithm/flow) ----------------------------------------------------------------
+        "exp_threshold": lambda: Quantity(rescale_factor_bound(SHIPPED_KERNEL.rescale_threshold), "", 1),
+        "trace_b_topk": lambda: Quantity(TRACE_B_TOPK),
+        "trace_blocks": lambda: Quantity(len(TRACE_LOGITS[0])),
+        "bf16_unit_roundoff": lambda: Quantity(_BF16_EPS / 2, "", 6),
+        "b_topk_choice_low": lambda: Quantity(min(_published_pair("b-topk-choices"))),
+        "b_topk_choice_high": lambda: Quantity(max(_published_pair("b-topk-choices"))),
+        "index_blocks_per_group": lambda: Quantity(SHIPPED_KERNEL.index_block_size // SHIPPED_KERNEL.b_topk),
+        "index_group_remainder_high": lambda: Quantity(
+            SHIPPED_KERNEL.index_block_size % max(_published_pair("b-topk-choices"))
+        ),
+        "raw_logit_threshold": lambda: Quantity(
+            raw_logit_threshold(SHIPPED_KERNEL.rescale_threshold, DEFAULT_SM_SCALE), "", 2
+        ),
         # --- the reference's example (algorithm/model) ----------------------------------------------------------
         "example_s_kv": lambda: Quantity(EXAMPLE_S_KV),
         "example_dims": lambda: Quantity(len(EXAMPLE_QUERY)),
