@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -13,9 +14,13 @@ from ascend_dsa.design_point import DesignPoint, Limit, evaluate, fixpipe_bytes_
 from ascend_dsa.hardware import ASCEND_950
 from ascend_dsa.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.pipeline import Task, stage_costs
+from ascend_dsa.prose_values import PROSE_VALUES
 from ascend_dsa.provenance import Source
 from ascend_dsa.skip_scale import RescaleMeasurement, fixpipe_cycles_per_block_with
 from tests.conftest import ROOT
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def test_keys_are_unique_and_sources_assumed() -> None:
@@ -69,10 +74,23 @@ def test_fixpipe_rate_is_one_value_on_every_page() -> None:
 
 
 def test_pages_using_an_assumption_are_found() -> None:
-    """The FixPipe assumption is used by the pipeline page, found by scanning its exec blocks."""
+    """The FixPipe assumption is found on the pipeline page (a renderer) and on one-vector-core (its last block)."""
     pages = assumption_pages(ROOT / "docs")
     assert "pipeline.md" in pages[FIXPIPE_1C2V.key]
     assert "pipeline.en.md" in pages[FIXPIPE_1C2V.key]
+    assert "discussion/one-vector-core.md" in pages[FIXPIPE_1C2V.key]
+
+
+def test_prose_values_of_assumptions_exist() -> None:
+    """Every prose value an assumption names is defined in ascend_dsa.prose_values."""
+    named = {name for a in ASSUMPTIONS for name in a.prose_values}
+    assert named - set(PROSE_VALUES) == set()
+
+
+def test_a_prose_marker_counts_as_use(tmp_path: Path) -> None:
+    """A page that only writes the 1C2V rate in prose still uses the FixPipe assumption."""
+    (tmp_path / "p.md").write_text("rate {{ fixpipe_1c2v_bytes_per_cycle }} B/cycle\n", encoding="utf-8")
+    assert assumption_pages(tmp_path)[FIXPIPE_1C2V.key] == ("p.md",)
 
 
 def test_missing_docs_dir_raises() -> None:

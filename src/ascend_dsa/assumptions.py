@@ -47,7 +47,11 @@ HF32_RATE_OVER_BF16: Final = 1
 
 @dataclass(frozen=True)
 class Assumption:
-    """One assumed quantity: what it is, its value and unit, why we take it, and who uses it."""
+    """One assumed quantity: what it is, its value and unit, why we take it, and who uses it.
+
+    ``renderers`` are the public renderers whose output depends on it; ``prose_values`` the names of
+    :mod:`ascend_dsa.prose_values` that do (a page writing ``{{ name }}`` uses the assumption too).
+    """
 
     key: str
     quantity_zh: str
@@ -58,6 +62,7 @@ class Assumption:
     why_en: str
     source: Source
     renderers: tuple[str, ...]
+    prose_values: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         """Reject a source that is not an assumption, or an assumption nobody uses."""
@@ -111,6 +116,7 @@ FIXPIPE_1C2V = Assumption(
         "render_what_if_table",
         *_PIPELINE_RENDERERS,
     ),
+    prose_values=("fixpipe_1c2v_speedup", "fixpipe_1c2v_bytes_per_cycle"),
 )
 VECTOR_RATE = Assumption(
     key="vector-bytes-per-cycle",
@@ -122,6 +128,7 @@ VECTOR_RATE = Assumption(
     why_en="the report gives no VECTOR Core cycle counts; we take one vector register's width per cycle",
     source=_assumed("config.h:10 (256 B vector)", "one 256 B vector per cycle per pass; the report gives no figure"),
     renderers=_PIPELINE_RENDERERS,
+    prose_values=("vector_bytes_per_cycle",),
 )
 MTE3_RATE = Assumption(
     key="mte3-bytes-per-cycle",
@@ -173,6 +180,7 @@ SM_SCALE = Assumption(
         "render_fixpipe_with_skip_scale",
         "render_rescale_threshold",
     ),
+    prose_values=("raw_logit_threshold",),
 )
 UB_SLOTS = Assumption(
     key="ub-row-bytes",
@@ -190,6 +198,7 @@ UB_SLOTS = Assumption(
         "of 32 B slots and call a write conflict-free when its blocks use distinct slots",
     ),
     renderers=("render_nd2nz_banks", "render_nd2nz_bank_slots"),
+    prose_values=("ub_row_bytes", "ub_row_slots", "nz_stride_padded_mod_row"),
 )
 FP4_EXTRA_ROOFLINE = Assumption(
     key="fp4-extra-roofline",
@@ -215,6 +224,7 @@ HF32_RATE = Assumption(
     why_en="the report gives only the HF32-off rate; we assume HF32 on runs at the full bf16 rate",
     source=_assumed("report (zh) line 128", "HF32 on runs fp32 at the full bf16 FMA rate; the report gives no figure"),
     renderers=("render_identity_rescale",),
+    prose_values=("identity_rescale_hf32_cycles",),
 )
 
 #: Every assumption, in the order the reference page lists them.
@@ -238,22 +248,25 @@ _EXEC_BLOCK = re.compile(
 def assumption_pages(docs_dir: Path) -> dict[str, tuple[str, ...]]:
     """For each assumption key, the pages (paths under ``docs_dir``) whose exec blocks call a renderer using it.
 
-    A page uses an assumption when one of its ``exec`` blocks names one of the assumption's ``renderers``.
+    A page uses an assumption when its executed code names one of the assumption's ``renderers`` or its prose
+    writes ``{{ name }}`` for one of its ``prose_values``.
     """
     if not docs_dir.is_dir():
         raise ValueError(f"docs_dir must be the site's docs directory, got {docs_dir} (not a directory)")
     pages = sorted(p for p in docs_dir.rglob("*") if p.suffix in (".md", ".ipynb") and "vendor" not in p.parts)
     blocks = {p.relative_to(docs_dir).as_posix(): _called_names(p) for p in pages}
     return {
-        a.key: tuple(page for page, names in blocks.items() if names.intersection(a.renderers)) for a in ASSUMPTIONS
+        a.key: tuple(page for page, names in blocks.items() if names.intersection((*a.renderers, *a.prose_values)))
+        for a in ASSUMPTIONS
     }
 
 
 def _called_names(page: Path) -> set[str]:
-    """The ``render_*`` functions a page's executed code calls: its exec blocks, or a notebook's code cells."""
+    """The ``render_*`` functions a page's code calls (exec blocks or notebook cells) and its ``{{ name }}`` values."""
     text = page.read_text(encoding="utf-8")
     if page.suffix == ".ipynb":
         code = ["".join(c["source"]) for c in json.loads(text)["cells"] if c["cell_type"] == "code"]
     else:
         code = [m.group(2) for m in _EXEC_BLOCK.finditer(text)]
-    return {name for block in code for name in re.findall(r"\b(render_\w+)\s*\(", block)}
+    called = {name for block in code for name in re.findall(r"\b(render_\w+)\s*\(", block)}
+    return called | set(re.findall(r"\{\{\s*([a-z]\w*)\s*\}\}", text))
