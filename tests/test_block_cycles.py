@@ -1,8 +1,10 @@
 import pytest
 
+from ascend_dsa.assumptions import HF32_RATE, HF32_RATE_OVER_BF16
 from ascend_dsa.block_cycles import (
     fixpipe_break_even_b_topk,
     fixpipe_cycles_per_block,
+    hf32_fma_per_cycle,
     identity_rescale_cycles,
     mma_cycles_per_block,
 )
@@ -37,3 +39,9 @@ def test_identity_rescale() -> None:
     assert identity_rescale_cycles(ASCEND_950, 64, 64, 512, exact_fp32=False) == 512
     with pytest.raises(ValueError, match="k must be a positive integer"):
         identity_rescale_cycles(ASCEND_950, 64, 0, 512)
+
+
+def test_hf32_rate_comes_from_the_assumption() -> None:
+    """The HF32-on rate is the bf16 rate times the registered assumption, not a second typed value."""
+    assert HF32_RATE.source.kind == "assumed"
+    assert hf32_fma_per_cycle(ASCEND_950) == ASCEND_950.cube_fma_per_cycle * HF32_RATE_OVER_BF16

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.build
 #: Page -> inline SVG figures our blocks add to it.
 FIGURES = {
     "design/index.html": 2,
-    "discussion/one-vector-core/index.html": 2,
+    "discussion/one-vector-core/index.html": 1,
     "discussion/heads-per-core/index.html": 1,
     "pipeline/index.html": 1,
     "optimizations/l1-banks/index.html": 1,

@@ -81,10 +81,3 @@ def test_derived_source_needs_note() -> None:
     """A derived or assumed source must say how."""
     with pytest.raises(ValueError, match="needs a note"):
         Source("report (zh) line 116", "derived")
-
-
-def test_hf32_rate_is_marked_as_an_assumption() -> None:
-    """The report never gives the HF32-on rate, so its source is an assumption with a note saying why."""
-    source = ASCEND_950.sources["cube_fma_per_cycle_hf32"]
-    assert source.kind == "assumed"
-    assert "line 128" in source.note

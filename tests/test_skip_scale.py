@@ -63,9 +63,9 @@ def test_measurement_arithmetic() -> None:
 
 
 def test_fixpipe_cycles_interpolate_between_p_only_and_every_block() -> None:
-    """One O copy per token at 32 blocks: 128 + 1024 / 32 = 160 cycles per block."""
+    """One O copy per token at 32 blocks, at the assumed 1C2V rate of 256 B/cycle: 64 + 512 / 32 = 80 cycles."""
     m = measure_rescales("descending", DEFAULT_SM_SCALE, 2048)
-    assert float(fixpipe_cycles_per_block_with(m)) == pytest.approx(160.0)
+    assert float(fixpipe_cycles_per_block_with(m)) == pytest.approx(80.0)
 
 
 def test_sweep_is_deterministic_and_complete() -> None:

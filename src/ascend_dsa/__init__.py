@@ -93,6 +93,7 @@ from ascend_dsa.reference import (
     sparse_attn_fwd_float64,
     sparse_attn_weights,
 )
+from ascend_dsa.render.assumptions import render_assumptions
 from ascend_dsa.render.claims import (
     render_accumulator_ub_share,
     render_b_topk_divisibility,
@@ -183,6 +184,7 @@ from ascend_dsa.roofline import (
 from ascend_dsa.schedule import VECTOR_STAGES, VectorStage, softmax_slack_cycles
 from ascend_dsa.skip_scale import RescaleMeasurement, measure_rescales, rescale_counts, rescale_sweep, synthetic_logits
 from ascend_dsa.throughput import cycles_per_block_at, fraction_of_peak
+from ascend_dsa.what_if import WHAT_IF_TOPK, compute_bound_heads, with_fewer_cores, with_half_l2
 
 __all__ = [
     "ASCEND_950",
@@ -203,6 +205,7 @@ __all__ = [
     "SHIPPED_UB_TOTALS",
     "VECTOR_SCHEDULE",
     "VECTOR_STAGES",
+    "WHAT_IF_TOPK",
     "AscendDsaError",
     "AscendSpec",
     "BlockedStats",
@@ -260,6 +263,7 @@ __all__ = [
     "check_ub_totals",
     "clock_range_for_percent",
     "compare_forwards",
+    "compute_bound_heads",
     "cube_cycles",
     "cycles_per_block_at",
     "dequantize_tokens",
@@ -303,6 +307,7 @@ __all__ = [
     "quantize_tokens",
     "raw_logit_threshold",
     "render_accumulator_ub_share",
+    "render_assumptions",
     "render_b_topk_divisibility",
     "render_chapter_claims",
     "render_claim",
@@ -377,5 +382,7 @@ __all__ = [
     "tokens_in_flight",
     "ub_nz_stride_bytes",
     "ub_plan",
+    "with_fewer_cores",
+    "with_half_l2",
     "worst_slot_conflict",
 ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ascend_dsa.assumptions import HF32_RATE_OVER_BF16
 from ascend_dsa.hardware import AscendSpec
 from ascend_dsa.kernel_config import KernelConfig
 from ascend_dsa.model import DSA_V41, ModelShape
@@ -49,14 +50,19 @@ def fixpipe_break_even_b_topk(spec: AscendSpec, config: KernelConfig, model: Mod
     return c / (a - b)
 
 
+def hf32_fma_per_cycle(spec: AscendSpec) -> int:
+    """fp32 FMA per cycle with HF32 on: the bf16 rate times the assumed ratio (the report gives no HF32-on rate)."""
+    return spec.cube_fma_per_cycle * HF32_RATE_OVER_BF16
+
+
 def identity_rescale_cycles(spec: AscendSpec, m: int, k: int, n: int, *, exact_fp32: bool = True) -> Fraction:
     """Cycles of an ``m x k x n`` matmul used to move (and rescale) O into L0C through an identity matrix.
 
     With ``exact_fp32`` the CUBE runs with HF32 off at its fp32 rate (256 FMA/cycle, report (zh) line 128);
-    otherwise at the HF32 rate, which the report does not give (an assumption of the hardware preset).
+    otherwise at the HF32 rate, which the report does not give ([`hf32_fma_per_cycle`][], an assumption).
     """
     for name, value in (("m", m), ("k", k), ("n", n)):
         if value <= 0:
             raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    rate = spec.cube_fma_per_cycle_exact_fp32 if exact_fp32 else spec.cube_fma_per_cycle_hf32
+    rate = spec.cube_fma_per_cycle_exact_fp32 if exact_fp32 else hf32_fma_per_cycle(spec)
     return Fraction(m * k * n, rate)

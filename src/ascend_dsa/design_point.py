@@ -26,6 +26,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Final
 
+from ascend_dsa.assumptions import FIXPIPE_1C2V, FIXPIPE_1C2V_SPEEDUP, FP4_EXTRA_ROOFLINE, based_on
 from ascend_dsa.block_cycles import fixpipe_cycles_per_block, mma_cycles_per_block
 from ascend_dsa.hardware import AscendSpec
 from ascend_dsa.kernel_config import SHIPPED_KERNEL, KernelConfig
@@ -37,21 +38,10 @@ from ascend_dsa.mte2 import requests_per_block
 from ascend_dsa.provenance import Source
 from ascend_dsa.roofline import cube_cycles, l2_cycles
 
-#: How FixPipe bandwidth grows with VECTOR Cores. The report gives 128 B/cycle for 1C1V only.
-FIXPIPE_SCALING_SOURCE: Final = Source(
-    "report (zh) lines 142-144",
-    "assumed",
-    note=(
-        "the report gives 128 B/cycle per AI Core for 1C1V and says two VECTOR Cores share the FixPipe copies; "
-        "we assume the rate grows in proportion to the VECTOR Cores receiving them (256 B/cycle with 1C2V)"
-    ),
-)
+#: How FixPipe bandwidth grows with VECTOR Cores (an assumption: the report gives the 1C1V rate only).
+FIXPIPE_SCALING_SOURCE: Final = FIXPIPE_1C2V.source
 #: The roofline of an FP8 + FP4 design counts every token at the FP8 size: an upper bound on its L2 traffic.
-FP4_EXTRA_ROOFLINE_SOURCE: Final = Source(
-    "kv_cache_format.h:16-19",
-    "assumed",
-    note="tokens of the FP4 extra cache (288 B) are counted at the FP8 main cache's 528 B: an upper bound",
-)
+FP4_EXTRA_ROOFLINE_SOURCE: Final = FP4_EXTRA_ROOFLINE.source
 
 
 class KvCache(StrEnum):
@@ -106,13 +96,9 @@ LIMIT_UNITS: Final = {
 #: Where each limit's demand and capacity come from.
 LIMIT_SOURCES: Final = {
     Limit.L2_ROOFLINE: Source("report (zh) lines 85-99", "report"),
-    Limit.FIXPIPE_O_EVERY_BLOCK: Source(
-        "report (zh) line 142", "assumed", note=f"the report's formula at 1C1V; {FIXPIPE_SCALING_SOURCE.note}"
-    ),
-    Limit.FIXPIPE_P_ONLY: Source(
-        "kernel_body.h run_scale_o",
-        "assumed",
-        note=f"with skip-scale O leaves L0C only on a rescale, so P alone crosses; {FIXPIPE_SCALING_SOURCE.note}",
+    Limit.FIXPIPE_O_EVERY_BLOCK: based_on(FIXPIPE_1C2V, "the report's formula of line 142 at 1C1V"),
+    Limit.FIXPIPE_P_ONLY: based_on(
+        FIXPIPE_1C2V, "with skip-scale O leaves L0C only on a rescale (kernel_body.h run_scale_o), so P alone crosses"
     ),
     Limit.L0C: Source("report (zh) line 116", "report"),
     Limit.UB: Source("config.h:77-125", "code"),
@@ -217,9 +203,10 @@ class DesignEvaluation:
 
 def fixpipe_bytes_per_cycle(spec: AscendSpec, vector_cores: int) -> int:
     """FixPipe bytes per cycle per AI Core with ``vector_cores`` receivers (see [`FIXPIPE_SCALING_SOURCE`][])."""
-    if vector_cores <= 0:
-        raise ValueError(f"vector_cores must be a positive integer, got {vector_cores!r}")
-    return spec.fixpipe_bytes_per_cycle_1c1v * vector_cores
+    if vector_cores not in (1, 2) or isinstance(vector_cores, bool):
+        raise ValueError(f"vector_cores must be 1 or 2 (VECTOR Cores per CUBE Core), got {vector_cores!r}")
+    one_v = spec.fixpipe_bytes_per_cycle_1c1v
+    return one_v + (vector_cores - 1) * (FIXPIPE_1C2V_SPEEDUP - 1) * one_v
 
 
 def fixpipe_cycles(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41, *, o_leaves: bool) -> Fraction:

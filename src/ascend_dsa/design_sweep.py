@@ -195,7 +195,8 @@ def sweep(
     mma = mma_m * b_topk * d_sum / spec.cube_fma_per_cycle
     p_bytes = mma_m * b_topk * FP32_BYTES
     o_bytes = mma_m * model.d_v * FP32_BYTES
-    fixpipe_rate = fixpipe_bytes_per_cycle(spec, 1) * nv
+    one_v, two_v = fixpipe_bytes_per_cycle(spec, 1), fixpipe_bytes_per_cycle(spec, 2)
+    fixpipe_rate = one_v + (nv - 1) * (two_v - one_v)
     l1_bank = np.sum(
         [
             _ceil_div(t, spec.l1_banks)

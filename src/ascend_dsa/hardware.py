@@ -24,7 +24,6 @@ FIELD_UNITS: Mapping[str, str] = MappingProxyType(
         "clock_hz": "Hz",
         "cube_fma_per_cycle": "FMA/cycle",
         "cube_fma_per_cycle_exact_fp32": "FMA/cycle",
-        "cube_fma_per_cycle_hf32": "FMA/cycle",
         "l2_bandwidth_bytes_per_s": "B/s",
         "ai_cores": "AI Cores",
         "vector_cores_per_ai_core": "VECTOR Cores",
@@ -49,7 +48,6 @@ class AscendSpec:
     clock_hz: float
     cube_fma_per_cycle: int
     cube_fma_per_cycle_exact_fp32: int
-    cube_fma_per_cycle_hf32: int
     l2_bandwidth_bytes_per_s: float
     ai_cores: int
     vector_cores_per_ai_core: int
@@ -115,7 +113,6 @@ ASCEND_950 = AscendSpec(
     clock_hz=1650 * MHz,
     cube_fma_per_cycle=4096,
     cube_fma_per_cycle_exact_fp32=256,
-    cube_fma_per_cycle_hf32=4096,
     l2_bandwidth_bytes_per_s=5 * TB,
     ai_cores=32,
     vector_cores_per_ai_core=2,
@@ -132,12 +129,6 @@ ASCEND_950 = AscendSpec(
         "clock_hz": report_line(91),
         "cube_fma_per_cycle": report_line(85),
         "cube_fma_per_cycle_exact_fp32": report_line(128),
-        "cube_fma_per_cycle_hf32": Source(
-            "report (zh) lines 85, 128 (no HF32 rate given)",
-            "assumed",
-            note="the report gives the bf16 rate (line 85) and the fp32 rate with HF32 off (line 128), never the "
-            "rate with HF32 on; we assume HF32 runs at the bf16 rate, the most it could do",
-        ),
         "l2_bandwidth_bytes_per_s": report_line(85),
         "ai_cores": Source("report (zh) line 90; config.h:74 (GRID_SHAPE = 32)", "report"),
         "vector_cores_per_ai_core": Source("report (zh) line 134; kernel_body.h __mix__(1, 2)", "report"),

@@ -17,12 +17,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Final
 
+from ascend_dsa.assumptions import UB_ROW_BYTES, UB_SLOTS
 from ascend_dsa.kernel_config import KernelConfig
 from ascend_dsa.model import DSA_V41, ModelShape
 from ascend_dsa.provenance import Source
 
 #: Bytes of one SIMD vector register, and of one UB row in our bank model (config.h:10, ``256 / sizeof(bf16)``).
-UB_VECTOR_BYTES: Final = 256
+UB_VECTOR_BYTES: Final = UB_ROW_BYTES
 #: Adjacent 256 B vectors the ND2NZ VF handles together, one per UB bank group.
 UB_BANK_GROUPS: Final = 2
 
@@ -33,12 +34,7 @@ SOURCES: Final = {
         "code",
         note="the VF processes two adjacent 256 B vectors so that two 256 B bank groups are interleaved",
     ),
-    "slot model": Source(
-        "report (zh) line 228",
-        "assumed",
-        note="the report says only that one padded row avoids UB bank conflicts; we model a UB row as 256 B "
-        "of eight 32 B slots and call a write conflict-free when its blocks use distinct slots",
-    ),
+    "slot model": UB_SLOTS.source,
 }
 
 

@@ -20,10 +20,22 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Final
 
-from ascend_dsa.design_point import FIXPIPE_SCALING_SOURCE, fixpipe_bytes_per_cycle
+from ascend_dsa.assumptions import (
+    FIXPIPE_1C2V,
+    MTE3_BYTES_PER_CYCLE,
+    MTE3_RATE,
+    ND2NZ_PASSES,
+    PROCESS_INDEX_PASSES,
+    SCALE_O_PASSES,
+    SOFTMAX_PASSES,
+    VECTOR_BYTES_PER_CYCLE,
+    VECTOR_PASSES,
+    VECTOR_RATE,
+    based_on,
+)
+from ascend_dsa.design_point import fixpipe_bytes_per_cycle
 from ascend_dsa.hardware import l2_bytes_per_cycle_per_core
 from ascend_dsa.kernel_config import SHIPPED_KERNEL, KernelConfig
-from ascend_dsa.kernel_rules import VECTOR_BYTES
 from ascend_dsa.kv_formats import KvFormat, kv_bytes_per_token
 from ascend_dsa.model import DSA_V41, ModelShape
 from ascend_dsa.provenance import Source, code_line, report_line
@@ -189,19 +201,7 @@ def implied_buffer_depths(
 
 # --- cycle costs -------------------------------------------------------------------------------------------------
 
-#: Assumed VECTOR Core throughput: one 256 B register of data per cycle per pass (the report gives no figure).
-VECTOR_BYTES_PER_CYCLE: Final = VECTOR_BYTES
-#: Assumed MTE3 (UB -> L1) throughput per VECTOR Core.
-MTE3_BYTES_PER_CYCLE: Final = 256
-#: Passes over the data each VECTOR task makes (assumed): ND2NZ reads and writes; softmax max, exp, sum, cast;
-#: the O scale reads the accumulator and the fragment and writes the accumulator; the index preprocessing reads
-#: the indices and writes pairs, offsets and strides (about four times as many bytes).
-ND2NZ_PASSES: Final = 2
-SOFTMAX_PASSES: Final = 4
-SCALE_O_PASSES: Final = 3
-PROCESS_INDEX_PASSES: Final = 4
-
-_ASSUMED_VECTOR = "one 256 B vector per cycle per pass (assumed; the report gives no VECTOR Core cycle counts)"
+_ASSUMED_VECTOR = VECTOR_RATE.source.note
 
 
 @dataclass(frozen=True)
@@ -266,22 +266,16 @@ def stage_costs(
     sources = {
         Task.QK: Source("report (zh) line 184", "derived", note=f"MMA_M x B_TOPK x d_qk / FMA per cycle; {derived}"),
         Task.SV: Source("report (zh) line 184", "derived", note=f"MMA_M x B_TOPK x d_v / FMA per cycle; {derived}"),
-        Task.P_OUT: Source(
-            FIXPIPE_SCALING_SOURCE.citation, "assumed", note=f"fp32 P over FixPipe; {FIXPIPE_SCALING_SOURCE.note}"
-        ),
-        Task.O_OUT: Source(
-            FIXPIPE_SCALING_SOURCE.citation, "assumed", note=f"fp32 O over FixPipe; {FIXPIPE_SCALING_SOURCE.note}"
-        ),
+        Task.P_OUT: based_on(FIXPIPE_1C2V, "fp32 P over FixPipe"),
+        Task.O_OUT: based_on(FIXPIPE_1C2V, "fp32 O over FixPipe"),
         Task.GATHER: Source("report (zh) line 92", "derived", note="B_TOPK tokens over the AI Core's L2 share"),
         Task.INDEX_FETCH: Source("report (zh) line 92", "derived", note="INDEX_BLOCK_SIZE int32 over the L2 share"),
-        Task.ND2NZ: Source("assumed", "assumed", note=f"read and write the core's KV half; {_ASSUMED_VECTOR}"),
-        Task.KV_TO_L1: Source("assumed", "assumed", note="the core's KV half at 256 B/cycle over MTE3 (assumed)"),
-        Task.SOFTMAX: Source("assumed", "assumed", note=f"max, exp, sum, cast over the core's P; {_ASSUMED_VECTOR}"),
-        Task.S_TO_L1: Source("assumed", "assumed", note="the core's bf16 S at 256 B/cycle over MTE3 (assumed)"),
-        Task.SCALE_O: Source(
-            "assumed", "assumed", note=f"read O and accumulator, write accumulator; {_ASSUMED_VECTOR}"
-        ),
-        Task.PROCESS_INDEX: Source("assumed", "assumed", note=f"indices in, pairs and strides out; {_ASSUMED_VECTOR}"),
+        Task.ND2NZ: based_on(VECTOR_PASSES, f"read and write the core's KV half; {_ASSUMED_VECTOR}"),
+        Task.KV_TO_L1: based_on(MTE3_RATE, "the core's KV half over MTE3"),
+        Task.SOFTMAX: based_on(VECTOR_PASSES, f"max, exp, sum, cast over the core's P; {_ASSUMED_VECTOR}"),
+        Task.S_TO_L1: based_on(MTE3_RATE, "the core's bf16 S over MTE3"),
+        Task.SCALE_O: based_on(VECTOR_PASSES, f"read O and accumulator, write accumulator; {_ASSUMED_VECTOR}"),
+        Task.PROCESS_INDEX: based_on(VECTOR_PASSES, f"indices in, pairs and strides out; {_ASSUMED_VECTOR}"),
     }
     return StageCosts(cycles, sources)
 

@@ -22,23 +22,20 @@ from typing import Final, Literal, get_args
 import numpy as np
 from numpy.typing import NDArray
 
-from ascend_dsa.block_cycles import fixpipe_cycles_per_block
+from ascend_dsa.assumptions import SHARED_SCORE_VARIANCE, SHARED_VARIANCE, SM_SCALE_EXPONENT
+from ascend_dsa.design_point import fixpipe_cycles
 from ascend_dsa.hardware import ASCEND_950, AscendSpec
 from ascend_dsa.kernel_config import SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.model import DSA_V41, ModelShape
-from ascend_dsa.provenance import Source
 from ascend_dsa.reference import skip_scale_decision
 
 ScoreOrder = Literal["random", "ascending", "descending"]
 SCORE_ORDERS: Final[tuple[ScoreOrder, ...]] = get_args(ScoreOrder)
 
 #: Share of a logit's variance common to all heads of a token (what the indexer ranks by).
-SHARED_VARIANCE: Final = 0.5
-SHARED_VARIANCE_SOURCE: Final = Source(
-    "assumed", "assumed", note="half of the spread is shared by the heads; the rest is each head's own"
-)
+SHARED_VARIANCE_SOURCE: Final = SHARED_SCORE_VARIANCE.source
 #: The usual softmax scale ``1 / sqrt(d_qk)``; the sweep multiplies it.
-DEFAULT_SM_SCALE: Final = DSA_V41.d_qk**-0.5
+DEFAULT_SM_SCALE: Final = DSA_V41.d_qk**SM_SCALE_EXPONENT
 #: The sweep shown on the skip-scale page: score orders x multiples of ``1 / sqrt(d_qk)`` x topk.
 SWEEP_SM_SCALE_FACTORS: Final = (1.0, 2.0, 4.0, 8.0)
 SWEEP_TOPK: Final = (512, 1024, 2048)
@@ -191,8 +188,11 @@ def rescale_sweep(
 def fixpipe_cycles_per_block_with(
     measurement: RescaleMeasurement, spec: AscendSpec = ASCEND_950, config: KernelConfig = SHIPPED_KERNEL
 ) -> Fraction:
-    """Mean FixPipe cycles per block when O leaves L0C only ``o_copies_with_skip_scale`` times per token."""
-    p_only = fixpipe_cycles_per_block(spec, config, o_leaves=False)
-    o_part = fixpipe_cycles_per_block(spec, config, o_leaves=True) - p_only
+    """Mean FixPipe cycles per block when O leaves L0C only ``o_copies_with_skip_scale`` times per token.
+
+    At the FixPipe rate of ``config``'s VECTOR Cores (`ascend_dsa.assumptions.FIXPIPE_1C2V` under 1C2V).
+    """
+    p_only = fixpipe_cycles(spec, config, o_leaves=False)
+    o_part = fixpipe_cycles(spec, config, o_leaves=True) - p_only
     share = Fraction(measurement.o_copies_with_skip_scale).limit_denominator(10**6) / measurement.blocks
     return p_only + o_part * share

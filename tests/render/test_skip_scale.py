@@ -24,7 +24,8 @@ def test_plot_is_deterministic_svg() -> None:
 
 
 def test_fixpipe_table_contrasts_every_block_with_skip_scale() -> None:
-    """Without skip-scale FixPipe needs 1152 cycles per block against 1024 of MMA; with one copy per token, 160."""
+    """At the assumed 1C2V rate, O every block takes 576 cycles per block against 1024 of MMA; one copy, 80."""
     text = render_fixpipe_with_skip_scale(lang="en")
-    assert "| no skip-scale: O leaves every block | — | 1152 | 1024 | FixPipe-bound |" in text
-    assert "| 1.00 | 160 | 1024 | CUBE-bound |" in text
+    assert "| no skip-scale: O leaves every block | — | 576 | 1024 | CUBE-bound |" in text
+    assert "| 1.00 | 80 | 1024 | CUBE-bound |" in text
+    assert "FixPipe 256 B/cycle (assumed" in text

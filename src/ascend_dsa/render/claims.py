@@ -14,6 +14,7 @@ from ascend_dsa.block_cycles import (
     fixpipe_break_even_b_topk,
     fixpipe_bytes_per_block,
     fixpipe_cycles_per_block,
+    hf32_fma_per_cycle,
     identity_rescale_cycles,
     mma_cycles_per_block,
 )
@@ -27,6 +28,7 @@ from ascend_dsa.claims import (
     check_claims,
     evaluate_claims,
 )
+from ascend_dsa.design_point import fixpipe_bytes_per_cycle
 from ascend_dsa.hardware import peak_flops
 from ascend_dsa.kv_formats import KvFormat
 from ascend_dsa.kv_formats import kv_bytes_per_token as kv_bytes_per_token_of
@@ -424,7 +426,7 @@ def render_identity_rescale(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lan
         (
             ("开启 HF32（损失精度；速率是我们的假设）", "HF32 on (loses precision; the rate is our assumption)"),
             False,
-            spec.cube_fma_per_cycle_hf32,
+            hf32_fma_per_cycle(spec),
         ),
     ):
         cycles = identity_rescale_cycles(spec, m, k, n, exact_fp32=exact)
@@ -562,29 +564,34 @@ def _bound(mma: Fraction, fixpipe: Fraction, lang: Lang) -> str:
 
 
 def render_skip_scale_savings(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
-    """What leaves L0C per block with and without a rescale, and the FixPipe cycles at the 1C1V rate."""
+    """What leaves L0C per block with and without a rescale, and the FixPipe cycles at the 1C1V and 1C2V rates.
+
+    The 1C1V rate is the report's (line 142); the 1C2V rate is `ascend_dsa.assumptions.FIXPIPE_1C2V`.
+    """
     check_claims(design, ids=("fixpipe-bytes-per-cycle-1c1v", "fixpipe-cycles-formula"))
     spec, config, model = design.spec, design.config, design.model
     mma = mma_cycles_per_block(spec, config, model)
+    one_v, two_v = fixpipe_bytes_per_cycle(spec, 1), fixpipe_bytes_per_cycle(spec, 2)
     rows = []
     for name, o_leaves in (
         (("触发 rescale：O 与 P", "rescale: O and P"), True),
         (("skip：只有 P", "skip: P only"), False),
     ):
         moved = fixpipe_bytes_per_block(config, model, o_leaves=o_leaves)
-        cycles = fixpipe_cycles_per_block(spec, config, model, o_leaves=o_leaves)
-        rows.append([pick(lang, *name), f"{moved // KiB} KiB", f"{float(cycles):.0f}", f"{float(cycles / mma):.3f}"])
+        row: list[object] = [pick(lang, *name), f"{moved // KiB} KiB"]
+        for rate in (one_v, two_v):
+            cycles = Fraction(moved, rate)
+            row += [f"{float(cycles):.0f}", f"{float(cycles / mma):.3f}"]
+        rows.append(row)
     headers = [
         pick(lang, "本块", "this block"),
         pick(lang, "FixPipe 搬出", "FixPipe moves"),
-        pick(
-            lang,
-            f"周期（{spec.fixpipe_bytes_per_cycle_1c1v} B/周期）",
-            f"cycles ({spec.fixpipe_bytes_per_cycle_1c1v} B/cycle)",
-        ),
+        pick(lang, f"1C1V 周期（{one_v} B/周期）", f"1C1V cycles ({one_v} B/cycle)"),
         pick(lang, f"与一块 MMA（{float(mma):.0f}）之比", f"over one block's MMA ({float(mma):.0f})"),
+        pick(lang, f"1C2V 周期（{two_v} B/周期，假设）", f"1C2V cycles ({two_v} B/cycle, assumed)"),
+        pick(lang, "与一块 MMA 之比", "over one block's MMA"),
     ]
-    return table(headers, rows, ("left", "right", "right", "right")) + "\n"
+    return table(headers, rows, ("left", "right", "right", "right", "right", "right")) + "\n"
 
 
 def render_token_blocks(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:

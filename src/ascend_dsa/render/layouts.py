@@ -183,7 +183,12 @@ def render_kv_roundtrip(lang: Lang = "zh", tokens: int = 64, magnitudes: tuple[f
     return table(headers, rows, ("left", "right", "right", "right", "center")) + "\n\n" + caption + "\n"
 
 
-def render_nd2nz_example(lang: Lang = "zh", tokens: int = 3, dims: int = 48) -> str:
+#: The small ND/NZ example: tokens and dims of the tile (the real one is B_TOPK per VECTOR Core x d_qk).
+ND2NZ_EXAMPLE_TOKENS = 3
+ND2NZ_EXAMPLE_DIMS = 48
+
+
+def render_nd2nz_example(lang: Lang = "zh", tokens: int = ND2NZ_EXAMPLE_TOKENS, dims: int = ND2NZ_EXAMPLE_DIMS) -> str:
     """A 3-token, 48-dim tile: which 32 B piece sits where, in ND and in NZ with one padding row."""
     piece = SHIPPED_KERNEL.fractal_cols
     labels = np.array([[f"t{t}:{c}-{c + piece - 1}" for c in range(0, dims, piece)] for t in range(tokens)])

@@ -65,6 +65,8 @@ _UNIT_ZH: Final = {
     Unit.MTE3: "MTE3",
 }
 _KIND_ZH: Final = {"report": "报告", "code": "源码", "derived": "推导", "assumed": "假设"}
+#: Blocks in the simulated job: enough for a steady state between the first and the last blocks.
+SIMULATED_BLOCKS: Final = 32
 
 
 def task_name(task: Task, lang: Lang) -> str:
@@ -91,7 +93,7 @@ def render_pipeline_schedule(*, lang: Lang = "zh") -> str:
     return table(headers, rows, ("right", "left", "left", "left", "left"))
 
 
-def shipped_timeline(spec: AscendSpec = ASCEND_950, blocks: int = 32) -> Timeline:
+def shipped_timeline(spec: AscendSpec = ASCEND_950, blocks: int = SIMULATED_BLOCKS) -> Timeline:
     """The shipped kernel's job of ``blocks`` blocks, no rescale, with the preset's costs."""
     return simulate(stage_costs(spec, SHIPPED_KERNEL), SHIPPED_KERNEL, blocks)
 
@@ -179,7 +181,7 @@ def render_pipeline_sensitivity(spec: AscendSpec = ASCEND_950, *, lang: Lang = "
     """How a slower softmax, a slower FixPipe or frequent rescales eat the margin and then the CUBE's time."""
     one_v = SHIPPED_KERNEL.with_overrides(vector_cores_per_cube=1)
     base = stage_costs(spec, SHIPPED_KERNEL)
-    blocks = 32
+    blocks = SIMULATED_BLOCKS
     every = range(1, blocks)
     softmax = base.cycles[Task.SOFTMAX]
     scenarios = [

@@ -54,10 +54,10 @@ def _case_label(case: ForwardCase, lang: Lang) -> str:  # noqa: PLR0911 - one la
 
 
 #: The by-eye example of the model chapter: 6 keys, one token, one head.
-_EXAMPLE_S_KV = 6
-_EXAMPLE_INDICES = (2, -1, 5, 2, 6, 0)
-_EXAMPLE_KEYS = ((1.0, 0.0), (0.0, 1.0), (2.0, 1.0), (-1.0, 0.5), (0.5, 0.5), (1.5, -1.0))
-_EXAMPLE_QUERY = (1.0, 0.5)
+EXAMPLE_S_KV = 6
+EXAMPLE_INDICES = (2, -1, 5, 2, 6, 0)
+EXAMPLE_KEYS = ((1.0, 0.0), (0.0, 1.0), (2.0, 1.0), (-1.0, 0.5), (0.5, 0.5), (1.5, -1.0))
+EXAMPLE_QUERY = (1.0, 0.5)
 
 
 def _number(value: float, decimals: int = 3) -> str:
@@ -107,19 +107,19 @@ def render_forward_shapes(lang: Lang = "zh") -> str:
 
 def render_index_example(lang: Lang = "zh") -> str:
     """One token, one head, six keys of two dims: which indices count and the weight each one gets."""
-    keys = np.array(_EXAMPLE_KEYS, dtype=np.float32)[:, None, :]  # [s_kv, 1, 2]
-    query = np.array(_EXAMPLE_QUERY, dtype=np.float32)[None, None, :]  # [1, 1, 2]
-    indices = np.array(_EXAMPLE_INDICES, dtype=np.int32)[None, None, :]
+    keys = np.array(EXAMPLE_KEYS, dtype=np.float32)[:, None, :]  # [s_kv, 1, 2]
+    query = np.array(EXAMPLE_QUERY, dtype=np.float32)[None, None, :]  # [1, 1, 2]
+    indices = np.array(EXAMPLE_INDICES, dtype=np.int32)[None, None, :]
     sm_scale = 1.0
     logits, weights = sparse_attn_weights(query, keys, indices, sm_scale)
     out, max_logits, lse = sparse_attn_fwd(query, keys, indices, sm_scale, d_v=2)
     rows = []
-    for position, index in enumerate(_EXAMPLE_INDICES):
-        valid = 0 <= index < _EXAMPLE_S_KV
+    for position, index in enumerate(EXAMPLE_INDICES):
+        valid = 0 <= index < EXAMPLE_S_KV
         reason = (
             "" if valid else pick(lang, "（< 0）", " (< 0)") if index < 0 else pick(lang, "（≥ s_kv）", " (≥ s_kv)")
         )
-        key = ", ".join(f"{v:g}" for v in _EXAMPLE_KEYS[index]) if valid else "—"
+        key = ", ".join(f"{v:g}" for v in EXAMPLE_KEYS[index]) if valid else "—"
         rows.append(
             (
                 position,
@@ -140,10 +140,10 @@ def render_index_example(lang: Lang = "zh") -> str:
     ]
     summary = pick(
         lang,
-        f"q = ({', '.join(f'{v:g}' for v in _EXAMPLE_QUERY)})，s_kv = {_EXAMPLE_S_KV}，sm_scale = {sm_scale:g}。"
+        f"q = ({', '.join(f'{v:g}' for v in EXAMPLE_QUERY)})，s_kv = {EXAMPLE_S_KV}，sm_scale = {sm_scale:g}。"
         f"结果：max_logits = {max_logits[0, 0]:.3f}，lse = {lse[0, 0]:.4f}，"
         f"out = ({out[0, 0, 0]:.4f}, {out[0, 0, 1]:.4f})。",
-        f"q = ({', '.join(f'{v:g}' for v in _EXAMPLE_QUERY)}), s_kv = {_EXAMPLE_S_KV}, sm_scale = {sm_scale:g}. "
+        f"q = ({', '.join(f'{v:g}' for v in EXAMPLE_QUERY)}), s_kv = {EXAMPLE_S_KV}, sm_scale = {sm_scale:g}. "
         f"Result: max_logits = {max_logits[0, 0]:.3f}, lse = {lse[0, 0]:.4f}, "
         f"out = ({out[0, 0, 0]:.4f}, {out[0, 0, 1]:.4f}).",
     )

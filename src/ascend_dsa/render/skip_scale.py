@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import math
 
-from ascend_dsa.block_cycles import fixpipe_cycles_per_block, mma_cycles_per_block
+from ascend_dsa.assumptions import SHARED_VARIANCE
+from ascend_dsa.block_cycles import mma_cycles_per_block
+from ascend_dsa.design_point import fixpipe_bytes_per_cycle, fixpipe_cycles
 from ascend_dsa.hardware import ASCEND_950
 from ascend_dsa.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.model import DSA_V41
@@ -13,7 +15,6 @@ from ascend_dsa.render.svg import figure, to_svg
 from ascend_dsa.skip_scale import (
     DEFAULT_SM_SCALE,
     SCORE_ORDERS,
-    SHARED_VARIANCE,
     SWEEP_SM_SCALE_FACTORS,
     SWEEP_TOKENS,
     SWEEP_TOPK,
@@ -120,8 +121,9 @@ def render_fixpipe_with_skip_scale(lang: Lang = "zh", topk: int = SWEEP_TOPK[-1]
     """Mean FixPipe cycles per block with the measured O copies, against the CUBE's cycles per block."""
     spec, config = ASCEND_950, SHIPPED_KERNEL
     mma = mma_cycles_per_block(spec, config)
-    every_block = fixpipe_cycles_per_block(spec, config, o_leaves=True)
-    p_only = fixpipe_cycles_per_block(spec, config, o_leaves=False)
+    every_block = fixpipe_cycles(spec, config, o_leaves=True)
+    p_only = fixpipe_cycles(spec, config, o_leaves=False)
+    rate, cores = fixpipe_bytes_per_cycle(spec, config.vector_cores_per_cube), config.vector_cores_per_cube
     rows: list[tuple[object, ...]] = [
         (
             pick(lang, "无 skip-scale：每块都拷出 O", "no skip-scale: O leaves every block"),
@@ -155,11 +157,11 @@ def render_fixpipe_with_skip_scale(lang: Lang = "zh", topk: int = SWEEP_TOPK[-1]
     ]
     caption = pick(
         lang,
-        f"B_TOPK = {config.b_topk}，topk = {topk}，按报告 (zh) 第 142 行的 1C1V 口径"
-        f"（FixPipe {spec.fixpipe_bytes_per_cycle_1c1v} B/cycle）：P 每块都拷出（{float(p_only):.0f} 周期），"
-        f"O 每拷一次 {float(every_block - p_only):.0f} 周期，按测得的次数摊到每块上。",
-        f"B_TOPK = {config.b_topk}, topk = {topk}, on the 1C1V terms of report (zh) line 142 (FixPipe "
-        f"{spec.fixpipe_bytes_per_cycle_1c1v} B/cycle): P leaves every block ({float(p_only):.0f} cycles), each copy "
-        f"of O costs {float(every_block - p_only):.0f} cycles, spread over the blocks by the measured count.",
+        f"B_TOPK = {config.b_topk}，topk = {topk}，1C{cores}V，FixPipe {rate} B/cycle（假设，见参考中的“假设”一页）："
+        f"P 每块都拷出（{float(p_only):.0f} 周期），O 每拷一次 {float(every_block - p_only):.0f} 周期，"
+        "按测得的次数摊到每块上。",
+        f"B_TOPK = {config.b_topk}, topk = {topk}, 1C{cores}V, FixPipe {rate} B/cycle (assumed; see the reference's "
+        f"assumptions page): P leaves every block ({float(p_only):.0f} cycles), each copy of O costs "
+        f"{float(every_block - p_only):.0f} cycles, spread over the blocks by the measured count.",
     )
     return table(headers, rows, ("left", "right", "right", "right", "left")) + "\n\n" + caption + "\n"

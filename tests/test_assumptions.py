@@ -1,0 +1,99 @@
+"""Every assumption is kept once, in ascend_dsa.assumptions, and every page uses the same value for it."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import pytest
+
+import ascend_dsa
+from ascend_dsa.assumptions import ASSUMPTIONS, FIXPIPE_1C2V, Assumption, assumption_pages
+from ascend_dsa.block_cycles import fixpipe_bytes_per_block
+from ascend_dsa.design_point import DesignPoint, Limit, evaluate, fixpipe_bytes_per_cycle, fixpipe_cycles
+from ascend_dsa.hardware import ASCEND_950
+from ascend_dsa.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.pipeline import Task, stage_costs
+from ascend_dsa.prose_values import PROSE_VALUES
+from ascend_dsa.provenance import Source
+from ascend_dsa.skip_scale import RescaleMeasurement, fixpipe_cycles_per_block_with
+from tests.conftest import ROOT
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def test_keys_are_unique_and_sources_assumed() -> None:
+    """Each assumption has its own key and a source of kind 'assumed'."""
+    keys = [a.key for a in ASSUMPTIONS]
+    assert len(keys) == len(set(keys))
+    assert {a.source.kind for a in ASSUMPTIONS} == {"assumed"}
+
+
+def test_a_non_assumed_source_is_rejected() -> None:
+    """An Assumption whose source is not an assumption raises naming its key."""
+    with pytest.raises(ValueError, match="bad"):
+        Assumption("bad", "", "", 1, "", "", "", Source("report (zh) line 1", "report"), ("render_x",))
+
+
+def test_every_listed_renderer_is_public() -> None:
+    """The renderers an assumption names exist in ascend_dsa's public API."""
+    named = {r for a in ASSUMPTIONS for r in a.renderers}
+    assert named - set(ascend_dsa.__all__) == set()
+
+
+def test_no_module_types_its_own_assumption() -> None:
+    """Outside assumptions.py, no module builds an 'assumed' Source except for what-if overrides."""
+    pattern = re.compile(r"Source\((?:[^()]|\([^()]*\))*?\"assumed\"", re.DOTALL)
+    offenders = [
+        f"{path.name}: {match.group(0)[:60]}"
+        for path in (ROOT / "src" / "ascend_dsa").rglob("*.py")
+        if path.name != "assumptions.py"
+        for match in pattern.finditer(path.read_text(encoding="utf-8"))
+        if "what-if override" not in match.group(0)
+    ]
+    assert offenders == []
+
+
+def test_fixpipe_rate_is_one_value_on_every_page() -> None:
+    """The skip-scale, pipeline, design and one-vector-core pages use one FixPipe rate for the shipped kernel."""
+    spec, config = ASCEND_950, SHIPPED_KERNEL
+    rate = fixpipe_bytes_per_cycle(spec, config.vector_cores_per_cube)
+    assert rate == spec.fixpipe_bytes_per_cycle_1c1v * FIXPIPE_1C2V.value
+    p_bytes = fixpipe_bytes_per_block(config, o_leaves=False)
+    o_bytes = fixpipe_bytes_per_block(config, o_leaves=True) - p_bytes
+    blocks = 32
+    one_copy = RescaleMeasurement("random", 1.0, 2048, config.b_topk, 0.0, 64, blocks, (0,))
+    per_page = {
+        "skip-scale": float(fixpipe_cycles_per_block_with(one_copy, spec, config) - o_bytes / rate / blocks),
+        "pipeline": stage_costs(spec, config).cycles[Task.P_OUT],
+        "design": evaluate(DesignPoint(), spec).check(Limit.FIXPIPE_P_ONLY).demand,
+        "one-vector-core": float(fixpipe_cycles(spec, config, o_leaves=False)),
+    }
+    assert per_page == dict.fromkeys(per_page, p_bytes / rate)
+
+
+def test_pages_using_an_assumption_are_found() -> None:
+    """The FixPipe assumption is found on the pipeline page (a renderer) and on one-vector-core (its last block)."""
+    pages = assumption_pages(ROOT / "docs")
+    assert "pipeline.md" in pages[FIXPIPE_1C2V.key]
+    assert "pipeline.en.md" in pages[FIXPIPE_1C2V.key]
+    assert "discussion/one-vector-core.md" in pages[FIXPIPE_1C2V.key]
+
+
+def test_prose_values_of_assumptions_exist() -> None:
+    """Every prose value an assumption names is defined in ascend_dsa.prose_values."""
+    named = {name for a in ASSUMPTIONS for name in a.prose_values}
+    assert named - set(PROSE_VALUES) == set()
+
+
+def test_a_prose_marker_counts_as_use(tmp_path: Path) -> None:
+    """A page that only writes the 1C2V rate in prose still uses the FixPipe assumption."""
+    (tmp_path / "p.md").write_text("rate {{ fixpipe_1c2v_bytes_per_cycle }} B/cycle\n", encoding="utf-8")
+    assert assumption_pages(tmp_path)[FIXPIPE_1C2V.key] == ("p.md",)
+
+
+def test_missing_docs_dir_raises() -> None:
+    """A docs directory that does not exist raises naming it."""
+    with pytest.raises(ValueError, match="nowhere"):
+        assumption_pages(ROOT / "nowhere")
