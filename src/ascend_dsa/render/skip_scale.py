@@ -62,6 +62,7 @@ def render_rescale_table(lang: Lang = "zh", topk: int = SWEEP_TOPK[-1]) -> str:
             f"{_factor(m):g} / √{DSA_V41.d_qk}",
             f"{m.logit_spread:.1f}",
             m.blocks,
+            " / ".join(f"{c:.2f}" for c in m.mean_core_rescales),
             f"{m.mean_rescales:.2f}",
             f"{m.rescale_rate:.1%}",
             f"{m.o_copies_with_skip_scale:.2f} / {m.o_copies_without_skip_scale}",
@@ -74,19 +75,24 @@ def render_rescale_table(lang: Lang = "zh", topk: int = SWEEP_TOPK[-1]) -> str:
         "sm_scale",
         pick(lang, "缩放后 logit 标准差", "scaled logit std"),
         pick(lang, "块数", "blocks"),
-        pick(lang, "每 token rescale 次数", "rescales per token"),
+        pick(lang, "每个 VECTOR Core 的 rescale 次数", "rescales per VECTOR Core"),
+        pick(lang, "每 token 拷出 O 的 rescale 块数", "blocks copying O out, per token"),
         pick(lang, "rescale 的块占比", "share of blocks rescaling"),
         pick(lang, "O 拷出 L0C 次数：有 / 无 skip-scale", "O copies out of L0C: with / without skip-scale"),
         pick(lang, "省下的 O 拷贝", "O copies saved"),
     ]
     caption = pick(
         lang,
-        f"topk = {topk}。“rescale 的块占比”不计第 0 块（它只是确定最大值）。没有 skip-scale 时每块都要把 O 拷出 L0C；"
-        f"有了它，只在 rescale 时和最后一次拷出。{_score_model(lang)}",
-        f"topk = {topk}. The share of blocks leaves out block 0 (it only sets the max). Without skip-scale O leaves "
-        f"L0C every block; with it, only at a rescale and once at the end. {_score_model(lang)}",
+        f"topk = {topk}。每个 VECTOR Core 只为自己的 {SHIPPED_KERNEL.mma_m_per_vector_core} 个 head 判断，"
+        f"任一个核 rescale，O 就拷出 L0C（kernel_body.h:1583-1590）。"
+        f"“rescale 的块占比”不计第 0 块（它只是确定最大值）。"
+        f"没有 skip-scale 时每块都要把 O 拷出 L0C；有了它，只在这些块和最后一次拷出。{_score_model(lang)}",
+        f"topk = {topk}. Each VECTOR Core decides for its own {SHIPPED_KERNEL.mma_m_per_vector_core} heads; O leaves "
+        f"L0C when either core rescales (kernel_body.h:1583-1590). The share of blocks leaves out block 0 (it only "
+        f"sets the max). Without skip-scale O leaves L0C every block; with it, only at those blocks and once at the "
+        f"end. {_score_model(lang)}",
     )
-    aligns: tuple[Align, ...] = ("left",) + ("right",) * 7
+    aligns: tuple[Align, ...] = ("left",) + ("right",) * 8
     return table(headers, rows, aligns) + "\n\n" + caption + "\n"
 
 
