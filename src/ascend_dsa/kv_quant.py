@@ -6,8 +6,11 @@ included). FP8 stores them as 512 e4m3 bytes plus one ue8m0 scale (a power of tw
 256 + 32 = 288 B. The kernel keeps a token's data and its scales adjacent, so one MTE2 copy fetches both; the
 older FlashMLA layout put all tokens' data of a page block first and all scales after, two copies per token.
 
-The quantiser here is ours: each group's scale is the smallest one that keeps the group's largest magnitude
-representable (a power of two for ue8m0, an e4m3 value for FP4), then every value is rounded to nearest.
+The quantiser produces the bytes of FlashMLA's test quantiser (tests/quant.py @ 9a7d253, ``quantize_k_cache``), the
+cache a reader of upstream's tests compares with. In float32, per group: FP8's scale is
+``2^ceil(log2(max(amax / 448, 1e-4)))`` (lines 26-27, 81-83); FP4's is ``amax / 6`` rounded to the nearest e4m3 and
+clamped to ``[2^-9, 448]`` (line 114), so values may saturate at ``+-6 x scale`` (lines 29-51). Every value is then
+``x / scale`` rounded to nearest, ties to even.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import ml_dtypes
 import numpy as np
 from numpy.typing import NDArray
 
+from ascend_dsa.arguments import as_array
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.model import DSA_V41
 from ascend_dsa.provenance import KV_CACHE_FORMAT_PATH, Source, code_line
@@ -34,9 +38,11 @@ MTE2_ROW_ALIGN_SOURCE: Final = Source(
     "config.h: FP8_UB_TOKEN_BYTES = 544 for a 528 B token", "code", note="UB token slots are multiples of 32 B"
 )
 
-#: Our quantiser's smallest ue8m0 scale, used by all-zero and near-zero groups (an assumption, like FlashMLA's
-#: test quantiser, which floors ``amax / 448`` at 1e-4 before rounding the scale up to a power of two).
-_UE8M0_SCALE_FLOOR: Final = 2.0**-13
+#: FlashMLA's floor on ``amax / 448`` before the ue8m0 scale is rounded up to a power of two (tests/quant.py:27).
+UE8M0_SCALE_INV_FLOOR: Final = 1e-4
+#: FlashMLA's clamp of the FP4 e4m3 scale: the smallest e4m3 subnormal and the largest e4m3 (tests/quant.py:114).
+E4M3_SCALE_RANGE: Final = (2.0**-9, 448.0)
+QUANT_PY_SOURCE: Final = Source("FlashMLA tests/quant.py @ 9a7d253, quantize_k_cache (lines 58-133)", "code")
 
 E4M3 = np.dtype(ml_dtypes.float8_e4m3fn)
 E2M1 = np.dtype(ml_dtypes.float4_e2m1fn)
@@ -159,29 +165,42 @@ def check_token_bytes(formats: tuple[KvTokenFormat, ...] = KV_TOKEN_FORMATS) -> 
             )
 
 
-def _check_values(values: NDArray[Any], fmt: KvTokenFormat) -> NDArray[np.float32]:
-    array = np.asarray(values)
-    if array.ndim != 2 or array.shape[1] != fmt.dims or array.dtype.kind != "f":  # noqa: PLR2004 - two axes
-        raise ValueError(f"values must be a float array of shape [tokens, {fmt.dims}], got {array.dtype} {array.shape}")
-    converted = array.astype(np.float32)
+def token_format(fmt: object) -> KvTokenFormat:
+    """``fmt`` itself, or the format of that name (``"fp8"``, ``"FP4"``); TypeError or ValueError otherwise."""
+    if isinstance(fmt, KvTokenFormat):
+        return fmt
+    names = ", ".join(f.name for f in KV_TOKEN_FORMATS)
+    if not isinstance(fmt, str):
+        raise TypeError(f"fmt must be a KvTokenFormat or one of the names {names}, got {type(fmt).__name__}")
+    for known in KV_TOKEN_FORMATS:
+        if known.name.lower() == fmt.lower():
+            return known
+    raise ValueError(f"fmt must be a KvTokenFormat or one of the names {names}, got {fmt!r}")
+
+
+def _check_values(values: object, fmt: KvTokenFormat) -> NDArray[np.float32]:
+    expected = f"a float array (bfloat16 or a numpy float) of shape [tokens, {fmt.dims}]"
+    array = as_array("values", values, expected)
+    if array.dtype.kind != "f" and array.dtype != np.dtype(ml_dtypes.bfloat16):
+        raise TypeError(f"values must be {expected}, got dtype {array.dtype}")
+    if array.ndim != 2 or array.shape[1] != fmt.dims:  # noqa: PLR2004 - two axes
+        raise ValueError(f"values must be {expected}, got shape {array.shape}")
+    with np.errstate(over="ignore", invalid="ignore"):  # a float64 beyond float32 becomes inf: rejected below
+        converted = array.astype(np.float32)
     if not np.isfinite(converted).all():
-        raise ValueError("values must be finite, got a NaN or an infinity")
+        raise ValueError("values must be finite in float32, got a NaN or an infinity")
     return converted
 
 
 def _scales(amax: NDArray[np.float32], fmt: KvTokenFormat) -> NDArray[np.float32]:
-    """Per group: the smallest representable scale with ``amax / scale <= element_max``."""
-    need = amax.astype(np.float64) / fmt.element_max
+    """Per group, FlashMLA's scale in float32 arithmetic (tests/quant.py:27, 82-83 for ue8m0; 114 for e4m3)."""
+    inv = amax.astype(np.float32) / np.float32(fmt.element_max)
     if fmt.scale == "ue8m0":
-        floor = _UE8M0_SCALE_FLOOR
-        exponent = np.ceil(np.log2(np.maximum(need, floor)))
-        return np.exp2(exponent).astype(np.float32)
-    grid = _E4M3_GRID[_E4M3_GRID > 0]
-    if need.size and need.max() > grid[-1]:
-        raise ValueError(
-            f"values must have |x| <= {grid[-1] * fmt.element_max:g} for {fmt.name}, got {float(amax.max()):g}"
-        )
-    return grid[np.searchsorted(grid, need, side="left")].astype(np.float32)  # smallest e4m3 >= need
+        floored = np.maximum(inv, np.float32(UE8M0_SCALE_INV_FLOOR))
+        return np.asarray(np.exp2(np.ceil(np.log2(floored))), dtype=np.float32)
+    low, high = E4M3_SCALE_RANGE
+    clamped = np.clip(inv, np.float32(low), np.float32(high))
+    return np.asarray(clamped.astype(E4M3), dtype=np.float32)  # round to nearest e4m3, ties to even
 
 
 def _scale_codes(scales: NDArray[np.float32], fmt: KvTokenFormat) -> NDArray[np.uint8]:
@@ -195,13 +214,20 @@ def _scale_values(codes: NDArray[np.uint8], fmt: KvTokenFormat) -> NDArray[np.fl
     return np.asarray(codes.view(dtype), dtype=np.float32)
 
 
-def quantize_tokens(values: NDArray[Any], fmt: KvTokenFormat) -> NDArray[np.uint8]:
-    """Tokens ``[tokens, 512]`` as cache bytes ``[tokens, token_bytes]``: the data, then the scales of that token."""
+def quantize_tokens(values: NDArray[Any], fmt: KvTokenFormat | str) -> NDArray[np.uint8]:
+    """Tokens ``[tokens, 512]`` as cache bytes ``[tokens, token_bytes]``: the data, then the scales of that token.
+
+    The bytes equal FlashMLA's ``quantize_k_cache`` for ``V41_FP8Sparse`` and ``V41_FP4Sparse`` (module docstring);
+    FP4 values beyond ``6 x scale`` saturate, as upstream's e2m1 conversion does.
+    """
+    fmt = token_format(fmt)
     x = _check_values(values, fmt)
     tokens = x.shape[0]
     groups = x.reshape(tokens, fmt.scale_count, fmt.dims_per_scale)
-    scales = _scales(np.abs(groups).max(axis=2), fmt)  # [tokens, scale_count]
+    scales = _scales(np.abs(groups).max(axis=2, initial=0.0), fmt)  # [tokens, scale_count]
     scaled = groups / scales[:, :, None]
+    if fmt.element == "e2m1":
+        np.clip(scaled, -fmt.element_max, fmt.element_max, out=scaled)  # saturate, as cvt.rn.satfinite does
     codes = scaled.astype(_ELEMENT_DTYPES[fmt.element]).view(np.uint8).reshape(tokens, fmt.dims)
     if fmt.element == "e2m1":
         nibbles = codes & np.uint8(0x0F)
@@ -212,14 +238,15 @@ def quantize_tokens(values: NDArray[Any], fmt: KvTokenFormat) -> NDArray[np.uint
     return out
 
 
-def dequantize_tokens(raw: NDArray[Any], fmt: KvTokenFormat) -> NDArray[np.float32]:
+def dequantize_tokens(raw: NDArray[Any], fmt: KvTokenFormat | str) -> NDArray[np.float32]:
     """Cache bytes ``[tokens, token_bytes]`` back to values ``[tokens, 512]`` (exact in bf16 as well)."""
-    data = np.asarray(raw)
-    if data.ndim != 2 or data.shape[1] != fmt.token_bytes or data.dtype != np.uint8:  # noqa: PLR2004
-        raise ValueError(
-            f"raw must be a uint8 array of shape [tokens, {fmt.token_bytes}] for {fmt.name}, "
-            f"got {data.dtype} {data.shape}"
-        )
+    fmt = token_format(fmt)
+    expected = f"a uint8 array of shape [tokens, {fmt.token_bytes}] for {fmt.name}"
+    data = as_array("raw", raw, expected)
+    if data.dtype != np.uint8:
+        raise TypeError(f"raw must be {expected}, got dtype {data.dtype}")
+    if data.ndim != 2 or data.shape[1] != fmt.token_bytes:  # noqa: PLR2004
+        raise ValueError(f"raw must be {expected}, got shape {data.shape}")
     tokens = data.shape[0]
     codes = data[:, : fmt.data_bytes]
     if fmt.element == "e2m1":
@@ -230,12 +257,14 @@ def dequantize_tokens(raw: NDArray[Any], fmt: KvTokenFormat) -> NDArray[np.float
     return np.asarray(groups.reshape(tokens, fmt.dims), dtype=np.float32)
 
 
-def roundtrip_error_bound(values: NDArray[Any], fmt: KvTokenFormat) -> NDArray[np.float32]:
+def roundtrip_error_bound(values: NDArray[Any], fmt: KvTokenFormat | str) -> NDArray[np.float32]:
     """Per value, the most a quantise / dequantise round trip may move it: half the local grid step, times scale.
 
     With ``y = x / scale``, rounding to nearest moves ``y`` by at most half the gap between the two representable
-    values around ``|y|``; the scale multiplies that back. A relative 2^-23 covers the float32 division.
+    values around ``|y|``, and saturation by ``|y| - element_max`` beyond the top; the scale multiplies that back.
+    A relative 2^-23 covers the float32 division.
     """
+    fmt = token_format(fmt)
     x = _check_values(values, fmt)
     tokens = x.shape[0]
     groups = x.reshape(tokens, fmt.scale_count, fmt.dims_per_scale)
@@ -244,7 +273,7 @@ def roundtrip_error_bound(values: NDArray[Any], fmt: KvTokenFormat) -> NDArray[n
     y = np.abs(groups.astype(np.float64)) / scales
     upper = np.minimum(np.searchsorted(grid, y, side="left"), grid.size - 1)
     lower = np.maximum(upper - 1, 0)
-    half_gap = (grid[upper] - grid[lower]) / 2
+    half_gap = np.maximum((grid[upper] - grid[lower]) / 2, y - grid[-1])  # beyond the top: saturation
     bound = half_gap * scales + np.abs(groups) * 2.0**-23
     return np.asarray(bound.reshape(tokens, fmt.dims), dtype=np.float32)
 
