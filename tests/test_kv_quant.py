@@ -16,6 +16,7 @@ from ascend_dsa.kv_quant import (
     FP4_V41,
     FP8_V41,
     KV_TOKEN_FORMATS,
+    MODEL1_FP8,
     KvTokenFormat,
     bits_per_value,
     check_token_bytes,
@@ -190,3 +191,29 @@ def test_property_bad_arguments_raise_only_type_or_value_errors(values: object, 
     ):
         with contextlib.suppress(TypeError, ValueError):
             call()
+
+
+def test_model1_is_upstreams_earlier_split_layout() -> None:
+    """MODEL1 FP8: 576 B of data (e4m3 + bf16 RoPE) and 8 B of scales (7 ue8m0 + 1 pad) apart: 584 B, two copies."""
+    assert (MODEL1_FP8.data_bytes, MODEL1_FP8.scale_bytes, MODEL1_FP8.token_bytes) == (576, 8, 584)
+    ranges = token_byte_ranges(MODEL1_FP8, 1, 4)
+    assert [(r.offset, r.length) for r in ranges] == [(576, 576), (4 * 576 + 8, 8)]
+    assert copies_per_token(MODEL1_FP8) == 2
+    assert copies_per_token(FP8_V41) == 1
+
+
+@pytest.mark.parametrize(
+    ("call", "error"),
+    [
+        (lambda: token_byte_ranges("FP8", 0, 4), TypeError),  # type: ignore[arg-type]
+        (lambda: token_byte_ranges(FP8_V41, 0.5, 4), TypeError),  # type: ignore[arg-type]
+        (lambda: token_byte_ranges(FP8_V41, 0, 0), ValueError),
+        (lambda: quantize_tokens(np.zeros((1, 512), np.float32), 8), TypeError),  # type: ignore[arg-type]
+        (lambda: quantize_tokens("x", FP8_V41), TypeError),  # type: ignore[arg-type]
+        (lambda: check_token_bytes([FP8_V41]), TypeError),  # type: ignore[arg-type]
+    ],
+)
+def test_wrong_types_raise_type_error(call: object, error: type[Exception]) -> None:
+    """Arguments of the wrong type raise TypeError, out-of-range ones ValueError."""
+    with pytest.raises(error):
+        call()  # type: ignore[operator]

@@ -3,8 +3,9 @@
 Report (zh) lines 218-220; kv_cache_format.h lines 5-19. A V4.1 token has ``d_qk = 512`` values (RoPE dims
 included). FP8 stores them as 512 e4m3 bytes plus one ue8m0 scale (a power of two) per 32 dims: 16 B of scales,
 528 B in all. FP4 stores two e2m1 values per byte (even dim in the low nibble) plus one e4m3 scale per 16 dims:
-256 + 32 = 288 B. The kernel keeps a token's data and its scales adjacent, so one MTE2 copy fetches both; the
-older FlashMLA layout put all tokens' data of a page block first and all scales after, two copies per token.
+256 + 32 = 288 B. The kernel keeps a token's data and its scales adjacent, so one MTE2 copy fetches both; upstream's
+earlier ``MODEL1_FP8Sparse`` format (:data:`MODEL1_FP8`, 584 B) put all tokens' data of a page block first and all
+scales after, two copies per token.
 
 The quantiser produces the bytes of FlashMLA's test quantiser (tests/quant.py @ 9a7d253, ``quantize_k_cache``), the
 cache a reader of upstream's tests compares with. In float32, per group: FP8's scale is
@@ -23,7 +24,7 @@ import ml_dtypes
 import numpy as np
 from numpy.typing import NDArray
 
-from ascend_dsa.arguments import as_array
+from ascend_dsa.arguments import as_array, check_int
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.model import DSA_V41
 from ascend_dsa.provenance import KV_CACHE_FORMAT_PATH, Source, code_line
@@ -156,6 +157,13 @@ PUBLISHED_TOKEN_BYTES_SOURCE: Final = code_line(KV_CACHE_FORMAT_H, 19)
 
 def check_token_bytes(formats: tuple[KvTokenFormat, ...] = KV_TOKEN_FORMATS) -> None:
     """Raise :class:`FigureMismatch` if a format's computed size differs from the one kv_cache_format.h states."""
+    if not isinstance(formats, tuple) or not all(isinstance(f, KvTokenFormat) for f in formats):
+        raise TypeError(f"formats must be a tuple of KvTokenFormat, got {formats!r}")
+    if MODEL1_FP8.token_bytes != PUBLISHED_MODEL1_TOKEN_BYTES:
+        raise FigureMismatch(
+            f"{MODEL1_FP8.source.citation}: a MODEL1 token is {PUBLISHED_MODEL1_TOKEN_BYTES} B; "
+            f"ours is {MODEL1_FP8.data_bytes} + {MODEL1_FP8.scale_bytes} = {MODEL1_FP8.token_bytes} B"
+        )
     for fmt in formats:
         published = PUBLISHED_TOKEN_BYTES.get(fmt.name)
         if published is not None and published != fmt.token_bytes:
@@ -279,6 +287,52 @@ def roundtrip_error_bound(values: NDArray[Any], fmt: KvTokenFormat | str) -> NDA
 
 
 @dataclass(frozen=True)
+class SplitTokenLayout:
+    """An earlier FlashMLA cache layout: a page block stores every token's data first and all their scales after.
+
+    ``MODEL1_FP8Sparse`` (tests/quant.py @ 520fec6, lines 14 and 55-62): the 448 NoPE dims in e4m3, the 64 RoPE
+    dims kept in bf16, then, after the data of the whole block, 7 ue8m0 scales (one per 64 NoPE dims) and 1 pad
+    byte per token. Fetching one token takes two MTE2 copies, one per region.
+    """
+
+    name: str
+    nope_dims: int
+    rope_dims: int
+    rope_bytes_per_dim: int
+    dims_per_scale: int
+    scale_pad_bytes: int
+    source: Source
+
+    @property
+    def data_bytes(self) -> int:
+        """Bytes of one token's data: NoPE in e4m3 plus RoPE in bf16 (448 + 128 = 576)."""
+        return self.nope_dims + self.rope_dims * self.rope_bytes_per_dim
+
+    @property
+    def scale_bytes(self) -> int:
+        """Bytes of one token's scales, padding included (7 + 1 = 8)."""
+        return self.nope_dims // self.dims_per_scale + self.scale_pad_bytes
+
+    @property
+    def token_bytes(self) -> int:
+        """Bytes of one token in the cache, counting both regions (584)."""
+        return self.data_bytes + self.scale_bytes
+
+
+MODEL1_FP8 = SplitTokenLayout(
+    name="MODEL1 FP8",
+    nope_dims=448,
+    rope_dims=64,
+    rope_bytes_per_dim=2,
+    dims_per_scale=64,
+    scale_pad_bytes=1,
+    source=Source("FlashMLA tests/quant.py @ 520fec6, lines 14 and 55-62 (MODEL1_FP8Sparse)", "code"),
+)
+#: The earlier token size, as upstream computes it (``d_nope + 2 * d_rope + num_tiles + 1``, tests/quant.py:56).
+PUBLISHED_MODEL1_TOKEN_BYTES: Final = 584
+
+
+@dataclass(frozen=True)
 class ByteRange:
     """``length`` bytes at ``offset`` inside a page block of the cache."""
 
@@ -287,27 +341,36 @@ class ByteRange:
 
 
 def token_byte_ranges(
-    fmt: KvTokenFormat, token: int, block_tokens: int, *, adjacent: bool = True
+    layout: KvTokenFormat | SplitTokenLayout, token: int, block_tokens: int, *, adjacent: bool = True
 ) -> tuple[ByteRange, ...]:
     """Where one token's bytes live in a page block of ``block_tokens`` tokens: one range per MTE2 copy.
 
-    ``adjacent`` is the kernel's layout (data and scales of a token together); otherwise the older layout, with
-    the data of every token of the block first and all their scales after it.
+    A :class:`KvTokenFormat` with ``adjacent`` is the kernel's layout (data and scales of a token together, one
+    range). A :class:`SplitTokenLayout` stores the data of every token of the block first and all their scales
+    after, as upstream's earlier MODEL1 format did. A :class:`KvTokenFormat` with ``adjacent=False`` is hypothetical:
+    V4.1 sizes in that split arrangement, which no upstream format used.
     """
-    if not 0 <= token < block_tokens:
-        raise ValueError(f"token must lie in [0, block_tokens = {block_tokens}), got {token}")
-    if adjacent:
-        return (ByteRange(token * fmt.token_bytes, fmt.token_bytes),)
-    data = ByteRange(token * fmt.data_bytes, fmt.data_bytes)
-    scales = ByteRange(block_tokens * fmt.data_bytes + token * fmt.scale_bytes, fmt.scale_bytes)
+    if not isinstance(layout, KvTokenFormat | SplitTokenLayout):
+        raise TypeError(f"layout must be a KvTokenFormat or a SplitTokenLayout, got {type(layout).__name__}")
+    if not isinstance(adjacent, bool):
+        raise TypeError(f"adjacent must be a bool, got {type(adjacent).__name__}")
+    tokens = check_int("block_tokens", block_tokens, 1)
+    index = check_int("token", token, 0)
+    if index >= tokens:
+        raise ValueError(f"token must lie in [0, block_tokens = {tokens}), got {index}")
+    if isinstance(layout, KvTokenFormat) and adjacent:
+        return (ByteRange(index * layout.token_bytes, layout.token_bytes),)
+    data = ByteRange(index * layout.data_bytes, layout.data_bytes)
+    scales = ByteRange(tokens * layout.data_bytes + index * layout.scale_bytes, layout.scale_bytes)
     return (data, scales)
 
 
-def copies_per_token(fmt: KvTokenFormat, *, adjacent: bool) -> int:
-    """MTE2 copies one token needs in a layout: 1 with data and scales adjacent, 2 otherwise."""
-    return len(token_byte_ranges(fmt, 0, 2, adjacent=adjacent))
+def copies_per_token(layout: KvTokenFormat | SplitTokenLayout, *, adjacent: bool = True) -> int:
+    """MTE2 copies one token needs: 1 with data and scales adjacent, 2 in a split layout."""
+    return len(token_byte_ranges(layout, 0, 2, adjacent=adjacent))
 
 
-def bits_per_value(fmt: KvTokenFormat) -> float:
+def bits_per_value(fmt: KvTokenFormat | str) -> float:
     """Average storage per value, scales included (8.25 bits for FP8, 4.5 for FP4)."""
+    fmt = token_format(fmt)
     return fmt.token_bytes * 8 / fmt.dims
