@@ -7,7 +7,14 @@ import dataclasses
 import pytest
 
 from ascend_dsa import AscendDsaError
-from ascend_dsa.forward_cases import check_forwards_agree, compare_forwards, forward_cases, trace_case
+from ascend_dsa.forward_cases import (
+    check_forwards_agree,
+    compare_forwards,
+    forward_cases,
+    ramp_case,
+    random_case,
+    trace_case,
+)
 
 
 def test_every_case_agrees_and_exercises_its_edge() -> None:
@@ -28,3 +35,22 @@ def test_guard_names_the_straying_case() -> None:
     bad = dataclasses.replace(good, out_difference=2 * good.out_tolerance)
     with pytest.raises(AscendDsaError, match="trace: \\|d out\\|"):
         check_forwards_agree((good, bad))
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "name"),
+    [
+        (lambda: random_case(seed=-1), ValueError, "seed"),
+        (lambda: random_case(topk=10**9), ValueError, "topk"),
+        (lambda: random_case(spread="6"), TypeError, "spread"),
+        (lambda: ramp_case(1, 2, 1.0, 4, ascending=True), TypeError, "name"),
+        (lambda: ramp_case("r", 10**6, 1.0, 10**6, ascending=True), ValueError, "blocks x b_topk"),
+        (lambda: forward_cases(None), TypeError, "config"),
+        (lambda: compare_forwards("random"), TypeError, "case"),
+        (lambda: check_forwards_agree([]), TypeError, "comparisons"),
+    ],
+)
+def test_bad_arguments_name_themselves(call: object, error: type[Exception], name: str) -> None:
+    """Wrong types raise TypeError, bad values ValueError, each naming the argument."""
+    with pytest.raises(error, match=f"^{name}"):
+        call()  # type: ignore[operator]

@@ -153,7 +153,12 @@ from ascend_dsa.render.reference import (
     render_online_softmax_trace,
 )
 from ascend_dsa.render.roofline import render_head_roofline_table
-from ascend_dsa.render.skip_scale import render_fixpipe_with_skip_scale, render_rescale_plot, render_rescale_table
+from ascend_dsa.render.skip_scale import (
+    render_core_decisions,
+    render_fixpipe_with_skip_scale,
+    render_rescale_plot,
+    render_rescale_table,
+)
 from ascend_dsa.render.sources import render_spec_sources
 from ascend_dsa.report_figures import (
     HEAD_ROOFLINE_CITATION,
@@ -305,6 +310,7 @@ __all__ = [
     "render_claim",
     "render_claim_ledger",
     "render_cli_reference",
+    "render_core_decisions",
     "render_cube_order",
     "render_design_alternatives",
     "render_design_limits",
