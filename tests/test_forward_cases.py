@@ -42,12 +42,12 @@ def test_guard_names_the_straying_case() -> None:
     [
         (lambda: random_case(seed=-1), ValueError, "seed"),
         (lambda: random_case(topk=10**9), ValueError, "topk"),
-        (lambda: random_case(spread="6"), TypeError, "spread"),
-        (lambda: ramp_case(1, 2, 1.0, 4, ascending=True), TypeError, "name"),
+        (lambda: random_case(spread="6"), TypeError, "spread"),  # type: ignore[arg-type]
+        (lambda: ramp_case(1, 2, 1.0, 4, ascending=True), TypeError, "name"),  # type: ignore[arg-type]
         (lambda: ramp_case("r", 10**6, 1.0, 10**6, ascending=True), ValueError, "blocks x b_topk"),
-        (lambda: forward_cases(None), TypeError, "config"),
-        (lambda: compare_forwards("random"), TypeError, "case"),
-        (lambda: check_forwards_agree([]), TypeError, "comparisons"),
+        (lambda: forward_cases(None), TypeError, "config"),  # type: ignore[arg-type]
+        (lambda: compare_forwards("random"), TypeError, "case"),  # type: ignore[arg-type]
+        (lambda: check_forwards_agree([]), TypeError, "comparisons"),  # type: ignore[arg-type]
     ],
 )
 def test_bad_arguments_name_themselves(call: object, error: type[Exception], name: str) -> None:

@@ -26,7 +26,7 @@ def test_default_main_cache() -> None:
     assert default_main_cache(Mode.PREFILL) is KvFormat.BF16
     assert default_main_cache(Mode.DECODE) is KvFormat.FP8
     with pytest.raises(ValueError, match="'train'"):
-        default_main_cache("train")  # type: ignore[arg-type]
+        default_main_cache("train")
 
 
 def test_wrong_types_and_names() -> None:
@@ -35,7 +35,7 @@ def test_wrong_types_and_names() -> None:
     with pytest.raises(TypeError, match=r"^kv_format must be one of bf16, fp8, fp4"):
         kv_bytes_per_token(3)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"^kv_format must be one of"):
-        kv_bytes_per_token("fp16")  # type: ignore[arg-type]
+        kv_bytes_per_token("fp16")
     with pytest.raises(TypeError, match=r"^model must be a ModelShape"):
         kv_bytes_per_token(KvFormat.FP8, model=512)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"^mode must be one of"):
