@@ -434,16 +434,38 @@ def _check_knobs(b_topk: object, rescale_threshold: object, heads_per_core: obje
 
 
 @dataclass
-class _Accumulators:
-    """The kernel's per-token state: raw row maxima, row sums, and O split between L0C and UB."""
+class _Chunk:
+    """The kernel's state for a few query tokens: their gathered keys and scores, raw row maxima, row sums, O in UB.
 
-    running_max: FloatArray  # [s_q, h_q], raw logits (not scaled), as ``ub_buf.row_max``
-    max_for_o: FloatArray  # [s_q, h_q], raw, as ``ub_buf.row_max_for_o``
-    row_sum: FloatArray  # [s_q, h_q]
-    o_l0c: FloatArray  # [s_q, h_q, d_v], S @ V summed since O last left L0C
-    o_ub: FloatArray  # [s_q, h_q, d_v], ``ub_buf.output_accum``
+    ``scores`` holds the raw ``P = Q K^T`` of every block and, once a block is done, its ``bf16(S)`` in place. O in
+    L0C is ``S @ V`` summed since O last left L0C; it is formed when O leaves (one matmul over those blocks, as
+    the CUBE accumulates them in L0C), so ``segment`` records the first column not yet in UB, per token.
+    """
 
-    def copy_out_and_rescale(self, tokens: BoolArray, new_max: FloatArray, scale: np.float32) -> None:
+    keys: FloatArray  # [n, topk, d_qk]
+    scores: FloatArray  # [n, h_q, topk]
+    d_v: int
+    running_max: FloatArray  # [n, h_q], raw logits (not scaled), as ``ub_buf.row_max``
+    max_for_o: FloatArray  # [n, h_q], raw, as ``ub_buf.row_max_for_o``
+    row_sum: FloatArray  # [n, h_q]
+    o_ub: FloatArray  # [n, h_q, d_v], ``ub_buf.output_accum``
+    segment: IntArray  # [n]
+
+    def o_l0c(self, tokens: NDArray[np.intp], stop: int) -> FloatArray:
+        """``[len(tokens), h_q, d_v]``: what L0C holds for ``tokens`` before column ``stop``, in float32."""
+        o_l0c = np.zeros((tokens.size, self.scores.shape[1], self.d_v), dtype=np.float32)
+        for start in np.unique(self.segment[tokens]):
+            same = np.flatnonzero(self.segment[tokens] == start)
+            if stop > start:
+                listed = tokens[same]
+                first = int(listed[0])
+                picked: NDArray[np.intp] | slice = listed
+                if np.array_equal(listed, np.arange(first, first + listed.size)):
+                    picked = slice(first, first + listed.size)  # a view, not a copy of the keys
+                o_l0c[same] = np.matmul(self.scores[picked, :, start:stop], self.keys[picked, start:stop, : self.d_v])
+        return o_l0c
+
+    def copy_out_and_rescale(self, tokens: NDArray[np.intp], new_max: FloatArray, scale: np.float32, stop: int) -> None:
         """FixPipe copies O of ``tokens`` out of L0C; UB keeps ``(O_l0c + O_ub) x exp(old - new)`` per head.
 
         kernel_body.h ``add_and_scale_o_vf`` and ``softmax_vf`` (``row_scales``); a head whose core did not rescale
@@ -451,39 +473,86 @@ class _Accumulators:
         """
         with np.errstate(over="ignore"):  # after an empty start the old max is the lowest float: factor 0
             factor = np.exp(self.max_for_o[tokens] * scale - new_max[tokens] * scale)  # [n, h_q]
-        merged = self.o_l0c[tokens]
+        merged = self.o_l0c(tokens, stop)
         merged += self.o_ub[tokens]
         merged *= factor[:, :, None]
         self.o_ub[tokens] = merged
-        self.o_l0c[tokens] = 0.0
+        self.segment[tokens] = stop
         self.row_sum[tokens] *= factor
         self.max_for_o = new_max
 
 
-def _finish(inputs: _Inputs, acc: _Accumulators, scale: np.float32) -> tuple[NDArray[Any], FloatArray, FloatArray]:
+def _finish(
+    inputs: _Inputs, rows: slice, chunk: _Chunk, scale: np.float32
+) -> tuple[NDArray[Any], FloatArray, FloatArray]:
     """The last step, as ``get_final_lse_and_denorm_vf`` and ``get_final_output_vf`` do it.
 
     ``lse = ln(row_sum) + max_for_o``; ``denorm = 1 / (row_sum [+ exp(sink - max_for_o)])``;
     ``out = bf16((O_l0c + O_ub) x denorm)``. A token with no valid index gets ``out`` 0, ``max_logits`` -inf and
     ``lse`` +inf.
     """
-    lonely = _lonely(inputs.valid)[:, None]  # [s_q, 1]
-    max_for_o = acc.max_for_o * scale
-    safe_sum = np.where(lonely, np.float32(1.0), acc.row_sum)
+    lonely = _lonely(inputs.valid[rows])[:, None]  # [n, 1]
+    max_for_o = chunk.max_for_o * scale
+    safe_sum = np.where(lonely, np.float32(1.0), chunk.row_sum)
     lse = np.where(lonely, np.float32(np.inf), np.log(safe_sum) + max_for_o).astype(np.float32)
-    max_logits = np.where(lonely, np.float32(-np.inf), acc.running_max * scale).astype(np.float32)
+    max_logits = np.where(lonely, np.float32(-np.inf), chunk.running_max * scale).astype(np.float32)
     denominator = safe_sum
     if inputs.attn_sink is not None:
         with np.errstate(over="ignore"):  # a sink far above the max makes the denominator +inf and out 0
             denominator = safe_sum + np.exp(inputs.attn_sink[None, :] - max_for_o)
     denorm = np.where(lonely, np.float32(0.0), np.float32(1.0) / denominator).astype(np.float32)
-    out = acc.o_l0c
-    out += acc.o_ub
+    out = chunk.o_l0c(np.arange(lonely.shape[0], dtype=np.intp), chunk.scores.shape[2])
+    out += chunk.o_ub
     out *= denorm[:, :, None]
     return out.astype(BFLOAT16), max_logits, lse
 
 
-def blocked_sparse_attn_fwd(  # noqa: PLR0913, PLR0915 - FlashMLA's signature, three knobs, one kernel step a line
+@dataclass(frozen=True)
+class _Knobs:
+    """The blocked forward's settings, checked: block size, raw threshold, heads per VECTOR Core."""
+
+    b_topk: int
+    raw_threshold: float  # ``float32(threshold) / float32(sm_scale)``, as the host computes it (kernel_body.h:1661)
+    heads_per_core: int
+    scale: np.float32
+
+
+def _run_blocks(chunk: _Chunk, knobs: _Knobs, core_rescaled: BoolArray, history: FloatArray) -> FloatArray:
+    """The kernel's block loop over one chunk of tokens; fills ``core_rescaled`` and ``history``, returns max exp."""
+    n, _, topk = chunk.scores.shape
+    scale = knobs.scale
+    max_exp_term = np.zeros(n, dtype=np.float32)
+    for block in range(core_rescaled.shape[1]):
+        start = block * knobs.b_topk
+        stop = min(start + knobs.b_topk, topk)
+        part = chunk.scores[:, :, start:stop]  # raw P of this block [n, h_q, w], invalid keys -inf
+        block_max = part.max(axis=2, initial=-np.inf)
+        np.maximum(chunk.running_max, block_max, out=chunk.running_max)
+        if block == 0:
+            chunk.max_for_o = chunk.running_max.copy()
+        else:
+            triggered, new_max = skip_scale_decision(
+                chunk.running_max, chunk.max_for_o, knobs.raw_threshold, knobs.heads_per_core
+            )
+            core_rescaled[:, block] = triggered
+            copy_out = np.flatnonzero(triggered.any(axis=1))  # either core: the CUBE copies O out of L0C
+            if copy_out.size:
+                chunk.copy_out_and_rescale(copy_out, new_max, scale, start)
+        shift = chunk.max_for_o * scale  # [n, h_q]
+        part *= scale
+        weights = _exp_shifted(part, shift)  # S [n, h_q, w] in place, each <= exp(threshold)
+        chunk.row_sum += weights.sum(axis=2)
+        with np.errstate(under="ignore"):  # the same float32 steps on the block's largest logit
+            term = np.exp(block_max * scale - shift).max(axis=1, initial=0.0)
+        np.maximum(max_exp_term, term, out=max_exp_term)
+        part[...] = _round_to_bf16(weights)  # S is cast to bf16 before S @ V
+        history[0, :, block] = chunk.running_max * scale
+        history[1, :, block] = shift
+        history[2, :, block] = chunk.row_sum
+    return max_exp_term
+
+
+def blocked_sparse_attn_fwd(  # noqa: PLR0913 - FlashMLA's signature plus the kernel's three knobs
     q: NDArray[Any],
     kv: NDArray[Any],
     indices: NDArray[Any],
@@ -498,16 +567,20 @@ def blocked_sparse_attn_fwd(  # noqa: PLR0913, PLR0915 - FlashMLA's signature, t
 ) -> tuple[NDArray[Any], FloatArray, FloatArray, BlockedStats]:
     """The kernel's model: online softmax over blocks of ``b_topk`` indices, rescaling per VECTOR Core.
 
-    Per block, as kernel_body.h does it: gather the block's keys; raw ``P = Q K^T`` (invalid keys -inf); raise
-    the raw running max (starting from the lowest finite float, so block 0 adopts its own max); from block 1 on,
-    each VECTOR Core (``heads_per_core`` heads) compares the largest rise of its heads' max over ``max_for_o``
-    with ``rescale_threshold / sm_scale`` (:func:`skip_scale_decision`). If either core rescales, the CUBE copies
-    O out of L0C (kernel_body.h:1583-1590, the two cores' flags read as one 64-bit value) and UB keeps
+    Per block, as kernel_body.h does it: raw ``P = Q K^T`` of the block's keys (invalid keys -inf); raise the raw
+    running max (starting from the lowest finite float, so block 0 adopts its own max); from block 1 on, each
+    VECTOR Core (``heads_per_core`` heads) compares the largest rise of its heads' max over ``max_for_o`` with
+    ``rescale_threshold / sm_scale`` (:func:`skip_scale_decision`). If either core rescales, the CUBE copies O out
+    of L0C (kernel_body.h:1583-1590; the VECTOR Cores read the same flags at 1204-1207) and UB keeps
     ``(O_l0c + O_ub) x exp(old - new)``, a factor 1 for the heads of a core that did not rescale; otherwise O stays
     in L0C. Then ``S = exp(P x sm_scale - max_for_o x sm_scale)``, ``row_sum += S.sum()`` and ``O_l0c += bf16(S) @ V``
     in float32 (report (zh) lines 41-73). At the end ``out = bf16((O_l0c + O_ub) / row_sum)``, rounded to bfloat16
     as ``get_final_output_vf`` writes it; ``max_logits`` and ``lse`` stay float32. The plain forwards are the float
     oracles this model is compared with.
+
+    Tokens are independent, so they are processed a few at a time (gathered keys within ``_GATHER_BUDGET_BYTES``);
+    a chunk's ``P`` is one matmul over all its keys, sliced per block, and ``S @ V`` is one matmul over the blocks O
+    stayed in L0C for. Only rounding order differs from block-by-block products.
 
     Returns:
         ``(out, max_logits, lse, stats)``: ``out`` bfloat16 ``[s_q, h_q, d_v]``, the others as in
@@ -517,68 +590,52 @@ def blocked_sparse_attn_fwd(  # noqa: PLR0913, PLR0915 - FlashMLA's signature, t
     inputs = _check_inputs(q, kv, indices, sm_scale, d_v, attn_sink, topk_length, np.float32)
     s_q, h_q, topk = inputs.shape
     n_blocks = max(-(-topk // block_size), 1)
-    width = min(block_size, topk)  # the most keys a block holds: memory follows topk, not b_topk
     scale = np.float32(inputs.sm_scale)
     with np.errstate(over="ignore"):  # a tiny sm_scale gives an infinite raw threshold: never rescale
         raw_threshold = float(np.float32(threshold) / scale)  # kernel_body.h:1661, RESCALE_THRESHOLD / sm_scale
+    knobs = _Knobs(min(block_size, max(topk, 1)), raw_threshold, min(group, h_q), scale)
     check = _logits_may_overflow(inputs)
+    d_qk = inputs.kv.shape[1]
 
-    acc = _Accumulators(
-        running_max=np.full((s_q, h_q), _LOWEST, dtype=np.float32),
-        max_for_o=np.full((s_q, h_q), _LOWEST, dtype=np.float32),
-        row_sum=np.zeros((s_q, h_q), dtype=np.float32),
-        o_l0c=np.zeros((s_q, h_q, inputs.d_v), dtype=np.float32),
-        o_ub=np.zeros((s_q, h_q, inputs.d_v), dtype=np.float32),
-    )
-    core_rescaled = np.zeros((s_q, n_blocks, -(-h_q // min(group, h_q))), dtype=np.bool_)
+    out = np.empty((s_q, h_q, inputs.d_v), dtype=BFLOAT16)
+    max_logits = np.empty((s_q, h_q), dtype=np.float32)
+    lse = np.empty((s_q, h_q), dtype=np.float32)
+    core_rescaled = np.zeros((s_q, n_blocks, -(-h_q // knobs.heads_per_core)), dtype=np.bool_)
     history = np.empty((3, s_q, n_blocks, h_q), dtype=np.float32)
     max_exp_term = np.zeros(s_q, dtype=np.float32)
-    keys = np.empty((s_q, width, inputs.kv.shape[1]), dtype=np.float32)  # reused by every full block
-    logits = np.empty((s_q, h_q, width), dtype=np.float32)
-    product = np.empty_like(acc.o_l0c)  # one block's S @ V, reused so that no block allocates 16 MiB
-    for block in range(n_blocks):
-        start = block * block_size
-        stop = min(start + block_size, topk)
-        if stop - start != width:  # the last, partial block gets its own buffers
-            keys = np.empty((s_q, stop - start, inputs.kv.shape[1]), dtype=np.float32)
-            logits = np.empty((s_q, h_q, stop - start), dtype=np.float32)
-        valid = inputs.valid[:, start:stop]
-        np.take(inputs.kv, inputs.gather[:, start:stop], axis=0, out=keys, mode="clip")  # [s_q, w, d_qk]
+    step = max(1, _GATHER_BUDGET_BYTES // max(1, topk * d_qk * 4))  # tokens per chunk
+    keys_buffer = np.empty((min(step, s_q), topk, d_qk), dtype=np.float32)
+    scores_buffer = np.empty((min(step, s_q), h_q, topk), dtype=np.float32)
+    for first in range(0, s_q, step):
+        rows = slice(first, min(first + step, s_q))
+        n = rows.stop - rows.start
+        keys, scores = keys_buffer[:n], scores_buffer[:n]
+        np.take(inputs.kv, inputs.gather[rows], axis=0, out=keys, mode="clip")  # [n, topk, d_qk]
         with np.errstate(over="ignore", invalid="ignore"):  # an overflow is reported just below
-            np.matmul(inputs.q, keys.transpose(0, 2, 1), out=logits)  # raw P [s_q, h_q, w]
+            np.matmul(inputs.q[rows], keys.transpose(0, 2, 1), out=scores)  # raw P [n, h_q, topk]
         if check:
-            _check_logits(logits, inputs.sm_scale)
+            _check_logits(scores, inputs.sm_scale)
+        valid = inputs.valid[rows]
         if not valid.all():
-            logits[~np.broadcast_to(valid[:, None, :], logits.shape)] = -np.inf
-        block_max = logits.max(axis=2, initial=-np.inf)  # [s_q, h_q]
-        np.maximum(acc.running_max, block_max, out=acc.running_max)
-        if block == 0:
-            acc.max_for_o = acc.running_max.copy()
-        else:
-            triggered, new_max = skip_scale_decision(acc.running_max, acc.max_for_o, raw_threshold, group)
-            core_rescaled[:, block] = triggered
-            copy_out = np.asarray(triggered.any(axis=1), dtype=np.bool_)
-            if copy_out.any():
-                acc.copy_out_and_rescale(copy_out, new_max, scale)
-        shift = acc.max_for_o * scale  # [s_q, h_q]
-        logits *= scale
-        weights = _exp_shifted(logits, shift)  # [s_q, h_q, w], each <= exp(threshold)
-        acc.row_sum += weights.sum(axis=2)
-        with np.errstate(under="ignore"):  # the same float32 steps on the block's largest logit
-            term = np.exp(block_max * scale - shift).max(axis=1, initial=0.0)
-        np.maximum(max_exp_term, term, out=max_exp_term)
-        np.matmul(_round_to_bf16(weights), keys[:, :, : inputs.d_v], out=product)
-        acc.o_l0c += product
-        history[0, :, block] = acc.running_max * scale
-        history[1, :, block] = shift
-        history[2, :, block] = acc.row_sum
+            scores[~np.broadcast_to(valid[:, None, :], scores.shape)] = -np.inf
+        chunk = _Chunk(
+            keys=keys,
+            scores=scores,
+            d_v=inputs.d_v,
+            running_max=np.full((n, h_q), _LOWEST, dtype=np.float32),
+            max_for_o=np.full((n, h_q), _LOWEST, dtype=np.float32),
+            row_sum=np.zeros((n, h_q), dtype=np.float32),
+            o_ub=np.zeros((n, h_q, inputs.d_v), dtype=np.float32),
+            segment=np.zeros(n, dtype=np.int64),
+        )
+        max_exp_term[rows] = _run_blocks(chunk, knobs, core_rescaled[rows], history[:, rows])
+        out[rows], max_logits[rows], lse[rows] = _finish(inputs, rows, chunk, scale)
 
-    out, max_logits, lse = _finish(inputs, acc, scale)
     stats = BlockedStats(
         b_topk=block_size,
         rescale_threshold=threshold,
         heads_per_core=group,
-        blocks=np.maximum(-(-inputs.topk_length // width), 1) if width else np.ones(s_q, dtype=np.int64),
+        blocks=np.maximum(-(-inputs.topk_length // knobs.b_topk), 1),
         core_rescaled=core_rescaled,
         running_max=history[0],
         max_for_softmax=history[1],
