@@ -276,8 +276,9 @@ def sparse_attn_fwd(
 ) -> Result:
     """The plain reference: gather each token's keys, one softmax over all of them, then ``S @ V``.
 
-    Computes in float32 (what the benchmark's floor measures); see :func:`sparse_attn_fwd_float64` for the same
-    maths in float64. Shapes and meaning as in the module docstring.
+    A float oracle, not a model of the kernel: it computes in float32 (what the benchmark's floor measures) and
+    returns ``out`` in float32, where the kernel writes bf16 (:func:`blocked_sparse_attn_fwd` models that). See
+    :func:`sparse_attn_fwd_float64` for the same maths in float64. Shapes and meaning as in the module docstring.
 
     Returns:
         ``(out [s_q, h_q, d_v], max_logits [s_q, h_q], lse [s_q, h_q])``, float32.
@@ -296,7 +297,7 @@ def sparse_attn_fwd_float64(
     attn_sink: NDArray[Any] | None = None,
     topk_length: NDArray[Any] | None = None,
 ) -> tuple[Float64Array, Float64Array, Float64Array]:
-    """The dense oracle: :func:`sparse_attn_fwd` computed in float64, returned in float64."""
+    """The dense oracle: :func:`sparse_attn_fwd` computed in float64, returned in float64 (``out`` included)."""
     inputs = _check_inputs(q, kv, indices, sm_scale, d_v, attn_sink, topk_length, np.float64)
     out, max_logits, lse = _dense_forward(inputs)
     return out.astype(np.float64), max_logits.astype(np.float64), lse.astype(np.float64)
