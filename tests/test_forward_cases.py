@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from ascend_dsa import AscendDsaError
+from ascend_dsa import SHIPPED_KERNEL, AscendDsaError
 from ascend_dsa.forward_cases import (
     check_forwards_agree,
     compare_forwards,
@@ -14,6 +17,7 @@ from ascend_dsa.forward_cases import (
     ramp_case,
     random_case,
     trace_case,
+    two_core_case,
 )
 
 
@@ -54,3 +58,24 @@ def test_bad_arguments_name_themselves(call: object, error: type[Exception], nam
     """Wrong types raise TypeError, bad values ValueError, each naming the argument."""
     with pytest.raises(error, match=f"^{name}"):
         call()  # type: ignore[operator]
+
+
+_ANYTHING = st.one_of(
+    st.none(), st.booleans(), st.integers(-(2**40), 2**40), st.floats(), st.text(max_size=3), st.just(SHIPPED_KERNEL)
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(a=_ANYTHING, b=_ANYTHING, c=_ANYTHING)
+def test_property_case_builders_raise_only_type_or_value_errors(a: object, b: object, c: object) -> None:
+    """The case builders and comparisons give a result or a TypeError / ValueError for any argument."""
+    for call in (
+        lambda: random_case(a, b, c),  # type: ignore[arg-type]
+        lambda: ramp_case("r", a, b, c, ascending=True),  # type: ignore[arg-type]
+        lambda: two_core_case(a, b),  # type: ignore[arg-type]
+        lambda: forward_cases(a),  # type: ignore[arg-type]
+        lambda: compare_forwards(trace_case(), a),  # type: ignore[arg-type]
+        lambda: check_forwards_agree(a),  # type: ignore[arg-type]
+    ):
+        with contextlib.suppress(TypeError, ValueError):
+            call()

@@ -25,6 +25,7 @@ from ascend_dsa.kv_quant import (
     quantize_tokens,
     roundtrip_error_bound,
     token_byte_ranges,
+    token_format,
 )
 from tests.flashmla_quant import quantize_fp4, quantize_fp8
 
@@ -217,3 +218,25 @@ def test_wrong_types_raise_type_error(call: object, error: type[Exception]) -> N
     """Arguments of the wrong type raise TypeError, out-of-range ones ValueError."""
     with pytest.raises(error):
         call()  # type: ignore[operator]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    layout=st.one_of(st.sampled_from([FP8_V41, FP4_V41, MODEL1_FP8]), st.text(max_size=3), st.none(), st.integers()),
+    token=st.one_of(st.integers(-5, 10**20), st.floats(), st.none()),
+    block=st.one_of(st.integers(-5, 10**20), st.floats(), st.text(max_size=2)),
+    adjacent=st.one_of(st.booleans(), st.integers(0, 1), st.none()),
+)
+def test_property_layout_functions_raise_only_type_or_value_errors(
+    layout: object, token: object, block: object, adjacent: object
+) -> None:
+    """Byte ranges, copies, bits per value and format lookup: a result or a TypeError / ValueError, nothing else."""
+    for call in (
+        lambda: token_byte_ranges(layout, token, block, adjacent=adjacent),  # type: ignore[arg-type]
+        lambda: copies_per_token(layout, adjacent=adjacent),  # type: ignore[arg-type]
+        lambda: bits_per_value(layout),  # type: ignore[arg-type]
+        lambda: token_format(layout),
+        lambda: check_token_bytes(layout),  # type: ignore[arg-type]
+    ):
+        with contextlib.suppress(TypeError, ValueError):
+            call()

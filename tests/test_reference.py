@@ -20,6 +20,7 @@ from ascend_dsa.reference import (
     skip_scale_decision,
     sparse_attn_fwd,
     sparse_attn_fwd_float64,
+    sparse_attn_weights,
 )
 
 BF16 = ml_dtypes.bfloat16
@@ -558,3 +559,23 @@ def test_property_bad_arguments_raise_only_type_or_value_errors(slot: int, value
             call()
     with contextlib.suppress(TypeError, ValueError):
         skip_scale_decision(np.zeros((1, 2)), np.zeros((1, 2)), value, value)  # type: ignore[arg-type]
+
+
+@settings(max_examples=80, deadline=None)
+@given(slot=st.integers(0, 4), value=_ANYTHING)
+def test_property_weights_and_tolerance_raise_only_type_or_value_errors(slot: int, value: object) -> None:
+    """sparse_attn_weights and output_tolerance give a result or a TypeError / ValueError for any argument."""
+    args: list[Any] = [
+        np.ones((1, 2, 2), dtype=np.float32),
+        np.ones((3, 1, 2), dtype=np.float32),
+        np.array([[[0, 2, -1]]], dtype=np.int32),
+        0.5,
+        None,
+    ]
+    args[slot] = value
+    with contextlib.suppress(TypeError, ValueError):
+        sparse_attn_weights(*args)
+    tolerance_args: list[Any] = [np.ones((3, 1, 2), dtype=np.float32), 2, 3]
+    tolerance_args[slot % 3] = value
+    with contextlib.suppress(TypeError, ValueError):
+        output_tolerance(*tolerance_args)

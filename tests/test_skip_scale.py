@@ -163,3 +163,9 @@ def test_property_bad_arguments_raise_only_type_or_value_errors(slot: int, value
         rescale_counts(logits, **counts)
     with contextlib.suppress(TypeError, ValueError):
         fixpipe_cycles_per_block_with(value)  # type: ignore[arg-type]
+    with contextlib.suppress(TypeError, ValueError):
+        measure_rescales(value, DEFAULT_SM_SCALE, 128, tokens=1)  # type: ignore[arg-type]
+    with contextlib.suppress(TypeError, ValueError):
+        measure_rescales("random", value, 128, tokens=1)  # type: ignore[arg-type]
+    with contextlib.suppress(TypeError, ValueError):
+        rescale_sweep(topks=(value,), sm_scale_factors=(1.0,), orders=("random",))  # type: ignore[arg-type]

@@ -654,7 +654,12 @@ def output_tolerance(kv: NDArray[Any], d_v: int, topk: int) -> float:
     moves it by at most ``2^-8 * |out| <= 2^-8 * max|V|`` again. On top of that we allow
     ``2 * (d_qk + topk) * 2^-24`` of ``max|V|`` for the float32 dot products and sums, which both forwards share.
     """
-    values = np.abs(np.asarray(kv).astype(np.float32))
+    array = _float_array("kv", kv, "[s_kv, 1, d_qk]", np.float32)
+    if array.ndim != 3:  # noqa: PLR2004 - three axes
+        raise ValueError(f"kv must have shape [s_kv, 1, d_qk], got shape {array.shape}")
+    values = np.abs(array)
     d_qk = values.shape[-1] if values.ndim else 0
-    largest = float(values[..., :d_v].max()) if values.size else 0.0
+    dims = check_int("d_v", d_v, 1)
+    check_int("topk", topk, 0)
+    largest = float(values[..., :dims].max()) if values.size else 0.0
     return (2 * BF16_UNIT_ROUNDOFF + 2 * (d_qk + max(topk, 1)) * FP32_UNIT_ROUNDOFF) * largest
