@@ -40,7 +40,7 @@ from ascend_dsa.design_point import (
 )
 from ascend_dsa.design_sweep import DesignGrid, SweepResult, sweep
 from ascend_dsa.errors import AscendDsaError, FigureMismatch, ForbiddenDesign
-from ascend_dsa.forward_cases import ForwardCase, ForwardComparison, compare_forwards, forward_cases
+from ascend_dsa.forward_cases import ForwardCase, ForwardComparison, compare_forwards, forward_cases, two_core_case
 from ascend_dsa.gather2 import Gather2Copy, Gather2Plan, check_gather2_fills_queue, gather2_copies, gather2_plan
 from ascend_dsa.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
 from ascend_dsa.kernel_config import SHIPPED_KERNEL, KernelConfig
@@ -49,7 +49,9 @@ from ascend_dsa.kv_formats import KvFormat, Mode, kv_bytes_per_token
 from ascend_dsa.kv_quant import (
     FP4_V41,
     FP8_V41,
+    MODEL1_FP8,
     KvTokenFormat,
+    SplitTokenLayout,
     check_token_bytes,
     dequantize_tokens,
     quantize_tokens,
@@ -197,6 +199,7 @@ __all__ = [
     "GATHER2_TOKENS_PER_REQUEST",
     "HEAD_ROOFLINE_CITATION",
     "LIMITS",
+    "MODEL1_FP8",
     "PUBLISHED_FIGURES",
     "REPORT_HEADS",
     "REPORT_TOPK",
@@ -238,6 +241,7 @@ __all__ = [
     "Rule",
     "RuleKind",
     "Source",
+    "SplitTokenLayout",
     "StageCosts",
     "StoreSlots",
     "SweepResult",
@@ -376,6 +380,7 @@ __all__ = [
     "synthetic_logits",
     "token_byte_ranges",
     "tokens_in_flight",
+    "two_core_case",
     "ub_nz_stride_bytes",
     "ub_plan",
     "worst_slot_conflict",
