@@ -382,8 +382,9 @@ def test_non_finite_inputs_are_rejected() -> None:
     [
         ({"b_topk": 0}, "b_topk must be an integer >= 1, got 0"),
         ({"heads_per_core": 0}, "heads_per_core must be an integer >= 1, got 0"),
-        ({"rescale_threshold": -1.0}, "rescale_threshold must be a finite number >= 0, got -1.0"),
-        ({"rescale_threshold": float("inf")}, "rescale_threshold must be a finite number >= 0, got inf"),
+        ({"rescale_threshold": -1.0}, r"rescale_threshold must be a number in \[0, 64\].*, got -1.0"),
+        ({"rescale_threshold": float("inf")}, r"rescale_threshold must be a number in \[0, 64\].*, got inf"),
+        ({"rescale_threshold": 100.0}, r"rescale_threshold must be a number in \[0, 64\].*, got 100.0"),
     ],
 )
 def test_bad_knobs(knobs: dict[str, Any], message: str) -> None:

@@ -179,9 +179,11 @@ def _logits_may_overflow(inputs: _Inputs) -> bool:
     ``max(sm_scale, 1)``, stays below half the largest finite value, nothing can overflow and no check is needed.
     """
     largest = float(np.finfo(inputs.q.dtype).max)
-    q_norm = float(np.sqrt(np.square(inputs.q, dtype=np.float64).sum(axis=-1)).max())
-    k_norm = float(np.sqrt(np.square(inputs.kv, dtype=np.float64).sum(axis=-1)).max())
-    return q_norm * k_norm * max(inputs.sm_scale, 1.0) >= largest / 2
+    with np.errstate(over="ignore", invalid="ignore"):  # an infinite norm means: check
+        q_norm = float(np.sqrt(np.square(inputs.q, dtype=np.float64).sum(axis=-1)).max())
+        k_norm = float(np.sqrt(np.square(inputs.kv, dtype=np.float64).sum(axis=-1)).max())
+        bound = q_norm * k_norm * max(inputs.sm_scale, 1.0)
+    return not bound < largest / 2
 
 
 def _check_logits(logits: NDArray[Any], scale: float) -> None:
@@ -425,12 +427,18 @@ def _round_to_bf16(values: FloatArray) -> FloatArray:
     return values.astype(BFLOAT16).astype(np.float32)
 
 
+#: Largest rescale threshold the blocked forward accepts: each unnormalised term is at most ``exp(threshold)`` and
+#: a row sums at most 2^31 of them, so ``exp(64) x 2^31`` (about 1.3e37) keeps every float32 sum finite.
+MAX_RESCALE_THRESHOLD: Final = 64.0
+
+
 def _check_knobs(b_topk: object, rescale_threshold: object, heads_per_core: object) -> tuple[int, float, int]:
-    """The block size and heads per core as positive integers, the threshold as a finite number >= 0."""
+    """The block size and heads per core as positive integers, the threshold a number in [0, 64]."""
     block = check_int("b_topk", b_topk, 1)
-    threshold = check_real("rescale_threshold", rescale_threshold, "a finite number >= 0")
-    if not (math.isfinite(threshold) and threshold >= 0):
-        raise ValueError(f"rescale_threshold must be a finite number >= 0, got {rescale_threshold!r}")
+    expected = f"a number in [0, {MAX_RESCALE_THRESHOLD:g}] (larger ones let float32 exp sums overflow)"
+    threshold = check_real("rescale_threshold", rescale_threshold, expected)
+    if not 0 <= threshold <= MAX_RESCALE_THRESHOLD:
+        raise ValueError(f"rescale_threshold must be {expected}, got {rescale_threshold!r}")
     return block, threshold, check_int("heads_per_core", heads_per_core, 1)
 
 
