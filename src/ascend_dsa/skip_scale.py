@@ -89,9 +89,13 @@ def synthetic_logits(
         if order == "descending":
             common = common[:, :, ::-1]
     own = rng.standard_normal((tokens, heads, topk), dtype=np.float32)  # [tokens, heads, topk]
-    spread = np.float32(sm_scale * math.sqrt(model.d_qk))
-    own *= np.float32(math.sqrt(1 - shared)) * spread
-    own += np.float32(math.sqrt(shared)) * spread * common
+    try:
+        with np.errstate(over="raise"):
+            spread = np.float32(sm_scale * math.sqrt(model.d_qk))
+            own *= np.float32(math.sqrt(1 - shared)) * spread
+            own += np.float32(math.sqrt(shared)) * spread * common
+    except FloatingPointError:
+        raise ValueError(f"sm_scale must keep the scaled logits finite in float32, got {sm_scale!r}") from None
     return own
 
 
