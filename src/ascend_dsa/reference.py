@@ -51,7 +51,8 @@ FP32_UNIT_ROUNDOFF: Final = 2.0**-24
 #: The kernel starts its running max at the lowest finite float, not -inf (kernel_body.h ``softmax_vf``).
 _LOWEST: Final = np.float32(np.finfo(np.float32).min)
 
-#: Largest buffer of gathered keys a forward keeps at once (``[tokens, keys, d_qk]``); only memory, not results.
+#: Largest buffers of gathered keys and their scores a forward keeps at once (``[tokens, keys, d_qk + h_q]``);
+#: only memory, not results.
 _GATHER_BUDGET_BYTES: Final = 16 * MiB
 
 Result = tuple[FloatArray, FloatArray, FloatArray]
@@ -237,7 +238,7 @@ def _dense_forward(inputs: _Inputs) -> tuple[NDArray[Any], NDArray[Any], NDArray
     out = np.empty((s_q, h_q, inputs.d_v), dtype=dtype)
     max_logits = np.full((s_q, h_q), -np.inf, dtype=dtype)
     sumexp = np.zeros((s_q, h_q), dtype=dtype)
-    chunk = max(1, _GATHER_BUDGET_BYTES // max(1, topk * d_qk * dtype.itemsize))
+    chunk = max(1, _GATHER_BUDGET_BYTES // max(1, topk * (d_qk + h_q) * dtype.itemsize))
     gathered_buffer = np.empty((min(chunk, s_q), topk, d_qk), dtype=dtype)
     check = _logits_may_overflow(inputs)
     for first in range(0, s_q, chunk):
@@ -612,7 +613,7 @@ def blocked_sparse_attn_fwd(  # noqa: PLR0913 - FlashMLA's signature plus the ke
     core_rescaled = np.zeros((s_q, n_blocks, -(-h_q // knobs.heads_per_core)), dtype=np.bool_)
     history = np.empty((3, s_q, n_blocks, h_q), dtype=np.float32)
     max_exp_term = np.zeros(s_q, dtype=np.float32)
-    step = max(1, _GATHER_BUDGET_BYTES // max(1, topk * d_qk * 4))  # tokens per chunk
+    step = max(1, _GATHER_BUDGET_BYTES // max(1, topk * (d_qk + h_q) * 4))  # tokens per chunk
     keys_buffer = np.empty((min(step, s_q), topk, d_qk), dtype=np.float32)
     scores_buffer = np.empty((min(step, s_q), h_q, topk), dtype=np.float32)
     for first in range(0, s_q, step):
