@@ -8,9 +8,10 @@ Shape: s_q = 128, h_q = 64, d_qk = d_v = 512, topk = 2048, bf16 inputs. Three ti
 
 Goals: blocked within 2x of plain, plain within 1.5x of the floor. This script prints figures; it is not a test.
 
-The blocked forward issues many small batched matmuls (64 x 512 x 64 per token and block). On a busy machine
-OpenBLAS's threads make those much slower than large ones; ``OPENBLAS_NUM_THREADS=1 python benchmarks/...``
-takes threading out of the comparison.
+The blocked forward scores a few tokens' keys in one matmul, as the plain one does, and forms ``S @ V`` once per stay
+of O in L0C, so its matmuls are as large as the plain forward's unless O leaves L0C often; the block loop itself is
+vector work on ``[tokens, heads, B_TOPK]`` slices. On a busy machine OpenBLAS's threads can still dominate small
+matmuls; ``OPENBLAS_NUM_THREADS=1 python benchmarks/...`` takes threading out of the comparison.
 """
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ def test_fixpipe_rate_is_one_value_on_every_page() -> None:
     p_bytes = fixpipe_bytes_per_block(config, o_leaves=False)
     o_bytes = fixpipe_bytes_per_block(config, o_leaves=True) - p_bytes
     blocks = 32
-    one_copy = RescaleMeasurement("random", 1.0, 2048, config.b_topk, 0.0, 64, blocks, (0,))
+    one_copy = RescaleMeasurement("random", 1.0, 2048, config.b_topk, 0.0, 64, 32, blocks, (0,), ((0, 0),))
     per_page = {
         "skip-scale": float(fixpipe_cycles_per_block_with(one_copy, spec, config) - o_bytes / rate / blocks),
         "pipeline": stage_costs(spec, config).cycles[Task.P_OUT],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 
 import ml_dtypes
@@ -15,6 +16,7 @@ from ascend_dsa.kv_quant import (
     FP4_V41,
     FP8_V41,
     KV_TOKEN_FORMATS,
+    MODEL1_FP8,
     KvTokenFormat,
     bits_per_value,
     check_token_bytes,
@@ -23,7 +25,9 @@ from ascend_dsa.kv_quant import (
     quantize_tokens,
     roundtrip_error_bound,
     token_byte_ranges,
+    token_format,
 )
+from tests.flashmla_quant import quantize_fp4, quantize_fp8
 
 
 @pytest.mark.parametrize(
@@ -110,15 +114,129 @@ def test_byte_ranges() -> None:
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: quantize_tokens(np.zeros((2, 500), np.float32), FP8_V41), r"shape \[tokens, 512\], got float32"),
+        (lambda: quantize_tokens(np.zeros((2, 500), np.float32), FP8_V41), r"shape \[tokens, 512\], got shape"),
         (lambda: quantize_tokens(np.full((1, 512), np.nan, np.float32), FP8_V41), "values must be finite"),
-        (lambda: quantize_tokens(np.full((1, 512), 1e4, np.float32), FP4_V41), "for FP4, got 10000"),
+        (lambda: quantize_tokens(np.zeros((1, 512), np.float32), "fp16"), "fmt must be a KvTokenFormat or one of"),
         (lambda: dequantize_tokens(np.zeros((1, 500), np.uint8), FP4_V41), r"\[tokens, 288\] for FP4"),
         (lambda: token_byte_ranges(FP8_V41, 4, 4), r"token must lie in \[0, block_tokens = 4\), got 4"),
         (lambda: KvTokenFormat("x", 500, "e4m3", 32, "ue8m0", {}), "dims must be a positive multiple of"),
     ],
 )
 def test_bad_input(call: object, message: str) -> None:
-    """Wrong shapes, non-finite or unrepresentable values and bad formats raise ValueError."""
+    """Wrong shapes, non-finite values and bad formats raise ValueError."""
     with pytest.raises(ValueError, match=message):
         call()  # type: ignore[operator]
+
+
+def spread_tokens(seed: int, count: int, dtype: type) -> np.ndarray:
+    """Tokens whose groups span many magnitudes (tiny, ordinary, huge, all-zero) in the given dtype."""
+    rng = np.random.default_rng(seed)
+    values = rng.standard_normal((count, 512)) * np.exp2(rng.integers(-30, 30, (count, 32, 1))).repeat(
+        16, axis=2
+    ).reshape(count, 512)
+    values[0, :64] = 0.0  # all-zero groups
+    values[1, :16] = 6.0 * np.arange(16)  # exact grid points and ties
+    return values.astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [ml_dtypes.bfloat16, np.float32], ids=["bf16", "float32"])
+@pytest.mark.parametrize("seed", range(3))
+def test_bytes_equal_flashmlas_quantiser(seed: int, dtype: type) -> None:
+    """FP8 and FP4 bytes equal the NumPy port of FlashMLA's tests/quant.py, byte for byte, on random tokens."""
+    tokens = spread_tokens(seed, 64, dtype)
+    assert np.array_equal(quantize_tokens(tokens, FP8_V41), quantize_fp8(tokens))
+    assert np.array_equal(quantize_tokens(tokens, FP4_V41), quantize_fp4(tokens))
+
+
+def test_fp4_saturates_like_upstream() -> None:
+    """An FP4 group whose amax / 6 rounds down saturates its largest value at 6 x scale instead of raising."""
+    values = np.zeros((1, 512), dtype=np.float32)
+    values[0, 0] = 6.0 * 1.0625  # amax / 6 = 1.0625 rounds to the e4m3 scale 1.0 (ties to even): 6.375 -> 6
+    raw = quantize_tokens(values, FP4_V41)
+    assert np.array_equal(raw, quantize_fp4(values))
+    assert dequantize_tokens(raw, FP4_V41)[0, 0] == 6.0
+    huge = np.full((1, 512), 1e6, dtype=np.float32)  # beyond 6 x 448: saturates at the largest scale
+    assert np.all(dequantize_tokens(quantize_tokens(huge, FP4_V41), FP4_V41) == 6.0 * 448.0)
+
+
+def test_format_by_name() -> None:
+    """A format may be named by string, in any case; quantize_tokens(x, "fp8") is quantize_tokens(x, FP8_V41)."""
+    tokens = spread_tokens(7, 4, np.float32)
+    assert np.array_equal(quantize_tokens(tokens, "fp8"), quantize_tokens(tokens, FP8_V41))
+    assert np.array_equal(
+        dequantize_tokens(quantize_tokens(tokens, "FP4"), "fp4"),
+        dequantize_tokens(quantize_tokens(tokens, FP4_V41), FP4_V41),
+    )
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    values=st.one_of(
+        st.none(),
+        st.integers(),
+        st.text(max_size=3),
+        st.floats(),
+        st.lists(st.floats(), max_size=3),
+        st.just(np.zeros((1, 512), dtype=np.int32)),
+        st.just(np.full((1, 512), 1e39)),
+        st.just(np.zeros((2, 512), dtype=np.float32)),
+    ),
+    fmt=st.one_of(st.sampled_from([FP8_V41, FP4_V41, "fp8", "FP4", "fp16", ""]), st.integers(), st.none()),
+)
+def test_property_bad_arguments_raise_only_type_or_value_errors(values: object, fmt: object) -> None:
+    """Any values and format give bytes or a TypeError / ValueError, never another exception."""
+    for call in (
+        lambda: quantize_tokens(values, fmt),  # type: ignore[arg-type]
+        lambda: dequantize_tokens(values, fmt),  # type: ignore[arg-type]
+        lambda: roundtrip_error_bound(values, fmt),  # type: ignore[arg-type]
+    ):
+        with contextlib.suppress(TypeError, ValueError):
+            call()
+
+
+def test_model1_is_upstreams_earlier_split_layout() -> None:
+    """MODEL1 FP8: 576 B of data (e4m3 + bf16 RoPE) and 8 B of scales (7 ue8m0 + 1 pad) apart: 584 B, two copies."""
+    assert (MODEL1_FP8.data_bytes, MODEL1_FP8.scale_bytes, MODEL1_FP8.token_bytes) == (576, 8, 584)
+    ranges = token_byte_ranges(MODEL1_FP8, 1, 4)
+    assert [(r.offset, r.length) for r in ranges] == [(576, 576), (4 * 576 + 8, 8)]
+    assert copies_per_token(MODEL1_FP8) == 2
+    assert copies_per_token(FP8_V41) == 1
+
+
+@pytest.mark.parametrize(
+    ("call", "error"),
+    [
+        (lambda: token_byte_ranges("FP8", 0, 4), TypeError),  # type: ignore[arg-type]
+        (lambda: token_byte_ranges(FP8_V41, 0.5, 4), TypeError),  # type: ignore[arg-type]
+        (lambda: token_byte_ranges(FP8_V41, 0, 0), ValueError),
+        (lambda: quantize_tokens(np.zeros((1, 512), np.float32), 8), TypeError),  # type: ignore[arg-type]
+        (lambda: quantize_tokens("x", FP8_V41), TypeError),  # type: ignore[arg-type]
+        (lambda: check_token_bytes([FP8_V41]), TypeError),  # type: ignore[arg-type]
+    ],
+)
+def test_wrong_types_raise_type_error(call: object, error: type[Exception]) -> None:
+    """Arguments of the wrong type raise TypeError, out-of-range ones ValueError."""
+    with pytest.raises(error):
+        call()  # type: ignore[operator]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    layout=st.one_of(st.sampled_from([FP8_V41, FP4_V41, MODEL1_FP8]), st.text(max_size=3), st.none(), st.integers()),
+    token=st.one_of(st.integers(-5, 10**20), st.floats(), st.none()),
+    block=st.one_of(st.integers(-5, 10**20), st.floats(), st.text(max_size=2)),
+    adjacent=st.one_of(st.booleans(), st.integers(0, 1), st.none()),
+)
+def test_property_layout_functions_raise_only_type_or_value_errors(
+    layout: object, token: object, block: object, adjacent: object
+) -> None:
+    """Byte ranges, copies, bits per value and format lookup: a result or a TypeError / ValueError, nothing else."""
+    for call in (
+        lambda: token_byte_ranges(layout, token, block, adjacent=adjacent),  # type: ignore[arg-type]
+        lambda: copies_per_token(layout, adjacent=adjacent),  # type: ignore[arg-type]
+        lambda: bits_per_value(layout),  # type: ignore[arg-type]
+        lambda: token_format(layout),
+        lambda: check_token_bytes(layout),  # type: ignore[arg-type]
+    ):
+        with contextlib.suppress(TypeError, ValueError):
+            call()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +20,7 @@ from ascend_dsa.reference import (
     skip_scale_decision,
     sparse_attn_fwd,
     sparse_attn_fwd_float64,
+    sparse_attn_weights,
 )
 
 BF16 = ml_dtypes.bfloat16
@@ -106,8 +108,9 @@ def assert_blocked_matches_plain(case: Case, **knobs: Any) -> Any:  # noqa: ANN4
     """Blocked vs plain: out within the stated bf16 tolerance, max_logits and lse to float32 precision."""
     out, max_logits, lse = sparse_attn_fwd(*case.args())
     out_b, max_b, lse_b, stats = blocked_sparse_attn_fwd(*case.args(), **knobs)
-    assert out_b.dtype == max_b.dtype == lse_b.dtype == np.float32
-    assert np.abs(out_b - out).max() <= output_tolerance(case.kv, case.d_v, case.indices.shape[2])
+    assert out_b.dtype == BF16
+    assert out.dtype == max_b.dtype == lse_b.dtype == np.float32
+    assert np.abs(out_b.astype(np.float32) - out).max() <= output_tolerance(case.kv, case.d_v, case.indices.shape[2])
     assert_close_finite(max_b, max_logits, 1e-5 * (1 + np.abs(max_logits[np.isfinite(max_logits)]).max(initial=0)))
     assert_close_finite(lse_b, lse, 1e-4 * (1 + np.abs(lse[np.isfinite(lse)]).max(initial=0)))
     return stats
@@ -184,11 +187,11 @@ def test_rise_equal_to_threshold_does_not_rescale() -> None:
     running = np.array([[6.0, 0.0]], dtype=np.float32)
     used = np.zeros((1, 2), dtype=np.float32)
     triggered, kept = skip_scale_decision(running, used, 6.0)
-    assert triggered.tolist() == [False]
+    assert triggered.tolist() == [[False]]
     assert kept.tolist() == [[0.0, 0.0]]
     triggered, moved = skip_scale_decision(running + np.float32(0.5), used, 6.0)
-    assert triggered.tolist() == [True]
-    assert moved.tolist() == [[6.5, 0.5]]  # every head of the token adopts its running max
+    assert triggered.tolist() == [[True]]
+    assert moved.tolist() == [[6.5, 0.5]]  # both heads belong to one VECTOR Core: both adopt their running max
 
 
 def test_all_indices_invalid() -> None:
@@ -243,7 +246,7 @@ def test_attn_sink_infinities() -> None:
     case.attn_sink = np.array([np.inf, -np.inf], dtype=np.float32)
     for out, max_logits, lse in (sparse_attn_fwd(*case.args()), blocked_sparse_attn_fwd(*case.args())[:3]):
         assert np.all(out[:, 0] == 0.0)
-        assert np.abs(out[:, 1] - plain[0][:, 1]).max() <= output_tolerance(case.kv, case.d_v, 40)
+        assert np.abs(out[:, 1].astype(np.float32) - plain[0][:, 1]).max() <= output_tolerance(case.kv, case.d_v, 40)
         assert_close_finite(lse, plain[2], 1e-5)
         assert_close_finite(max_logits, plain[1], 1e-5)
     assert_blocked_matches_plain(case)
@@ -265,7 +268,9 @@ def test_skip_scale_changes_nothing_but_the_work() -> None:
     eager = blocked_sparse_attn_fwd(*case.args(), b_topk=16, rescale_threshold=0.0)
     lazy = blocked_sparse_attn_fwd(*case.args(), b_topk=16)
     assert lazy[3].rescales.sum() < eager[3].rescales.sum()
-    assert np.abs(eager[0] - lazy[0]).max() <= 2 * output_tolerance(case.kv, case.d_v, 256)
+    assert np.abs(eager[0].astype(np.float32) - lazy[0].astype(np.float32)).max() <= 2 * output_tolerance(
+        case.kv, case.d_v, 256
+    )
     assert np.abs(eager[2] - lazy[2]).max() <= 1e-4
 
 
@@ -333,18 +338,17 @@ def test_largest_exp_term_never_exceeds_exp_threshold_on_a_ramp() -> None:
     ("change", "message"),
     [
         ({"q": np.zeros((2, 3), dtype=np.float32)}, r"q must have shape \[s_q, h_q, d_qk\].*got shape \(2, 3\)"),
-        ({"q": np.zeros((3, 4, 32), dtype=np.int32)}, "q must be bfloat16, float32 or float64.*got dtype int32"),
         ({"kv": np.zeros((50, 2, 32), dtype=np.float32)}, r"kv must have shape \[s_kv >= 1, 1, d_qk = 32\]"),
         ({"kv": np.zeros((50, 1, 16), dtype=np.float32)}, r"got shape \(50, 1, 16\)"),
-        ({"indices": np.zeros((3, 1, 4), dtype=np.float32)}, "indices must be an int32 array.*got dtype float32"),
         ({"indices": np.zeros((2, 1, 4), dtype=np.int32)}, r"indices must have shape \[s_q = 3, 1, topk\]"),
-        ({"sm_scale": 0.0}, "sm_scale must be a positive finite number, got 0.0"),
-        ({"sm_scale": float("nan")}, "sm_scale must be a positive finite number, got nan"),
-        ({"d_v": 33}, r"d_v must be an integer in \[1, d_qk = 32\], got 33"),
-        ({"d_v": 0}, r"d_v must be an integer in \[1, d_qk = 32\], got 0"),
+        ({"sm_scale": 0.0}, "sm_scale must be a positive number finite and nonzero in float32, got 0.0"),
+        ({"sm_scale": float("nan")}, "sm_scale must be a positive number .*, got nan"),
+        ({"sm_scale": 1e-50}, "sm_scale must be a positive number finite and nonzero in float32, got 1e-50"),
+        ({"d_v": 33}, r"d_v must be an integer in \[1, 32\], got 33"),
+        ({"d_v": 0}, r"d_v must be an integer in \[1, 32\], got 0"),
         (
             {"attn_sink": np.zeros(3, dtype=np.float32)},
-            r"attn_sink must be .*shape \[h_q\] = \(4,\), got float32 \(3,\)",
+            r"attn_sink must be .*shape \[h_q\] = \(4,\), got shape \(3,\)",
         ),
         (
             {"topk_length": np.zeros(2, dtype=np.int32)},
@@ -369,20 +373,210 @@ def test_non_finite_inputs_are_rejected() -> None:
     case = random_case(15)
     case.kv = case.kv.astype(np.float32)
     case.kv[3, 0, 5] = np.nan
-    with pytest.raises(ValueError, match="kv must hold finite values only"):
+    with pytest.raises(ValueError, match="kv must hold finite values of float32 only"):
         sparse_attn_fwd(*case.args())
 
 
 @pytest.mark.parametrize(
     ("knobs", "message"),
     [
-        ({"b_topk": 0}, "b_topk must be a positive integer, got 0"),
-        ({"b_topk": 2.5}, "b_topk must be a positive integer, got 2.5"),
-        ({"rescale_threshold": -1.0}, "rescale_threshold must be a finite number >= 0, got -1.0"),
-        ({"rescale_threshold": float("inf")}, "rescale_threshold must be a finite number >= 0, got inf"),
+        ({"b_topk": 0}, "b_topk must be an integer >= 1, got 0"),
+        ({"heads_per_core": 0}, "heads_per_core must be an integer >= 1, got 0"),
+        ({"rescale_threshold": -1.0}, r"rescale_threshold must be a number in \[0, 64\].*, got -1.0"),
+        ({"rescale_threshold": float("inf")}, r"rescale_threshold must be a number in \[0, 64\].*, got inf"),
+        ({"rescale_threshold": 100.0}, r"rescale_threshold must be a number in \[0, 64\].*, got 100.0"),
     ],
 )
 def test_bad_knobs(knobs: dict[str, Any], message: str) -> None:
     """b_topk <= 0 and a negative or infinite threshold raise ValueError with the value received."""
     with pytest.raises(ValueError, match=message):
         blocked_sparse_attn_fwd(*random_case(16).args(), **knobs)
+
+
+def two_core_token(b_topk: int = 2) -> Case:
+    """One token, 64 heads: heads 0-31 jump by 7 at block 1; heads 32-63 climb by 4 at blocks 1 and 2."""
+    jumps = np.zeros((3 * b_topk, 1, 4), dtype=np.float32)  # key j: (logit of heads 0-31, of heads 32-63, 0, 1)
+    jumps[:, 0, 3] = 1.0
+    jumps[b_topk, 0, :2] = (7.0, 4.0)
+    jumps[2 * b_topk, 0, :2] = (0.0, 8.0)
+    q = np.zeros((1, 64, 4), dtype=np.float32)
+    q[0, :32, 0] = 1.0
+    q[0, 32:, 1] = 1.0
+    indices = np.arange(3 * b_topk, dtype=np.int32)[None, None, :]
+    return Case(q.astype(BF16), jumps.astype(BF16), indices, 1.0, 4)
+
+
+def test_each_vector_core_decides_for_its_own_heads() -> None:
+    """The constructed token rescales at blocks 1 and 2 per core (3 O copies), only at block 1 jointly (2 copies)."""
+    case = two_core_token()
+    kernel = assert_blocked_matches_plain(case, b_topk=2)
+    assert kernel.heads_per_core == SHIPPED_KERNEL.mma_m_per_vector_core == 32
+    assert kernel.core_rescaled[0].tolist() == [[False, False], [True, False], [False, True]]
+    assert kernel.o_copies.tolist() == [3]
+    assert kernel.core_rescales.tolist() == [[1, 1]]
+    assert kernel.max_for_softmax[0, 1, :32].tolist() == [7.0] * 32  # core 0 adopted its new max ...
+    assert kernel.max_for_softmax[0, 1, 32:].tolist() == [0.0] * 32  # ... core 1 kept its old one
+    joint = assert_blocked_matches_plain(case, b_topk=2, heads_per_core=64)
+    assert joint.core_rescaled[0].tolist() == [[False], [True], [False]]
+    assert joint.o_copies.tolist() == [2]
+
+
+def test_decision_splits_heads_into_cores() -> None:
+    """skip_scale_decision reduces the gap over each core's heads; only a triggered core's heads move."""
+    running = np.array([[7.0, 0.0, 4.0, 1.0, 9.0]], dtype=np.float32)
+    used = np.zeros_like(running)
+    triggered, new_max = skip_scale_decision(running, used, 6.0, heads_per_core=2)
+    assert triggered.tolist() == [[True, False, True]]  # the last core holds one head
+    assert new_max.tolist() == [[7.0, 0.0, 0.0, 0.0, 9.0]]
+
+
+def test_decision_refuses_nan() -> None:
+    """A NaN gap raises instead of reading as "no rescale"."""
+    running = np.array([[np.nan, 0.0]], dtype=np.float32)
+    with pytest.raises(ValueError, match="NaN"):
+        skip_scale_decision(running, np.zeros_like(running), 6.0)
+
+
+def test_blocked_out_is_bf16_like_the_kernel() -> None:
+    """The blocked forward returns out in bfloat16; the plain one stays a float32 oracle."""
+    case = random_case(20)
+    assert blocked_sparse_attn_fwd(*case.args())[0].dtype == BF16
+    assert sparse_attn_fwd(*case.args())[0].dtype == np.float32
+    assert sparse_attn_fwd_float64(*case.args())[0].dtype == np.float64
+
+
+@pytest.mark.parametrize(("q_scale", "kv_scale", "sm_scale"), [(1e20, 1e20, 0.1), (1.0, 1.0, 1e38), (1e19, 1e19, 1.0)])
+def test_overflowing_logits_raise_instead_of_nan(q_scale: float, kv_scale: float, sm_scale: float) -> None:
+    """Finite inputs whose logits overflow float32 raise a ValueError naming the overflow, not a NaN result."""
+    case = random_case(21)
+    case.q = (case.q.astype(np.float32) * np.float32(q_scale)).astype(np.float32)
+    case.kv = (case.kv.astype(np.float32) * np.float32(kv_scale)).astype(np.float32)
+    case.sm_scale = sm_scale
+    for forward in (sparse_attn_fwd, lambda *a: blocked_sparse_attn_fwd(*a)[:3]):
+        with pytest.raises(ValueError, match="overflows float32"):
+            forward(*case.args())
+
+
+def test_large_but_safe_logits_still_compute() -> None:
+    """Near the limit, inputs whose logits stay finite give finite results (the overflow check is not a guess)."""
+    case = random_case(22, d_qk=4, h_q=2, topk=6, s_kv=8)
+    case.q = np.full(case.q.shape, 1e19, dtype=np.float32)
+    case.q[..., 1::2] *= -1  # q . k = 0 although |q| |k| = 4e38 passes float32: the check must look, not guess
+    case.kv = np.full(case.kv.shape, 1e19, dtype=np.float32)
+    case.sm_scale, case.d_v = 1.0, 4
+    out, max_logits, lse = sparse_attn_fwd(*case.args())
+    assert np.isfinite(out).all()
+    assert np.isfinite(max_logits[np.isfinite(lse)]).all()
+    assert np.isfinite(blocked_sparse_attn_fwd(*case.args())[0].astype(np.float32)).all()
+
+
+def test_huge_b_topk_allocates_for_topk_only() -> None:
+    """b_topk = 10**9 over topk 4 runs one block and allocates memory that follows topk, not b_topk."""
+    import tracemalloc  # noqa: PLC0415 - only this test measures allocations
+
+    case = random_case(23, topk=4)
+    tracemalloc.start()
+    try:
+        out, _, _, stats = blocked_sparse_attn_fwd(*case.args(), b_topk=10**9)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2**20
+    assert stats.blocks.tolist() == [1, 1, 1]
+    assert stats.b_topk == 10**9
+    reference = blocked_sparse_attn_fwd(*case.args(), b_topk=4)[0]
+    assert np.array_equal(out.astype(np.float32), reference.astype(np.float32))
+
+
+@pytest.mark.parametrize(
+    ("change", "name"),
+    [
+        ({"q": "not an array"}, "q"),
+        ({"q": np.zeros((3, 4, 32), dtype=np.int32)}, "q"),
+        ({"kv": [[["a"]]]}, "kv"),
+        ({"indices": np.zeros((3, 1, 4), dtype=np.float32)}, "indices"),
+        ({"sm_scale": "0.1"}, "sm_scale"),
+        ({"sm_scale": True}, "sm_scale"),
+        ({"d_v": 2.5}, "d_v"),
+        ({"attn_sink": np.zeros(4, dtype=np.int32)}, "attn_sink"),
+        ({"topk_length": np.zeros(3, dtype=np.float32)}, "topk_length"),
+    ],
+)
+def test_wrong_types_raise_type_error_naming_argument(change: dict[str, Any], name: str) -> None:
+    """An argument of the wrong type raises TypeError whose message starts with its name."""
+    case = random_case(24)
+    for key, value in change.items():
+        setattr(case, key, value)
+    for forward in (sparse_attn_fwd, sparse_attn_fwd_float64, blocked_sparse_attn_fwd):
+        with pytest.raises(TypeError, match=f"^{name} must be"):
+            forward(*case.args())
+
+
+@pytest.mark.parametrize(("knob", "value"), [("b_topk", 2.5), ("b_topk", "64"), ("rescale_threshold", "6")])
+def test_wrong_knob_types(knob: str, value: object) -> None:
+    """A knob of the wrong type raises TypeError naming it."""
+    with pytest.raises(TypeError, match=f"^{knob} must be"):
+        blocked_sparse_attn_fwd(*random_case(25).args(), **{knob: value})  # type: ignore[arg-type]
+
+
+_ANYTHING = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=3),
+    st.lists(st.floats(-1e3, 1e3), max_size=3),
+    st.just(np.zeros((1, 1, 2), dtype=np.float32)),
+    st.just(np.full((1, 1, 2), 1e30, dtype=np.float32)),
+    st.just(np.zeros((1, 1, 1), dtype=np.int64)),
+    st.just(np.array([[[np.iinfo(np.uint64).max]]], dtype=np.uint64)),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(slot=st.integers(0, 9), value=_ANYTHING)
+def test_property_bad_arguments_raise_only_type_or_value_errors(slot: int, value: object) -> None:
+    """Any value in any argument gives a result or a TypeError / ValueError, never another exception."""
+    args: list[Any] = [
+        np.ones((1, 2, 2), dtype=np.float32),
+        np.ones((3, 1, 2), dtype=np.float32),
+        np.array([[[0, 2, -1]]], dtype=np.int32),
+        0.5,
+        2,
+        None,
+        None,
+    ]
+    knobs: dict[str, Any] = {"b_topk": 2, "rescale_threshold": 6.0, "heads_per_core": 1}
+    if slot < len(args):
+        args[slot] = value
+    else:
+        knobs[list(knobs)[slot - len(args)]] = value
+    for call in (
+        lambda: sparse_attn_fwd(*args),
+        lambda: sparse_attn_fwd_float64(*args),
+        lambda: blocked_sparse_attn_fwd(*args, **knobs),
+    ):
+        with contextlib.suppress(TypeError, ValueError):
+            call()
+    with contextlib.suppress(TypeError, ValueError):
+        skip_scale_decision(np.zeros((1, 2)), np.zeros((1, 2)), value, value)  # type: ignore[arg-type]
+
+
+@settings(max_examples=80, deadline=None)
+@given(slot=st.integers(0, 4), value=_ANYTHING)
+def test_property_weights_and_tolerance_raise_only_type_or_value_errors(slot: int, value: object) -> None:
+    """sparse_attn_weights and output_tolerance give a result or a TypeError / ValueError for any argument."""
+    args: list[Any] = [
+        np.ones((1, 2, 2), dtype=np.float32),
+        np.ones((3, 1, 2), dtype=np.float32),
+        np.array([[[0, 2, -1]]], dtype=np.int32),
+        0.5,
+        None,
+    ]
+    args[slot] = value
+    with contextlib.suppress(TypeError, ValueError):
+        sparse_attn_weights(*args)
+    tolerance_args: list[Any] = [np.ones((3, 1, 2), dtype=np.float32), 2, 3]
+    tolerance_args[slot % 3] = value
+    with contextlib.suppress(TypeError, ValueError):
+        output_tolerance(*tolerance_args)

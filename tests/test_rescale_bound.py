@@ -1,6 +1,9 @@
+import contextlib
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ascend_dsa.rescale_bound import illustrative_sm_scale, raw_logit_threshold, rescale_factor_bound, rescale_triggered
 
@@ -28,9 +31,47 @@ def test_raw_threshold_divides_by_sm_scale() -> None:
         (lambda: raw_logit_threshold(6, 0), "sm_scale"),
         (lambda: rescale_factor_bound(math.inf), "threshold"),
         (lambda: rescale_triggered(math.nan, 0, 6), "running_max"),
+        (lambda: rescale_factor_bound(-1), "threshold"),
+        (lambda: rescale_factor_bound(1000), "threshold"),
+        (lambda: raw_logit_threshold(6, 1e-320), "sm_scale"),
+        (lambda: rescale_triggered(1, 0, -0.5), "threshold"),
     ],
 )
 def test_bad_input_names_argument(call: object, name: str) -> None:
-    """Non-finite or non-positive input raises ValueError naming the argument."""
+    """Non-finite, negative or overflowing input raises ValueError naming the argument."""
     with pytest.raises(ValueError, match=name):
         call()  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: rescale_factor_bound("6"), "threshold"),
+        (lambda: rescale_triggered(None, 0, 6), "running_max"),
+        (lambda: raw_logit_threshold(6, True), "sm_scale"),  # noqa: FBT003 - the wrong type under test
+        (lambda: illustrative_sm_scale(512), "model"),
+    ],
+)
+def test_wrong_types_raise_type_error(call: object, name: str) -> None:
+    """An argument of the wrong type raises TypeError naming it."""
+    with pytest.raises(TypeError, match=f"^{name} must be"):
+        call()  # type: ignore[operator]
+
+
+_ANYTHING = st.one_of(
+    st.none(), st.booleans(), st.integers(-(2**1100), 2**1100), st.floats(), st.text(max_size=2), st.just([1.0])
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(a=_ANYTHING, b=_ANYTHING, c=_ANYTHING)
+def test_property_only_type_or_value_errors(a: object, b: object, c: object) -> None:
+    """Any arguments give a result or a TypeError / ValueError, never another exception."""
+    for call in (
+        lambda: rescale_triggered(a, b, c),  # type: ignore[arg-type]
+        lambda: rescale_factor_bound(a),  # type: ignore[arg-type]
+        lambda: raw_logit_threshold(a, b),  # type: ignore[arg-type]
+        lambda: illustrative_sm_scale(a),  # type: ignore[arg-type]
+    ):
+        with contextlib.suppress(TypeError, ValueError):
+            call()

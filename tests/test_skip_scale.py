@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+from typing import Any
+
 import ml_dtypes
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ascend_dsa import SHIPPED_KERNEL, blocked_sparse_attn_fwd
 from ascend_dsa.skip_scale import (
@@ -30,9 +35,14 @@ def test_counts_match_the_blocked_forward() -> None:
     logits = np.einsum(
         "thd,tkd->thk", q.astype(np.float32), kv[indices[:, 0, :], 0, :].astype(np.float32)
     ) * np.float32(sm_scale)
-    blocks, rescales = rescale_counts(logits.astype(np.float32), b_topk=16, threshold=SHIPPED_KERNEL.rescale_threshold)
+    blocks, rescales, cores = rescale_counts(
+        logits.astype(np.float32), b_topk=16, threshold=SHIPPED_KERNEL.rescale_threshold, heads_per_core=8
+    )
+    stats = blocked_sparse_attn_fwd(q, kv, indices, sm_scale, 32, b_topk=16, heads_per_core=8)[3]
     assert blocks == 19
     assert rescales.tolist() == stats.rescales.tolist()
+    assert cores.tolist() == stats.core_rescales.tolist()
+    assert cores.shape == (6, 2)
     assert rescales.sum() > 0  # the comparison is not vacuous
 
 
@@ -92,8 +102,10 @@ def test_synthetic_logits_have_the_stated_spread() -> None:
     ("kwargs", "message"),
     [
         ({"order": "sideways"}, "order must be one of random, ascending, descending, got 'sideways'"),
-        ({"sm_scale": 0.0}, "sm_scale must be a positive finite number, got 0.0"),
-        ({"tokens": 0}, "tokens must be a positive integer, got 0"),
+        ({"sm_scale": 0.0}, "sm_scale must be a finite number > 0, got 0.0"),
+        ({"tokens": 0}, "tokens must be an integer >= 1, got 0"),
+        ({"tokens": 10**6, "heads": 10**6}, "tokens x heads x topk must be at most"),
+        ({"shared": 1.5}, r"shared must lie in \[0, 1\], got 1.5"),
     ],
 )
 def test_bad_input(kwargs: dict[str, object], message: str) -> None:
@@ -102,3 +114,58 @@ def test_bad_input(kwargs: dict[str, object], message: str) -> None:
     arguments.update(kwargs)
     with pytest.raises(ValueError, match=message):
         synthetic_logits(**arguments)  # type: ignore[arg-type]
+
+
+def test_joint_rule_copies_o_less_often_than_the_kernels() -> None:
+    """Per-core decisions never copy O less often than the joint variant on the same scores."""
+    logits = synthetic_logits(8, 64, 2048, sm_scale=4 * DEFAULT_SM_SCALE, order="ascending")
+    _, kernel, cores = rescale_counts(logits, b_topk=64, threshold=6.0)
+    _, joint, _ = rescale_counts(logits, b_topk=64, threshold=6.0, heads_per_core=64)
+    assert cores.shape == (8, 2)
+    assert np.all(kernel >= cores.max(axis=1))
+    assert kernel.sum() > joint.sum()  # the difference is real on these scores
+
+
+def test_measurement_keeps_per_core_counts() -> None:
+    """A measurement records each VECTOR Core's rescales; either core's rescale is one O copy."""
+    m = measure_rescales("ascending", 4 * DEFAULT_SM_SCALE, 2048)
+    assert m.heads_per_core == SHIPPED_KERNEL.mma_m_per_vector_core
+    assert len(m.mean_core_rescales) == SHIPPED_KERNEL.vector_cores_per_cube
+    assert max(m.mean_core_rescales) <= m.mean_rescales <= sum(m.mean_core_rescales)
+
+
+_ANYTHING = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=3),
+    st.just(np.zeros((1, 1, 2), dtype=np.float32)),
+    st.just(np.zeros((1, 1, 2), dtype=np.int32)),
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(slot=st.integers(0, 12), value=_ANYTHING)
+def test_property_bad_arguments_raise_only_type_or_value_errors(slot: int, value: object) -> None:
+    """Any value in any argument of the public functions gives a result or a TypeError / ValueError."""
+    synthetic: dict[str, Any] = {"tokens": 1, "heads": 2, "topk": 4, "sm_scale": 1.0, "order": "random", "seed": 0}
+    counts: dict[str, Any] = {"logits": np.zeros((1, 2, 4), dtype=np.float32), "b_topk": 2, "threshold": 6.0}
+    counts["heads_per_core"] = 1
+    names = [*synthetic, *counts]
+    target = synthetic if slot < len(synthetic) else counts
+    if slot < len(names):
+        target[names[slot]] = value
+    with contextlib.suppress(TypeError, ValueError):
+        synthetic_logits(**synthetic)
+    with contextlib.suppress(TypeError, ValueError):
+        logits = counts.pop("logits")
+        rescale_counts(logits, **counts)
+    with contextlib.suppress(TypeError, ValueError):
+        fixpipe_cycles_per_block_with(value)  # type: ignore[arg-type]
+    with contextlib.suppress(TypeError, ValueError):
+        measure_rescales(value, DEFAULT_SM_SCALE, 128, tokens=1)  # type: ignore[arg-type]
+    with contextlib.suppress(TypeError, ValueError):
+        measure_rescales("random", value, 128, tokens=1)  # type: ignore[arg-type]
+    with contextlib.suppress(TypeError, ValueError):
+        rescale_sweep(topks=(value,), sm_scale_factors=(1.0,), orders=("random",))  # type: ignore[arg-type]

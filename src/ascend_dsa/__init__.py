@@ -40,7 +40,7 @@ from ascend_dsa.design_point import (
 )
 from ascend_dsa.design_sweep import DesignGrid, SweepResult, sweep
 from ascend_dsa.errors import AscendDsaError, FigureMismatch, ForbiddenDesign
-from ascend_dsa.forward_cases import ForwardCase, ForwardComparison, compare_forwards, forward_cases
+from ascend_dsa.forward_cases import ForwardCase, ForwardComparison, compare_forwards, forward_cases, two_core_case
 from ascend_dsa.gather2 import Gather2Copy, Gather2Plan, check_gather2_fills_queue, gather2_copies, gather2_plan
 from ascend_dsa.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
 from ascend_dsa.kernel_config import SHIPPED_KERNEL, KernelConfig
@@ -49,7 +49,9 @@ from ascend_dsa.kv_formats import KvFormat, Mode, kv_bytes_per_token
 from ascend_dsa.kv_quant import (
     FP4_V41,
     FP8_V41,
+    MODEL1_FP8,
     KvTokenFormat,
+    SplitTokenLayout,
     check_token_bytes,
     dequantize_tokens,
     quantize_tokens,
@@ -155,7 +157,12 @@ from ascend_dsa.render.reference import (
     render_online_softmax_trace,
 )
 from ascend_dsa.render.roofline import render_head_roofline_table
-from ascend_dsa.render.skip_scale import render_fixpipe_with_skip_scale, render_rescale_plot, render_rescale_table
+from ascend_dsa.render.skip_scale import (
+    render_core_decisions,
+    render_fixpipe_with_skip_scale,
+    render_rescale_plot,
+    render_rescale_table,
+)
 from ascend_dsa.render.sources import render_spec_sources
 from ascend_dsa.render.ss_buffer import render_ss_flag_word, render_ss_handshake
 from ascend_dsa.report_figures import (
@@ -196,6 +203,7 @@ __all__ = [
     "GATHER2_TOKENS_PER_REQUEST",
     "HEAD_ROOFLINE_CITATION",
     "LIMITS",
+    "MODEL1_FP8",
     "PUBLISHED_FIGURES",
     "REPORT_HEADS",
     "REPORT_TOPK",
@@ -238,6 +246,7 @@ __all__ = [
     "Rule",
     "RuleKind",
     "Source",
+    "SplitTokenLayout",
     "StageCosts",
     "StoreSlots",
     "SweepResult",
@@ -313,6 +322,7 @@ __all__ = [
     "render_claim",
     "render_claim_ledger",
     "render_cli_reference",
+    "render_core_decisions",
     "render_cube_order",
     "render_design_alternatives",
     "render_design_limits",
@@ -380,6 +390,7 @@ __all__ = [
     "synthetic_logits",
     "token_byte_ranges",
     "tokens_in_flight",
+    "two_core_case",
     "ub_nz_stride_bytes",
     "ub_plan",
     "with_fewer_cores",

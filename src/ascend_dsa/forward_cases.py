@@ -15,12 +15,20 @@ import ml_dtypes
 import numpy as np
 from numpy.typing import NDArray
 
+from ascend_dsa.arguments import check_finite, check_int
 from ascend_dsa.errors import AscendDsaError
 from ascend_dsa.kernel_config import SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.reference import blocked_sparse_attn_fwd, output_tolerance, sparse_attn_fwd
 
 #: Small shapes: one AI Core's worth of heads would cost more than the point needs.
 _S_Q, _H_Q, _D_QK, _D_V, _S_KV = 4, 8, 64, 48, 400
+#: Most indices per token a named case may have: the cases are for every site build, not for benchmarks.
+MAX_CASE_TOPK: Final = 2**16
+
+
+def _check_config(config: object) -> None:
+    if not isinstance(config, KernelConfig):
+        raise TypeError(f"config must be a KernelConfig, got {type(config).__name__}")
 
 
 @dataclass(frozen=True)
@@ -43,7 +51,9 @@ class ForwardCase:
 
 def random_case(seed: int = 0, topk: int = 4 * SHIPPED_KERNEL.b_topk, spread: float = 6.0) -> ForwardCase:
     """bf16 queries and keys with unit-variance entries (queries times ``spread``), 1 index in 10 invalid."""
-    rng = np.random.default_rng(seed)
+    topk = check_int("topk", topk, 0, MAX_CASE_TOPK)
+    spread = check_finite("spread", spread, positive=True)
+    rng = np.random.default_rng(check_int("seed", seed, 0))
     q = (rng.standard_normal((_S_Q, _H_Q, _D_QK)) * spread).astype(ml_dtypes.bfloat16)
     kv = rng.standard_normal((_S_KV, 1, _D_QK)).astype(ml_dtypes.bfloat16)
     indices = rng.integers(0, _S_KV, (_S_Q, 1, topk)).astype(np.int32)
@@ -53,7 +63,14 @@ def random_case(seed: int = 0, topk: int = 4 * SHIPPED_KERNEL.b_topk, spread: fl
 
 def ramp_case(name: str, blocks: int, rise_per_block: float, b_topk: int, *, ascending: bool) -> ForwardCase:
     """Key ``j`` has scaled logit ``j x rise_per_block / b_topk`` on every head; indices ascending or descending."""
-    topk = blocks * b_topk
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, got {type(name).__name__}")
+    if not isinstance(ascending, bool):
+        raise TypeError(f"ascending must be a bool, got {type(ascending).__name__}")
+    rise_per_block = check_finite("rise_per_block", rise_per_block)
+    topk = check_int("blocks", blocks, 1) * check_int("b_topk", b_topk, 1)
+    if topk > MAX_CASE_TOPK:
+        raise ValueError(f"blocks x b_topk must be at most {MAX_CASE_TOPK}, got {topk}")
     kv = np.zeros((topk, 1, _D_QK), dtype=np.float32)
     kv[:, 0, 0] = np.arange(topk) * (rise_per_block / b_topk)
     kv[:, 0, 1:] = np.random.default_rng(1).standard_normal((topk, _D_QK - 1))
@@ -66,6 +83,7 @@ def ramp_case(name: str, blocks: int, rise_per_block: float, b_topk: int, *, asc
 
 def forward_cases(config: KernelConfig = SHIPPED_KERNEL) -> tuple[ForwardCase, ...]:
     """The cases the site compares: random, then each edge the kernel must get right."""
+    _check_config(config)
     b = config.b_topk
     base = random_case()
     threshold = config.rescale_threshold
@@ -109,6 +127,29 @@ def trace_case() -> ForwardCase:
     return ForwardCase("trace", q.astype(ml_dtypes.bfloat16), kv.astype(ml_dtypes.bfloat16), indices, 1.0, 4)
 
 
+def two_core_case(config: KernelConfig = SHIPPED_KERNEL, b_topk: int = TRACE_B_TOPK) -> ForwardCase:
+    """One token whose two VECTOR Cores disagree: where the kernel's rule and the joint rule part ways.
+
+    ``config.heads_per_core`` heads, ``sm_scale`` 1, three blocks of ``b_topk`` keys. The first core's heads jump by
+    ``threshold + 1`` at block 1; the second core's heads climb by two thirds of the threshold at blocks 1 and 2
+    (at the shipped threshold: 7, then 4 and 4). Per core, the first core rescales at block 1 and the second at
+    block 2; jointly, every head adopts its max at block 1 and nothing rescales at block 2.
+    """
+    _check_config(config)
+    width = check_int("b_topk", b_topk, 1)
+    threshold = config.rescale_threshold
+    jump, climb = threshold + 1, threshold * 2 / 3
+    keys = np.zeros((3 * width, 1, 4), dtype=np.float32)  # key j: (logit of core 0's heads, of core 1's, 0, 1)
+    keys[:, 0, 3] = 1.0
+    keys[width, 0, :2] = (jump, climb)
+    keys[2 * width, 0, :2] = (0.0, 2 * climb)
+    q = np.zeros((1, config.heads_per_core, 4), dtype=np.float32)
+    q[0, : config.mma_m_per_vector_core, 0] = 1.0
+    q[0, config.mma_m_per_vector_core :, 1] = 1.0
+    indices = np.arange(3 * width, dtype=np.int32)[None, None, :]
+    return ForwardCase("two-cores", q.astype(ml_dtypes.bfloat16), keys.astype(ml_dtypes.bfloat16), indices, 1.0, 4)
+
+
 @dataclass(frozen=True)
 class ForwardComparison:
     """The blocked forward against the plain one on one case."""
@@ -134,11 +175,21 @@ class ForwardComparison:
 
 
 def compare_forwards(case: ForwardCase, config: KernelConfig = SHIPPED_KERNEL) -> ForwardComparison:
-    """Run both forwards on ``case`` with the kernel's block size and threshold and measure their difference."""
+    """Run both forwards on ``case`` with the kernel's block size and threshold and measure their difference.
+
+    The blocked forward returns ``out`` in bf16, as the kernel writes it; the plain one is the float32 oracle.
+    """
+    if not isinstance(case, ForwardCase):
+        raise TypeError(f"case must be a ForwardCase, got {type(case).__name__}")
+    _check_config(config)
     out, _, lse = sparse_attn_fwd(*case.args())
-    out_b, _, lse_b, stats = blocked_sparse_attn_fwd(
-        *case.args(), b_topk=config.b_topk, rescale_threshold=config.rescale_threshold
+    out_bf16, _, lse_b, stats = blocked_sparse_attn_fwd(
+        *case.args(),
+        b_topk=config.b_topk,
+        rescale_threshold=config.rescale_threshold,
+        heads_per_core=config.mma_m_per_vector_core,
     )
+    out_b = out_bf16.astype(np.float32)
     infinite = np.isinf(lse)
     same_infinities = np.array_equal(infinite, np.isinf(lse_b)) and np.array_equal(lse[infinite], lse_b[infinite])
     finite = np.isfinite(lse)
@@ -158,6 +209,8 @@ def compare_forwards(case: ForwardCase, config: KernelConfig = SHIPPED_KERNEL) -
 
 def check_forwards_agree(comparisons: tuple[ForwardComparison, ...]) -> None:
     """Raise [`AscendDsaError`][] naming every case where the blocked forward strays."""
+    if not isinstance(comparisons, tuple) or not all(isinstance(c, ForwardComparison) for c in comparisons):
+        raise TypeError(f"comparisons must be a tuple of ForwardComparison, got {type(comparisons).__name__}")
     bad = [c for c in comparisons if not c.agrees]
     if bad:
         details = "; ".join(

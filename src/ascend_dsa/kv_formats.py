@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from ascend_dsa.kv_quant import FP4_V41, FP8_V41
 from ascend_dsa.model import DSA_V41, ModelShape
@@ -53,11 +53,11 @@ class KvTokenLayout:
 
     def data_bytes(self, model: ModelShape = DSA_V41) -> int:
         """Bytes of the token's values: 1024 (bf16), 512 (FP8), 256 (FP4) at ``d_qk = 512``."""
-        return model.d_qk * self.bits_per_value // _BITS_PER_BYTE
+        return _model(model).d_qk * self.bits_per_value // _BITS_PER_BYTE
 
     def scales_per_token(self, model: ModelShape = DSA_V41) -> int:
         """Scales stored after the data: 0 (bf16), 16 (FP8, one per 32 dims), 32 (FP4, one per 16 dims)."""
-        return 0 if self.dims_per_scale is None else model.d_qk // self.dims_per_scale
+        return 0 if self.dims_per_scale is None else _model(model).d_qk // self.dims_per_scale
 
     def bytes_per_token(self, model: ModelShape = DSA_V41) -> int:
         """Bytes of one token in the cache, data and scales together: 1024, 528, 288."""
@@ -83,11 +83,31 @@ KV_TOKEN_LAYOUTS: Final[Mapping[KvFormat, KvTokenLayout]] = MappingProxyType(
 )
 
 
-def kv_bytes_per_token(kv_format: KvFormat, model: ModelShape = DSA_V41) -> int:
+_E = TypeVar("_E", bound=StrEnum)
+
+
+def _member(name: str, value: object, kind: type[_E]) -> _E:
+    """``value`` as a member of ``kind`` (a member or its string value); TypeError or ValueError otherwise."""
+    names = ", ".join(m.value for m in kind)
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be one of {names}, got {type(value).__name__} {value!r}")
+    try:
+        return kind(value)
+    except ValueError:
+        raise ValueError(f"{name} must be one of {names}, got {value!r}") from None
+
+
+def _model(model: object) -> ModelShape:
+    if not isinstance(model, ModelShape):
+        raise TypeError(f"model must be a ModelShape, got {type(model).__name__}")
+    return model
+
+
+def kv_bytes_per_token(kv_format: KvFormat | str, model: ModelShape = DSA_V41) -> int:
     """Bytes one cached token of ``kv_format`` occupies, data and scales together."""
-    return KV_TOKEN_LAYOUTS[KvFormat(kv_format)].bytes_per_token(model)
+    return KV_TOKEN_LAYOUTS[_member("kv_format", kv_format, KvFormat)].bytes_per_token(_model(model))
 
 
-def default_main_cache(mode: Mode) -> KvFormat:
+def default_main_cache(mode: Mode | str) -> KvFormat:
     """The main cache format each mode reads: bf16 in prefill, FP8 in decode (config.h:76)."""
-    return KvFormat.BF16 if Mode(mode) is Mode.PREFILL else KvFormat.FP8
+    return KvFormat.BF16 if _member("mode", mode, Mode) is Mode.PREFILL else KvFormat.FP8

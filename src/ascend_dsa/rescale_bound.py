@@ -12,34 +12,42 @@ from __future__ import annotations
 
 import math
 
+from ascend_dsa.arguments import check_finite
 from ascend_dsa.model import DSA_V41, ModelShape
 
 
-def _finite(name: str, value: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
-    return value
+def _threshold(threshold: object) -> float:
+    return check_finite("threshold", threshold, low=0.0)
 
 
 def rescale_triggered(running_max: float, max_for_softmax: float, threshold: float) -> bool:
     """Whether this row forces a rescale: the gap strictly exceeds the threshold (the kernel's ``>``)."""
-    return _finite("running_max", running_max) - _finite("max_for_softmax", max_for_softmax) > _finite(
-        "threshold", threshold
-    )
+    gap = check_finite("running_max", running_max) - check_finite("max_for_softmax", max_for_softmax)
+    return gap > _threshold(threshold)
 
 
 def rescale_factor_bound(threshold: float) -> float:
     """Largest ``exp(running_max - max_for_softmax)`` that can stand without a rescale: ``exp(threshold)``."""
-    return math.exp(_finite("threshold", threshold))
+    value = _threshold(threshold)
+    try:
+        return math.exp(value)
+    except OverflowError:
+        msg = f"threshold must be small enough for exp(threshold) to be a finite float, got {value!r}"
+        raise ValueError(msg) from None
 
 
 def raw_logit_threshold(threshold: float, sm_scale: float) -> float:
     """The same threshold on unscaled logits, as the kernel applies it: ``threshold / sm_scale``."""
-    if _finite("sm_scale", sm_scale) <= 0:
-        raise ValueError(f"sm_scale must be positive, got {sm_scale!r}")
-    return _finite("threshold", threshold) / sm_scale
+    scale = check_finite("sm_scale", sm_scale, positive=True)
+    value = _threshold(threshold)
+    raw = value / scale
+    if not math.isfinite(raw):
+        raise ValueError(f"sm_scale must be large enough for threshold / sm_scale to be finite, got {sm_scale!r}")
+    return raw
 
 
 def illustrative_sm_scale(model: ModelShape = DSA_V41) -> float:
     """``1 / sqrt(d_qk)``: the usual choice, an assumption here (the kernel takes ``sm_scale`` as a parameter)."""
+    if not isinstance(model, ModelShape):
+        raise TypeError(f"model must be a ModelShape, got {type(model).__name__}")
     return 1.0 / math.sqrt(model.d_qk)

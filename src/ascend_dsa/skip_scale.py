@@ -1,8 +1,9 @@
 """How often skip-scale's rescale fires, and how many copies of O out of L0C that saves.
 
 Report (zh) lines 57-69 and 244-252. Without skip-scale, online softmax rescales the output every block, so all
-of O leaves L0C every block (FixPipe, report (zh) line 142). With it, O leaves only when some head's max rose by
-more than the threshold since the max the softmax uses, plus once at the end. How often that happens depends on
+of O leaves L0C every block (FixPipe, report (zh) line 142). With it, each VECTOR Core rescales its own heads only
+when one of them rose by more than the threshold above the max its softmax uses, and O leaves L0C at every block
+where either core rescales, plus once at the end (kernel_body.h:1583-1590). How often that happens depends on
 the scores alone: their spread (``sm_scale`` times the raw dot products), the order the indices come in, and topk.
 
 The scores here are synthetic and deterministic. A raw logit is the dot product of a query and a key whose entries
@@ -22,12 +23,13 @@ from typing import Final, Literal, get_args
 import numpy as np
 from numpy.typing import NDArray
 
+from ascend_dsa.arguments import as_array, check_finite, check_int
 from ascend_dsa.assumptions import SHARED_SCORE_VARIANCE, SHARED_VARIANCE, SM_SCALE_EXPONENT
 from ascend_dsa.design_point import fixpipe_cycles
 from ascend_dsa.hardware import ASCEND_950, AscendSpec
 from ascend_dsa.kernel_config import SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.model import DSA_V41, ModelShape
-from ascend_dsa.reference import skip_scale_decision
+from ascend_dsa.reference import HEADS_PER_VECTOR_CORE, skip_scale_decision
 
 ScoreOrder = Literal["random", "ascending", "descending"]
 SCORE_ORDERS: Final[tuple[ScoreOrder, ...]] = get_args(ScoreOrder)
@@ -43,9 +45,12 @@ SWEEP_TOPK: Final = (512, 1024, 2048)
 SWEEP_TOKENS: Final = 8
 
 
-def _check_positive_int(name: str, value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+#: Most logits one synthetic draw may hold (512 MiB of float32): larger requests are refused, not attempted.
+MAX_SYNTHETIC_LOGITS: Final = 2**27
+
+
+def _check_positive_int(name: str, value: object) -> int:
+    return check_int(name, value, 1)
 
 
 def synthetic_logits(
@@ -60,47 +65,76 @@ def synthetic_logits(
     seed: int = 0,
 ) -> NDArray[np.float32]:
     """``sm_scale``-scaled logits ``[tokens, heads, topk]``, indices in the given order of their shared score."""
+    size = 1
     for name, value in (("tokens", tokens), ("heads", heads), ("topk", topk)):
-        _check_positive_int(name, value)
+        size *= _check_positive_int(name, value)
+    if size > MAX_SYNTHETIC_LOGITS:
+        raise ValueError(f"tokens x heads x topk must be at most {MAX_SYNTHETIC_LOGITS}, got {size}")
+    if not isinstance(order, str):
+        raise TypeError(f"order must be one of {', '.join(SCORE_ORDERS)}, got {type(order).__name__} {order!r}")
     if order not in SCORE_ORDERS:
         raise ValueError(f"order must be one of {', '.join(SCORE_ORDERS)}, got {order!r}")
-    if not (math.isfinite(sm_scale) and sm_scale > 0):
-        raise ValueError(f"sm_scale must be a positive finite number, got {sm_scale!r}")
-    if not 0 <= shared <= 1:
+    check_finite("sm_scale", sm_scale, positive=True)
+    if not isinstance(model, ModelShape):
+        raise TypeError(f"model must be a ModelShape, got {type(model).__name__}")
+    if not 0 <= check_finite("shared", shared, low=0.0) <= 1:
         raise ValueError(f"shared must lie in [0, 1], got {shared!r}")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_int("seed", seed, 0))
     common = rng.standard_normal((tokens, 1, topk), dtype=np.float32)  # [tokens, 1, topk]
     if order != "random":
         common.sort(axis=2)
         if order == "descending":
             common = common[:, :, ::-1]
     own = rng.standard_normal((tokens, heads, topk), dtype=np.float32)  # [tokens, heads, topk]
-    spread = np.float32(sm_scale * math.sqrt(model.d_qk))
-    own *= np.float32(math.sqrt(1 - shared)) * spread
-    own += np.float32(math.sqrt(shared)) * spread * common
+    try:
+        with np.errstate(over="raise"):
+            spread = np.float32(sm_scale * math.sqrt(model.d_qk))
+            own *= np.float32(math.sqrt(1 - shared)) * spread
+            own += np.float32(math.sqrt(shared)) * spread * common
+    except FloatingPointError:
+        raise ValueError(f"sm_scale must keep the scaled logits finite in float32, got {sm_scale!r}") from None
     return own
 
 
-def rescale_counts(logits: NDArray[np.float32], *, b_topk: int, threshold: float) -> tuple[int, NDArray[np.int64]]:
-    """Blocks, and rescales per token, of the blocked forward on these ``sm_scale``-scaled logits.
+def rescale_counts(
+    logits: NDArray[np.float32], *, b_topk: int, threshold: float, heads_per_core: int = HEADS_PER_VECTOR_CORE
+) -> tuple[int, NDArray[np.int64], NDArray[np.int64]]:
+    """Blocks, O copies before the last per token, and rescales per token and VECTOR Core, on scaled logits.
 
-    Only the maxima matter: block ``k`` rescales when [`skip_scale_decision`][] says so for
-    the running max after block ``k``; block 0 sets the max and never counts.
+    Only the maxima matter: at block ``k`` each core rescales when
+    [`skip_scale_decision`][] says so for the running max after block ``k``, and O leaves
+    L0C when either core does; block 0 sets the max and never counts. ``heads_per_core = heads`` gives the joint
+    rule (one decision for all heads), the named variant the kernel does not use.
+
+    Returns:
+        ``(blocks, rescales [tokens], core_rescales [tokens, cores])``.
     """
     _check_positive_int("b_topk", b_topk)
-    if logits.ndim != 3:  # noqa: PLR2004 - three axes
-        raise ValueError(f"logits must have shape [tokens, heads, topk], got shape {logits.shape}")
-    tokens, heads, topk = logits.shape
-    blocks = max(-(-topk // b_topk), 1)
-    padded = np.full((tokens, heads, blocks * b_topk), -np.inf, dtype=np.float32)
-    padded[:, :, :topk] = logits
-    running = np.maximum.accumulate(padded.reshape(tokens, heads, blocks, b_topk).max(axis=3), axis=2)
+    _check_positive_int("heads_per_core", heads_per_core)
+    check_finite("threshold", threshold, low=0.0)
+    expected = "a float array [tokens >= 1, heads >= 1, topk]"
+    array = as_array("logits", logits, expected)
+    if array.dtype.kind != "f":
+        raise TypeError(f"logits must be {expected}, got dtype {array.dtype}")
+    if array.ndim != 3 or 0 in array.shape[:2]:  # noqa: PLR2004 - three axes
+        raise ValueError(f"logits must be {expected}, got shape {array.shape}")
+    if np.isnan(array).any():
+        raise ValueError("logits must not hold NaN, got one")
+    tokens, heads, topk = array.shape
+    width = max(min(b_topk, topk), 1)
+    blocks = max(-(-topk // width), 1)
+    padded = np.full((tokens, heads, blocks * width), -np.inf, dtype=np.float32)
+    padded[:, :, :topk] = array
+    running = np.maximum.accumulate(padded.reshape(tokens, heads, blocks, width).max(axis=3), axis=2)
     used = running[:, :, 0]
+    group = min(heads_per_core, heads)
     rescales = np.zeros(tokens, dtype=np.int64)
+    core_rescales = np.zeros((tokens, -(-heads // group)), dtype=np.int64)
     for block in range(1, blocks):
-        triggered, used = skip_scale_decision(running[:, :, block], used, threshold)
-        rescales += triggered
-    return blocks, rescales
+        triggered, used = skip_scale_decision(running[:, :, block], used, threshold, group)
+        core_rescales += triggered
+        rescales += triggered.any(axis=1)
+    return blocks, rescales, core_rescales
 
 
 @dataclass(frozen=True)
@@ -113,8 +147,10 @@ class RescaleMeasurement:
     b_topk: int
     threshold: float
     heads: int
+    heads_per_core: int
     blocks: int
-    rescales: tuple[int, ...]  # per query token
+    rescales: tuple[int, ...]  # per query token: blocks where either VECTOR Core rescaled
+    core_rescales: tuple[tuple[int, ...], ...]  # per query token, per VECTOR Core
 
     @property
     def logit_spread(self) -> float:
@@ -127,13 +163,18 @@ class RescaleMeasurement:
         return sum(self.rescales) / len(self.rescales)
 
     @property
+    def mean_core_rescales(self) -> tuple[float, ...]:
+        """Rescales per query token of each VECTOR Core, for its own heads."""
+        return tuple(sum(c) / len(self.core_rescales) for c in zip(*self.core_rescales, strict=True))
+
+    @property
     def rescale_rate(self) -> float:
         """Share of the blocks after the first that rescale."""
         return self.mean_rescales / (self.blocks - 1) if self.blocks > 1 else 0.0
 
     @property
     def o_copies_with_skip_scale(self) -> float:
-        """Copies of O out of L0C per query token: one per rescale and one at the end."""
+        """Copies of O out of L0C per query token: one per block where either core rescales, one at the end."""
         return self.mean_rescales + 1
 
     @property
@@ -157,9 +198,16 @@ def measure_rescales(
     tokens: int = SWEEP_TOKENS,
     seed: int = 0,
 ) -> RescaleMeasurement:
-    """Rescales of the blocked forward on synthetic scores, with the kernel's heads, ``B_TOPK`` and threshold."""
+    """Rescales of the blocked forward on synthetic scores, with the kernel's heads, cores, ``B_TOPK`` and threshold."""
+    if not isinstance(config, KernelConfig):
+        raise TypeError(f"config must be a KernelConfig, got {type(config).__name__}")
     logits = synthetic_logits(tokens, config.heads_per_core, topk, sm_scale=sm_scale, order=order, seed=seed)
-    blocks, rescales = rescale_counts(logits, b_topk=config.b_topk, threshold=config.rescale_threshold)
+    blocks, rescales, core_rescales = rescale_counts(
+        logits,
+        b_topk=config.b_topk,
+        threshold=config.rescale_threshold,
+        heads_per_core=config.mma_m_per_vector_core,
+    )
     return RescaleMeasurement(
         order=order,
         sm_scale=sm_scale,
@@ -167,8 +215,10 @@ def measure_rescales(
         b_topk=config.b_topk,
         threshold=config.rescale_threshold,
         heads=config.heads_per_core,
+        heads_per_core=config.mma_m_per_vector_core,
         blocks=blocks,
         rescales=tuple(int(r) for r in rescales),
+        core_rescales=tuple(tuple(int(c) for c in row) for row in core_rescales),
     )
 
 
@@ -192,6 +242,13 @@ def fixpipe_cycles_per_block_with(
 
     At the FixPipe rate of ``config``'s VECTOR Cores (`ascend_dsa.assumptions.FIXPIPE_1C2V` under 1C2V).
     """
+    for name, value, kind in (
+        ("measurement", measurement, RescaleMeasurement),
+        ("spec", spec, AscendSpec),
+        ("config", config, KernelConfig),
+    ):
+        if not isinstance(value, kind):
+            raise TypeError(f"{name} must be a {kind.__name__}, got {type(value).__name__}")
     p_only = fixpipe_cycles(spec, config, o_leaves=False)
     o_part = fixpipe_cycles(spec, config, o_leaves=True) - p_only
     share = Fraction(measurement.o_copies_with_skip_scale).limit_denominator(10**6) / measurement.blocks

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from ascend_dsa.render.skip_scale import render_fixpipe_with_skip_scale, render_rescale_plot, render_rescale_table
+from ascend_dsa.render.skip_scale import (
+    render_core_decisions,
+    render_fixpipe_with_skip_scale,
+    render_rescale_plot,
+    render_rescale_table,
+)
 from ascend_dsa.skip_scale import SCORE_ORDERS, SWEEP_SM_SCALE_FACTORS
 
 
@@ -29,3 +34,12 @@ def test_fixpipe_table_contrasts_every_block_with_skip_scale() -> None:
     assert "| no skip-scale: O leaves every block | — | 576 | 1024 | CUBE-bound |" in text
     assert "| 1.00 | 80 | 1024 | CUBE-bound |" in text
     assert "FixPipe 256 B/cycle (assumed" in text
+
+
+def test_core_decisions_show_three_copies_against_two() -> None:
+    """The two-core token: core 0 rescales at block 1, core 1 at block 2; 3 O copies per core, 2 jointly."""
+    text = render_core_decisions(lang="en")
+    assert "| 1 | 7 / 4 | 0 | yes | yes |" in text
+    assert "| 2 | 0 / 8 | 1 | yes | no |" in text
+    assert "| O copies (with the last) |  |  | 3 | 2 |" in text
+    assert render_core_decisions(lang="zh").startswith("| 块")

@@ -10,6 +10,7 @@ from ascend_dsa.hardware import ASCEND_950
 from ascend_dsa.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.kv_quant import (
     KV_TOKEN_FORMATS,
+    MODEL1_FP8,
     PUBLISHED_TOKEN_BYTES,
     PUBLISHED_TOKEN_BYTES_SOURCE,
     bits_per_value,
@@ -91,7 +92,7 @@ def render_kv_token_formats(lang: Lang = "zh") -> str:
         "kv_cache_format.h",
         pick(lang, "UB 中（32 B 对齐）", "in UB (32 B aligned)"),
         pick(lang, "每个值的位数", "bits per value"),
-        pick(lang, "每 token 的 MTE2 拷贝：相邻 / 分开", "MTE2 copies per token: adjacent / split"),
+        pick(lang, "每 token 的 MTE2 拷贝", "MTE2 copies per token"),
     ]
     rows = [
         (
@@ -106,7 +107,7 @@ def render_kv_token_formats(lang: Lang = "zh") -> str:
             PUBLISHED_TOKEN_BYTES[fmt.name],
             fmt.ub_token_bytes,
             f"{bits_per_value(fmt):g}",
-            f"{copies_per_token(fmt, adjacent=True)} / {copies_per_token(fmt, adjacent=False)}",
+            copies_per_token(fmt),
         )
         for fmt in KV_TOKEN_FORMATS
     ]
@@ -121,12 +122,12 @@ def render_kv_token_formats(lang: Lang = "zh") -> str:
 
 
 def render_kv_block_layout(lang: Lang = "zh", block_tokens: int = 4) -> str:
-    """Byte ranges of each token of a small FP8 page block in the old (split) and the kernel's (adjacent) layout."""
-    fmt = KV_TOKEN_FORMATS[0]
+    """Byte ranges of each token of a small page block: upstream's earlier MODEL1 FP8 layout and the kernel's FP8."""
+    fmt, old = KV_TOKEN_FORMATS[0], MODEL1_FP8
     rows = []
     for token in range(block_tokens):
-        split = token_byte_ranges(fmt, token, block_tokens, adjacent=False)
-        adjacent = token_byte_ranges(fmt, token, block_tokens, adjacent=True)
+        split = token_byte_ranges(old, token, block_tokens)
+        adjacent = token_byte_ranges(fmt, token, block_tokens)
         rows.append(
             (
                 token,
@@ -136,15 +137,28 @@ def render_kv_block_layout(lang: Lang = "zh", block_tokens: int = 4) -> str:
         )
     headers = [
         "token",
-        pick(lang, "旧布局：先全部数据，后全部 scale", "old layout: all data, then all scales"),
-        pick(lang, "本算子：数据与 scale 相邻", "this kernel: data and scales adjacent"),
+        pick(
+            lang,
+            f"旧布局 {old.name}（{old.token_bytes} B）：先全部数据，后全部 scale",
+            f"old layout {old.name} ({old.token_bytes} B): all data, then all scales",
+        ),
+        pick(
+            lang,
+            f"本算子 {fmt.name}（{fmt.token_bytes} B）：数据与 scale 相邻",
+            f"this kernel, {fmt.name} ({fmt.token_bytes} B): data and scales adjacent",
+        ),
     ]
     caption = pick(
         lang,
-        f"一个 {block_tokens} token 的 {fmt.name} page block，字节区间为 [起, 止)。旧布局里每个 token 是两段，"
-        "要两次 MTE2 拷贝；相邻布局里是一段，一次拷贝。",
-        f"An {fmt.name} page block of {block_tokens} tokens, byte ranges as [start, end). In the old layout a token "
-        "is two ranges, two MTE2 copies; adjacent, it is one range and one copy.",
+        f"一个 {block_tokens} token 的 page block，字节区间为 [起, 止)。旧布局是上游先前的 MODEL1 FP8 格式"
+        f"（{old.source.citation}）：每个 token {old.data_bytes} B 数据（{old.nope_dims} 个 e4m3 加 {old.rope_dims} "
+        f"维 bf16 RoPE），{old.scale_bytes} B scale（{old.nope_dims // old.dims_per_scale} 个 ue8m0 加 "
+        f"{old.scale_pad_bytes} B 填充）放在整块数据之后，要两次 MTE2 拷贝；本算子的格式里是一段，一次拷贝。",
+        f"A page block of {block_tokens} tokens, byte ranges as [start, end). The old layout is upstream's earlier "
+        f"MODEL1 FP8 format ({old.source.citation}): per token {old.data_bytes} B of data ({old.nope_dims} e4m3 plus "
+        f"{old.rope_dims} bf16 RoPE dims) and {old.scale_bytes} B of scales ({old.nope_dims // old.dims_per_scale} "
+        f"ue8m0 plus {old.scale_pad_bytes} B of padding) after the whole block's data: two MTE2 copies. In the "
+        "kernel's format a token is one range and one copy.",
     )
     return table(headers, rows, ("right", "left", "left")) + "\n\n" + caption + "\n"
 

@@ -7,9 +7,11 @@ import math
 from ascend_dsa.assumptions import SHARED_VARIANCE
 from ascend_dsa.block_cycles import mma_cycles_per_block
 from ascend_dsa.design_point import fixpipe_bytes_per_cycle, fixpipe_cycles
+from ascend_dsa.forward_cases import TRACE_B_TOPK, two_core_case
 from ascend_dsa.hardware import ASCEND_950
 from ascend_dsa.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.model import DSA_V41
+from ascend_dsa.reference import blocked_sparse_attn_fwd
 from ascend_dsa.render.markdown import Align, Lang, pick, table
 from ascend_dsa.render.svg import figure, to_svg
 from ascend_dsa.skip_scale import (
@@ -63,6 +65,7 @@ def render_rescale_table(lang: Lang = "zh", topk: int = SWEEP_TOPK[-1]) -> str:
             f"{_factor(m):g} / √{DSA_V41.d_qk}",
             f"{m.logit_spread:.1f}",
             m.blocks,
+            " / ".join(f"{c:.2f}" for c in m.mean_core_rescales),
             f"{m.mean_rescales:.2f}",
             f"{m.rescale_rate:.1%}",
             f"{m.o_copies_with_skip_scale:.2f} / {m.o_copies_without_skip_scale}",
@@ -75,19 +78,24 @@ def render_rescale_table(lang: Lang = "zh", topk: int = SWEEP_TOPK[-1]) -> str:
         "sm_scale",
         pick(lang, "缩放后 logit 标准差", "scaled logit std"),
         pick(lang, "块数", "blocks"),
-        pick(lang, "每 token rescale 次数", "rescales per token"),
+        pick(lang, "每个 VECTOR Core 的 rescale 次数", "rescales per VECTOR Core"),
+        pick(lang, "每 token 拷出 O 的 rescale 块数", "blocks copying O out, per token"),
         pick(lang, "rescale 的块占比", "share of blocks rescaling"),
         pick(lang, "O 拷出 L0C 次数：有 / 无 skip-scale", "O copies out of L0C: with / without skip-scale"),
         pick(lang, "省下的 O 拷贝", "O copies saved"),
     ]
     caption = pick(
         lang,
-        f"topk = {topk}。“rescale 的块占比”不计第 0 块（它只是确定最大值）。没有 skip-scale 时每块都要把 O 拷出 L0C；"
-        f"有了它，只在 rescale 时和最后一次拷出。{_score_model(lang)}",
-        f"topk = {topk}. The share of blocks leaves out block 0 (it only sets the max). Without skip-scale O leaves "
-        f"L0C every block; with it, only at a rescale and once at the end. {_score_model(lang)}",
+        f"topk = {topk}。每个 VECTOR Core 只为自己的 {SHIPPED_KERNEL.mma_m_per_vector_core} 个 head 判断，"
+        f"任一个核 rescale，O 就拷出 L0C（kernel_body.h:1583-1590）。"
+        f"“rescale 的块占比”不计第 0 块（它只是确定最大值）。"
+        f"没有 skip-scale 时每块都要把 O 拷出 L0C；有了它，只在这些块和最后一次拷出。{_score_model(lang)}",
+        f"topk = {topk}. Each VECTOR Core decides for its own {SHIPPED_KERNEL.mma_m_per_vector_core} heads; O leaves "
+        f"L0C when either core rescales (kernel_body.h:1583-1590). The share of blocks leaves out block 0 (it only "
+        f"sets the max). Without skip-scale O leaves L0C every block; with it, only at those blocks and once at the "
+        f"end. {_score_model(lang)}",
     )
-    aligns: tuple[Align, ...] = ("left",) + ("right",) * 7
+    aligns: tuple[Align, ...] = ("left",) + ("right",) * 8
     return table(headers, rows, aligns) + "\n\n" + caption + "\n"
 
 
@@ -165,3 +173,58 @@ def render_fixpipe_with_skip_scale(lang: Lang = "zh", topk: int = SWEEP_TOPK[-1]
         f"{float(every_block - p_only):.0f} cycles, spread over the blocks by the measured count.",
     )
     return table(headers, rows, ("left", "right", "right", "right", "left")) + "\n\n" + caption + "\n"
+
+
+def render_core_decisions(lang: Lang = "zh") -> str:
+    """The constructed two-core token, block by block: each core's rise, who rescales, and when O leaves L0C."""
+    config = SHIPPED_KERNEL
+    case = two_core_case(config)
+    cores = config.mma_m_per_vector_core
+    kernel = blocked_sparse_attn_fwd(
+        *case.args(), b_topk=TRACE_B_TOPK, rescale_threshold=config.rescale_threshold, heads_per_core=cores
+    )[3]
+    joint = blocked_sparse_attn_fwd(
+        *case.args(), b_topk=TRACE_B_TOPK, rescale_threshold=config.rescale_threshold, heads_per_core=case.q.shape[1]
+    )[3]
+    yes, no = pick(lang, "是", "yes"), pick(lang, "否", "no")
+    rows: list[tuple[object, ...]] = []
+    for block in range(1, kernel.core_rescaled.shape[1]):
+        rise = kernel.running_max[0, block] - kernel.max_for_softmax[0, block - 1]  # [h_q]
+        per_core = [float(rise[c * cores : (c + 1) * cores].max()) for c in range(kernel.core_rescaled.shape[2])]
+        rescaling = [str(c) for c in range(len(per_core)) if kernel.core_rescaled[0, block, c]]
+        rows.append(
+            (
+                block,
+                " / ".join(f"{r:g}" for r in per_core),
+                ", ".join(rescaling) or "—",
+                yes if kernel.rescaled[0, block] else no,
+                yes if joint.rescaled[0, block] else no,
+            )
+        )
+    rows.append(
+        (
+            pick(lang, "O 拷出次数（含最后一次）", "O copies (with the last)"),
+            "",
+            "",
+            int(kernel.o_copies[0]),
+            int(joint.o_copies[0]),
+        )
+    )
+    headers = [
+        pick(lang, "块", "block"),
+        pick(lang, "各 VECTOR Core 的最大涨幅", "largest rise per VECTOR Core"),
+        pick(lang, "rescale 的核", "cores rescaling"),
+        pick(lang, "内核：O 拷出 L0C", "kernel: O leaves L0C"),
+        pick(lang, "合并判断（对照）：O 拷出", "joint rule (for comparison): O leaves"),
+    ]
+    caption = pick(
+        lang,
+        f"一个 q token、{case.q.shape[1]} 个 head、`sm_scale = 1`、阈值 {config.rescale_threshold:g}；"
+        f"每个 VECTOR Core 负责 {cores} 个 head。涨幅是本块后的最大值减去上一块后 softmax 所用的最大值。"
+        "合并判断是把所有 head 放在一起判断、一起更新的做法，内核并不这样做。",
+        f"One q token, {case.q.shape[1]} heads, `sm_scale = 1`, threshold {config.rescale_threshold:g}; each VECTOR "
+        f"Core owns {cores} heads. A rise is the max after this block minus the max the softmax used after the "
+        "previous one. The joint rule decides and updates all heads together; the kernel does not.",
+    )
+    aligns: tuple[Align, ...] = ("left", "right", "center", "center", "center")
+    return table(headers, rows, aligns) + "\n\n" + caption + "\n"
