@@ -42,6 +42,8 @@ REPORT_LOGGER = "ascend_dsa.build_guard"
 HANDLER_NAME = "ascend-dsa-build-guard"
 #: Marks a superfences format function this hook has wrapped (the i18n plugin runs on_config once per language).
 WRAPPED = "_build_guard_wrapped"
+#: A failure's line quotes at most this much of the error's message (a FigureMismatch naming every row fits).
+MESSAGE_CHARS = 2000
 
 log = logging.getLogger("mkdocs.hooks.build_guard")
 report = logging.getLogger(REPORT_LOGGER)
@@ -56,9 +58,11 @@ class Failure:
     error: BaseException
 
     def message(self) -> str:
-        """The error's type and the first line of its message."""
-        lines = str(self.error).strip().splitlines()
-        return f"{type(self.error).__name__}: {lines[0] if lines else ''}".rstrip(": ")
+        """The error's type and its message on one line (at most ``MESSAGE_CHARS`` characters)."""
+        text = " ".join(line.strip() for line in str(self.error).splitlines() if line.strip())
+        if len(text) > MESSAGE_CHARS:
+            text = text[: MESSAGE_CHARS - 3] + "..."
+        return f"{type(self.error).__name__}: {text}" if text else type(self.error).__name__
 
     def line(self) -> str:
         """One line naming the page file, the block or cell, and the error."""
