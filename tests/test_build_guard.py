@@ -204,3 +204,15 @@ def test_serve_renders_a_mismatch_as_an_error_box(project_root: Path, tmp_path: 
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_failure_line_is_one_line_naming_page_and_block(guard: ModuleType) -> None:
+    """A failure is reported on one line: page file, block, error type and its whole message, newlines folded."""
+    failure = guard.Failure("docs/pipeline.en.md", "block 'pipeline-gantt'", ValueError("first\n  second\n"))
+    assert failure.line() == "docs/pipeline.en.md: block 'pipeline-gantt' failed: ValueError: first second"
+
+
+def test_guard_is_listed_after_the_execution_switch(project_root: Path) -> None:
+    """The floor build runs no notebook: the guard reads mkdocs-jupyter's execute after the switch has set it."""
+    config = (project_root / "mkdocs.yml").read_text(encoding="utf-8")
+    assert config.index("- hooks/execution_switch.py") < config.index("- hooks/build_guard.py")
