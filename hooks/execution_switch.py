@@ -1,7 +1,8 @@
 """MkDocs hook: with ``ASCEND_DSA_NO_EXEC=1`` the build runs no page code, to time the build's floor.
 
-markdown-exec blocks are shown as their source instead of being run, and mkdocs-jupyter does not execute notebooks.
-Without the variable this hook does nothing. ``benchmarks/site_build.py`` uses it; never set it for a real build.
+markdown-exec blocks are shown as their source instead of being run, and mkdocs-jupyter's ``execute`` is switched off,
+so that hooks/build_guard.py (listed after this hook) runs no notebook. Without the variable this hook does nothing.
+``benchmarks/site_build.py`` uses it; never set it for a real build.
 """
 
 from __future__ import annotations

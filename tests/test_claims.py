@@ -108,6 +108,21 @@ def test_mismatch_names_claim_line_ours_and_theirs() -> None:
     assert "claim decode-percent-of-peak" in message
 
 
+def test_mismatch_carries_each_claim_as_fields() -> None:
+    """The error lists each failing claim as fields (what, report line, ours, theirs) for an error box to show."""
+    design = ClaimContext(spec=ASCEND_950.with_overrides(clock_hz=1.7e9))
+    with pytest.raises(FigureMismatch) as caught:
+        check_claims(design, chapter="index")
+    first = caught.value.mismatches[0]
+    assert (first.subject, first.citation, first.ours) == (
+        "claim prefill-percent-of-peak",
+        "report (zh) line 5",
+        "92.00%",
+    )
+    assert first.theirs.startswith("95")
+    assert len(caught.value.mismatches) == str(caught.value).count("claim ")
+
+
 def test_fixpipe_rate_change_fails_break_even() -> None:
     """Doubling the FixPipe rate moves the break-even below 73.14 and the ledger says so."""
     design = ClaimContext(spec=ASCEND_950.with_overrides(fixpipe_bytes_per_cycle_1c1v=256))

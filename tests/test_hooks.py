@@ -28,12 +28,17 @@ if TYPE_CHECKING:
 
 
 def load_hook(name: str) -> ModuleType:
-    """Import hooks/<name>.py as MkDocs does, by path."""
+    """Import hooks/<name>.py as MkDocs does, by path, with hooks/ on the import path while it loads."""
     spec = importlib.util.spec_from_file_location(f"hook_{name}", ROOT / "hooks" / f"{name}.py")
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    sys.modules[spec.name] = module
+    sys.path.insert(0, str(ROOT / "hooks"))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(ROOT / "hooks"))
     return module
 
 

@@ -40,6 +40,11 @@ def test_mismatch_lists_every_differing_row() -> None:
     for line in range(104, 112):
         assert f"report (zh) line {line}: ours" in message
     assert "mem_cycles=5883" in message
+    rows = caught.value.mismatches
+    assert [m.citation for m in rows] == [f"report (zh) line {line}" for line in range(104, 112)]
+    assert rows[0].theirs == "h_q=16, topk=512, cube_cycles=2048, mem_cycles=5883"
+    assert rows[0].ours.startswith("h_q=16, topk=512")
+    assert rows[0].ours != rows[0].theirs
 
 
 def test_single_perturbed_published_row_is_named() -> None:

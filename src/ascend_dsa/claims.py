@@ -24,7 +24,7 @@ from ascend_dsa.block_cycles import (
     identity_rescale_cycles,
     mma_cycles_per_block,
 )
-from ascend_dsa.errors import FigureMismatch
+from ascend_dsa.errors import FigureMismatch, Mismatch
 from ascend_dsa.hardware import ASCEND_950, AscendSpec
 from ascend_dsa.kernel_config import SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.kv_quant import FP8_V41, token_byte_ranges
@@ -652,16 +652,33 @@ class ClaimResult:
     ours: FigureValue
     passed: bool
 
-    def describe(self) -> str:
-        """One line naming the claim, its report line, ours, theirs and the rule."""
+    def ours_text(self) -> str:
+        """Our value as the messages print it (a percentage for a percentage rule)."""
+        if self.claim.rule.kind is RuleKind.PERCENT and not isinstance(self.ours, tuple):
+            return f"{100 * self.ours:.2f}%"
+        return plain(self.ours)
+
+    def theirs_text(self) -> str:
+        """The report's value as the messages print it, with how the report writes it when that differs."""
         figure = self.claim.figure
         written = f" (written {figure.written!r})" if figure.written else ""
-        ours = plain(self.ours)
-        if self.claim.rule.kind is RuleKind.PERCENT and not isinstance(self.ours, tuple):
-            ours = f"{100 * self.ours:.2f}%"
+        return f"{plain(figure.value)}{written}"
+
+    def describe(self) -> str:
+        """One line naming the claim, its report line, ours, theirs and the rule."""
         return (
-            f"claim {self.claim.claim_id} ({figure.citation.short}): ours {ours}, "
-            f"report {plain(figure.value)}{written}; rule: {self.claim.rule.summary}"
+            f"claim {self.claim.claim_id} ({self.claim.figure.citation.short}): ours {self.ours_text()}, "
+            f"report {self.theirs_text()}; rule: {self.claim.rule.summary}"
+        )
+
+    def mismatch(self) -> Mismatch:
+        """The claim as a :class:`Mismatch`: the fields :func:`describe` joins into one line."""
+        return Mismatch(
+            subject=f"claim {self.claim.claim_id}",
+            citation=self.claim.figure.citation.short,
+            ours=self.ours_text(),
+            theirs=self.theirs_text(),
+            rule=self.claim.rule.summary,
         )
 
 
@@ -692,6 +709,7 @@ def check_claims(
     failing = [r for r in results if not r.passed]
     if failing:
         raise FigureMismatch(
-            f"{len(failing)} claim(s) differ from the report: " + "; ".join(r.describe() for r in failing)
+            f"{len(failing)} claim(s) differ from the report: " + "; ".join(r.describe() for r in failing),
+            [r.mismatch() for r in failing],
         )
     return results

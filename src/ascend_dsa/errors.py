@@ -2,13 +2,39 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
+
 
 class AscendDsaError(Exception):
     """Base of every error raised by this package."""
 
 
+@dataclass(frozen=True)
+class Mismatch:
+    """One figure that differs from the report: what it is, where the report gives it, ours and the report's.
+
+    The fields are plain text, so that a build can show them (a table in an error box) without parsing a message.
+    """
+
+    subject: str
+    citation: str
+    ours: str
+    theirs: str
+    rule: str = ""
+
+
 class FigureMismatch(AscendDsaError):  # noqa: N818 - the name says what it is; "Error" would add nothing
-    """A figure we computed differs from the one the report published."""
+    """A figure we computed differs from the one the report published.
+
+    ``mismatches`` lists the differing figures one by one when the raiser knows them (empty otherwise); the message
+    always says everything in one line.
+    """
+
+    def __init__(self, message: str, mismatches: Iterable[Mismatch] = ()) -> None:
+        """Keep the one-line ``message`` and the structured ``mismatches``."""
+        super().__init__(message)
+        self.mismatches: tuple[Mismatch, ...] = tuple(mismatches)
 
 
 class ForbiddenDesign(AscendDsaError):  # noqa: N818 - named for what it reports, like FigureMismatch

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, TypeAlias
 
-from ascend_dsa.errors import FigureMismatch
+from ascend_dsa.errors import FigureMismatch, Mismatch
 from ascend_dsa.provenance import REPORT_COMMIT, REPORT_ZH_PATH, Citation
 
 if TYPE_CHECKING:
@@ -97,9 +97,17 @@ class RowDifference:
 
     def describe(self) -> str:
         """One line: the row, ours, theirs."""
-        ours = "not computed" if self.ours is None else self.ours.describe()
-        where = f"report (zh) line {self.published.line}" if self.published.line else "published row"
-        return f"{where}: ours {ours}; report {self.published.describe()}"
+        row = self.mismatch()
+        return f"{row.citation}: ours {row.ours}; report {row.theirs}"
+
+    def mismatch(self) -> Mismatch:
+        """The row as a :class:`Mismatch`: which row, where the report prints it, ours and the report's."""
+        return Mismatch(
+            subject=f"h_q={self.published.heads}, topk={self.published.topk}",
+            citation=f"report (zh) line {self.published.line}" if self.published.line else "published row",
+            ours="not computed" if self.ours is None else self.ours.describe(),
+            theirs=self.published.describe(),
+        )
 
 
 def head_roofline_differences(
@@ -123,7 +131,8 @@ def check_head_roofline(points: Iterable[RooflinePoint], published: Iterable[Hea
         rows = "; ".join(d.describe() for d in differences)
         raise FigureMismatch(
             f"{len(differences)} of the rows of {HEAD_ROOFLINE_CITATION.short} differ from ours "
-            f"({HEAD_ROOFLINE_CITATION.full}): {rows}"
+            f"({HEAD_ROOFLINE_CITATION.full}): {rows}",
+            [d.mismatch() for d in differences],
         )
 
 

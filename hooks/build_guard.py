@@ -1,0 +1,289 @@
+"""MkDocs hook: a failing block or notebook cell fails ``mkdocs build`` at any verbosity and shows in the page.
+
+markdown-exec turns a block's exception into a WARNING, which ``--strict`` counts only when the log level lets it
+through (not under ``-q``); mkdocs-jupyter stopped the build with a kernel's coloured traceback. This hook takes
+both over:
+
+- each failure (a markdown-exec block, or a notebook cell, which this hook runs in-process with
+  hooks/notebook_cells.py instead of a Jupyter kernel) is one ERROR line naming the page file, the block id or the
+  cell, and the error's one-line message; the full traceback is logged at DEBUG (``-v``);
+- the failing block's output (or the failing cell's) is an error box: the error, and for a ``FigureMismatch`` a
+  table of what differs, its report line, ours and the report's;
+- at the end of the build, after mkdocs-static-i18n has built every language, ``mkdocs build`` stops with one
+  Abort counting the failures of all languages; ``mkdocs serve`` logs the count and keeps serving the pages with
+  their boxes.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import nbformat
+from markdown_exec import ExecutionError, validator
+from mkdocs.exceptions import Abort
+from mkdocs.plugins import event_priority
+from mkdocs.utils import CountHandler
+from mkdocs_jupyter import convert
+from mkdocs_jupyter.plugin import NotebookFile, get_nb_toc
+from notebook_cells import run_cells
+
+#: The logger markdown-exec reports failed blocks on (its MkDocs plugin prefixes its loggers' names with this).
+MARKDOWN_EXEC_LOGGER = "mkdocs.plugins.markdown_exec"
+#: Our one-line failure reports. Outside the "mkdocs" logger, so --strict's counter does not abort the build of
+#: one language before the others are built; the final Abort counts every language.
+REPORT_LOGGER = "ascend_dsa.build_guard"
+HANDLER_NAME = "ascend-dsa-build-guard"
+#: Marks a superfences format function this hook has wrapped (the i18n plugin runs on_config once per language).
+WRAPPED = "_build_guard_wrapped"
+#: A failure's line quotes at most this much of the error's message (a FigureMismatch naming every row fits).
+MESSAGE_CHARS = 2000
+
+log = logging.getLogger("mkdocs.hooks.build_guard")
+report = logging.getLogger(REPORT_LOGGER)
+
+
+@dataclass(frozen=True)
+class Failure:
+    """One failure: the page file (relative to the project), where in it, and the error raised."""
+
+    page: str
+    where: str
+    error: BaseException
+
+    def message(self) -> str:
+        """The error's type and its message on one line (at most ``MESSAGE_CHARS`` characters)."""
+        text = " ".join(line.strip() for line in str(self.error).splitlines() if line.strip())
+        if len(text) > MESSAGE_CHARS:
+            text = text[: MESSAGE_CHARS - 3] + "..."
+        return f"{type(self.error).__name__}: {text}" if text else type(self.error).__name__
+
+    def line(self) -> str:
+        """One line naming the page file, the block or cell, and the error."""
+        return f"{self.page}: {self.where} failed: {self.message()}"
+
+
+@dataclass
+class _State:
+    """What the hook keeps between events: the command, the page being built, the failures of this build."""
+
+    serving: bool = False
+    run_notebooks: bool = False
+    depth: int = 0
+    page: str = ""
+    caught: BaseException | None = None
+    failures: list[Failure] = field(default_factory=list)
+
+
+#: One build at a time per process (MkDocs builds pages one after another, languages one inside the other).
+_STATE = _State()
+
+_LABELS = {
+    "zh": ("构建时检查失败", "项目", "报告位置", "我们的值", "报告的值", "规则"),
+    "en": ("A build-time check failed", "what", "report line", "ours", "report", "rule"),
+}
+
+
+def page_language(page: str) -> str:
+    """``en`` for an English twin (``x.en.md``, ``x.en.ipynb``), else ``zh``."""
+    return "en" if Path(page).stem.endswith(".en") else "zh"
+
+
+def error_box(failure: Failure) -> str:
+    """HTML for an admonition showing the failure; a ``FigureMismatch`` gets a row per differing figure."""
+    title, *headings = _LABELS[page_language(failure.page)]
+    escape = html.escape
+    parts = [
+        '<div class="admonition failure build-guard-error">',
+        f'<p class="admonition-title">{escape(title)}: {escape(type(failure.error).__name__)}</p>',
+        f"<p><code>{escape(failure.page)}</code>, {escape(failure.where)}</p>",
+    ]
+    mismatches = getattr(failure.error, "mismatches", ())
+    if mismatches:
+        has_rule = any(m.rule for m in mismatches)
+        shown = headings if has_rule else headings[:-1]
+        parts.append("<table><thead><tr>" + "".join(f"<th>{escape(h)}</th>" for h in shown) + "</tr></thead><tbody>")
+        for m in mismatches:
+            cells = (m.subject, m.citation, m.ours, m.theirs, m.rule)[: len(shown)]
+            parts.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
+        parts.append("</tbody></table>")
+    else:
+        parts.append(f"<pre><code>{escape(str(failure.error).strip())}</code></pre>")
+    parts.append("</div>")
+    return "\n".join(parts)
+
+
+def record(failure: Failure) -> str:
+    """Count the failure, report it in one line, and return the error box that replaces the output."""
+    _STATE.failures.append(failure)
+    report.error(failure.line())
+    return error_box(failure)
+
+
+class _BlockErrors(logging.Handler):
+    """Takes markdown-exec's warning about a failed block off the log, keeping the exception being handled.
+
+    markdown-exec logs the warning inside its ``except ExecutionError`` clause, so the exception (and the block's
+    original error, its cause) is still current. Any other record goes on to MkDocs' handlers unchanged.
+    """
+
+    def emit(self, record: logging.LogRecord) -> None:
+        """Keep a failed block's error for the block's wrapper; pass anything else on to the "mkdocs" logger."""
+        error = sys.exc_info()[1]
+        if isinstance(error, ExecutionError):
+            _STATE.caught = error.__cause__ or error
+            log.debug(record.getMessage())
+            return
+        parent = logging.getLogger("mkdocs")
+        if parent.isEnabledFor(record.levelno):
+            parent.handle(record)
+
+
+def _install_handlers() -> None:
+    """Route markdown-exec's log through ``_BlockErrors`` and our reports to MkDocs' console, once per process."""
+    mkdocs_logger = logging.getLogger("mkdocs")
+    source = logging.getLogger(MARKDOWN_EXEC_LOGGER)
+    for handler in [h for h in source.handlers if h.get_name() == HANDLER_NAME]:
+        source.removeHandler(handler)
+    handler = _BlockErrors()
+    handler.set_name(HANDLER_NAME)
+    source.addHandler(handler)
+    source.propagate = False
+    # -q raises MkDocs' level to ERROR, which would drop the warning before any handler sees it.
+    source.setLevel(min(logging.WARNING, mkdocs_logger.getEffectiveLevel()))
+    report.handlers = [h for h in mkdocs_logger.handlers if not isinstance(h, CountHandler)]
+    report.propagate = not report.handlers
+    report.setLevel(logging.INFO)
+
+
+def guarded(format_function: Callable[..., str]) -> Callable[..., str]:
+    """A superfences format function that returns an error box, and records the failure, when the block fails."""
+
+    def guarded_format(source: str, language: str, css_class: str, options: Any, md: Any, **kwargs: Any) -> str:  # noqa: ANN401
+        _STATE.caught = None
+        output = format_function(source, language, css_class, options, md, **kwargs)
+        error, _STATE.caught = _STATE.caught, None
+        if error is None:
+            return output
+        block_id = options.get("id") if isinstance(options, dict) else ""
+        where = f"block '{block_id}'" if block_id else f"a {language} block without id"
+        return record(Failure(_STATE.page, where, error))
+
+    setattr(guarded_format, WRAPPED, True)
+    return guarded_format
+
+
+def on_startup(command: str, **kwargs: Any) -> None:  # noqa: ANN401, ARG001 - MkDocs hook signature
+    """Remember whether this process serves the site (failures then show in the pages and do not stop it)."""
+    _STATE.serving = command == "serve"
+
+
+def on_config(config: Any, **kwargs: Any) -> None:  # noqa: ANN401, ARG001 - MkDocs hook signature
+    """Wrap markdown-exec's fences, catch its failure warnings, and take notebook execution from mkdocs-jupyter."""
+    _install_handlers()
+    fences = config["mdx_configs"].get("pymdownx.superfences", {}).get("custom_fences", [])
+    for fence in fences:
+        if fence.get("validator") is validator and not getattr(fence["format"], WRAPPED, False):
+            fence["format"] = guarded(fence["format"])
+    jupyter = config["plugins"].get("mkdocs-jupyter")
+    if jupyter is not None and _STATE.depth == 0:  # the outermost build decides; the others inherit
+        _STATE.run_notebooks = bool(jupyter.config["execute"])
+        jupyter.config["execute"] = False
+
+
+def on_pre_build(config: Any, **kwargs: Any) -> None:  # noqa: ANN401, ARG001 - MkDocs hook signature
+    """Start counting afresh for an outermost build (the other languages' builds run inside it)."""
+    if _STATE.depth == 0:
+        _STATE.failures.clear()
+    _STATE.depth += 1
+
+
+def _project_path(path: str, config: Any) -> str:  # noqa: ANN401 - MkDocs' config
+    """``path`` relative to the directory of mkdocs.yml, with forward slashes."""
+    root = Path(config["config_file_path"] or ".").resolve().parent
+    try:
+        return Path(path).resolve().relative_to(root).as_posix()
+    except ValueError:
+        return Path(path).as_posix()
+
+
+def _render_notebook(page: Any, jupyter: Any) -> Callable[[Any, Any], None]:  # noqa: ANN401 - MkDocs' objects
+    """A ``page.render`` that runs the notebook's cells in-process, then converts it as mkdocs-jupyter does."""
+    options = jupyter.config
+    source = page.file.abs_src_path
+    name = _STATE.page
+
+    def render(config: Any, files: Any) -> None:  # noqa: ANN401, ARG001 - Page.render's signature
+        notebook = nbformat.read(source, as_version=4)
+        failure = run_cells(notebook, name)
+        if failure is not None:
+            box = record(Failure(name, failure.describe(), failure.error))
+            notebook.cells[failure.index - 1].outputs.append(
+                nbformat.v4.new_output("display_data", data={"text/html": box})
+            )
+        with tempfile.TemporaryDirectory(prefix="build-guard-") as directory:
+            executed = Path(directory) / Path(source).name
+            nbformat.write(notebook, executed)
+            page.content = convert.nb2html(
+                str(executed),
+                execute=False,
+                kernel_name=options["kernel_name"],
+                theme=options["theme"],
+                allow_errors=True,
+                show_input=options["show_input"],
+                no_input=options["no_input"],
+                no_prompt=options["no_prompt"],
+                remove_tag_config=options["remove_tag_config"],
+                highlight_extra_classes=options["highlight_extra_classes"],
+                include_requirejs=options["include_requirejs"],
+                custom_mathjax_url=options["custom_mathjax_url"],
+            )
+        page.toc, title = get_nb_toc(source, options["toc_depth"])
+        if title is not None and not options["ignore_h1_titles"]:
+            page.title = title
+
+    return render
+
+
+@event_priority(-50)  # after mkdocs-jupyter has set the notebook's page up
+def on_pre_page(page: Any, config: Any, **kwargs: Any) -> Any:  # noqa: ANN401, ARG001 - MkDocs hook signature
+    """Note the page being built; for a notebook to execute, render it by running its cells in-process."""
+    _STATE.page = _project_path(page.file.abs_src_path, config)
+    jupyter = config["plugins"].get("mkdocs-jupyter")
+    if _STATE.run_notebooks and jupyter is not None and isinstance(page.file, NotebookFile):
+        ignored = any(Path(page.file.abs_src_path).match(p) for p in jupyter.config["execute_ignore"])
+        if not ignored:
+            page.render = _render_notebook(page, jupyter)
+    return page
+
+
+def summary(failures: list[Failure]) -> str:
+    """One line counting the failures and the page files they are in."""
+    pages = sorted({f.page for f in failures})
+    return f"{len(failures)} failing block(s) or notebook cell(s) in {len(pages)} page file(s): {', '.join(pages)}"
+
+
+@event_priority(-150)  # after mkdocs-static-i18n has built the other languages (its on_post_build, at -100)
+def on_post_build(config: Any, **kwargs: Any) -> None:  # noqa: ANN401, ARG001 - MkDocs hook signature
+    """After the outermost build: stop ``mkdocs build`` if anything failed; under ``serve`` only report it."""
+    _STATE.depth = max(_STATE.depth - 1, 0)
+    if _STATE.depth or not _STATE.failures:
+        return
+    failures = list(_STATE.failures)
+    _STATE.failures.clear()
+    if _STATE.serving:
+        report.error("%s; the pages show them in error boxes", summary(failures))
+        return
+    raise Abort(f"Aborted: {summary(failures)}")
+
+
+def on_build_error(error: Exception, **kwargs: Any) -> None:  # noqa: ANN401, ARG001 - MkDocs hook signature
+    """Forget the failed build's state, so that the next build (``serve`` rebuilds) starts clean."""
+    _STATE.depth = 0
+    _STATE.failures.clear()
