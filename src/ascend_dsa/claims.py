@@ -672,7 +672,7 @@ class ClaimResult:
         )
 
     def mismatch(self) -> Mismatch:
-        """The claim as a :class:`Mismatch`: the fields :func:`describe` joins into one line."""
+        """The claim as a [`Mismatch`][]: the fields `describe` joins into one line."""
         return Mismatch(
             subject=f"claim {self.claim.claim_id}",
             citation=self.claim.figure.citation.short,

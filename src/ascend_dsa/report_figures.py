@@ -101,7 +101,7 @@ class RowDifference:
         return f"{row.citation}: ours {row.ours}; report {row.theirs}"
 
     def mismatch(self) -> Mismatch:
-        """The row as a :class:`Mismatch`: which row, where the report prints it, ours and the report's."""
+        """The row as a [`Mismatch`][]: which row, where the report prints it, ours and the report's."""
         return Mismatch(
             subject=f"h_q={self.published.heads}, topk={self.published.topk}",
             citation=f"report (zh) line {self.published.line}" if self.published.line else "published row",

@@ -40,7 +40,7 @@ _MISSING_GLYPH = r"Glyph \d+ .* missing from font"
 def figure(width_in: float = 7.0, height_in: float = 4.0) -> Iterator[Figure]:
     """A new figure drawn under the site's deterministic settings.
 
-    A bare :class:`~matplotlib.figure.Figure`, not one from pyplot: nothing to close, no GUI backend, and the build
+    A bare `Figure`, not one from pyplot: nothing to close, no GUI backend, and the build
     does not pay for importing pyplot.
     """
     with mpl.rc_context(_RC), warnings.catch_warnings():
