@@ -1,9 +1,30 @@
-"""Shared fixtures: the project root, a strict site build, a local web server for it, and Debian's Chromium."""
+"""Shared fixtures: the project root, the one shared strict site build, mutated copies, a web server, Chromium.
+
+Two patterns keep the suite fast (a strict build takes most of a minute on a 2-core machine):
+
+* Tests that only *read* the built site take the session-scoped ``built_site`` fixture: one strict build of the
+  working tree (both languages, notebooks executed), shared by every such test. Never build the tree again to read
+  it.
+* Tests that prove a *change* breaks (or survives) the strict build take the ``project_copy`` fixture: a
+  :class:`ProjectCopy` of what the build reads, in the test's tmp folder. Change it with ``replace`` or ``append``,
+  call ``lean()`` when the check does not need the English edition or the executed notebooks (about four times
+  faster), then ``build()``::
+
+      def test_wrong_constant_breaks_the_build(project_copy: ProjectCopy) -> None:
+          project_copy.replace("src/ascend_dsa/hardware.py", "clock_hz=1650 * MHz", "clock_hz=1600 * MHz")
+          result = project_copy.lean().build()
+          assert result.returncode != 0
+          assert "report (zh) line 108" in result.output
+
+  Each such build costs seconds; mark its test ``@pytest.mark.build`` and prefer an in-process check (call the
+  checking function with the changed value) when it proves the same thing.
+"""
 
 from __future__ import annotations
 
 import functools
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -59,6 +80,74 @@ def build_site(project: Path, site_dir: Path, extra_env: dict[str, str] | None =
     return BuildResult(completed.returncode, completed.stdout + completed.stderr)
 
 
+def copy_project(root: Path, destination: Path) -> Path:
+    """A copy of what the site build reads (``SITE_INPUTS``) from ``root`` into ``destination``, without caches."""
+    destination.mkdir(parents=True)
+    for name in SITE_INPUTS:
+        source = root / name
+        if source.is_dir():
+            shutil.copytree(source, destination / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        else:
+            shutil.copy2(source, destination / name)
+    return destination
+
+
+def perturb(path: Path, old: str, new: str) -> None:
+    """Replace exactly one occurrence of ``old`` in ``path`` (fails the test if it occurs zero or several times)."""
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{old!r} must occur once in {path}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+#: mkdocs.yml's lines that ``ProjectCopy.lean`` turns off: the English edition and the notebooks' execution.
+ENGLISH_ON = "          name: English\n          build: true"
+NOTEBOOKS_EXECUTED = "      execute: true\n"
+
+
+@dataclass(frozen=True)
+class ProjectCopy:
+    """A copy of the project's site inputs in a tmp folder, to change and build without touching the tree."""
+
+    root: Path
+
+    def replace(self, relative: str, old: str, new: str) -> ProjectCopy:
+        """Replace the one occurrence of ``old`` in the file at ``relative`` (from the copy's root)."""
+        perturb(self.root / relative, old, new)
+        return self
+
+    def append(self, relative: str, text: str) -> ProjectCopy:
+        """Add ``text`` at the end of the file at ``relative``."""
+        with (self.root / relative).open("a", encoding="utf-8") as handle:
+            handle.write(text)
+        return self
+
+    def lean(self, *, english: bool = False) -> ProjectCopy:
+        """Build without executing the notebooks and, unless ``english``, without the English edition.
+
+        Every markdown-exec block of the built edition still runs, so each figure check still runs once; only the
+        notebooks' execution and the second language's pages are skipped.
+        """
+        if not english:
+            perturb(self.root / "mkdocs.yml", ENGLISH_ON, ENGLISH_ON.replace("build: true", "build: false"))
+        perturb(self.root / "mkdocs.yml", NOTEBOOKS_EXECUTED, NOTEBOOKS_EXECUTED.replace("true", "false"))
+        return self
+
+    def build(self, extra_env: dict[str, str] | None = None) -> BuildResult:
+        """Build the copy strictly into ``site`` next to it."""
+        return build_site(self.root, self.site, extra_env)
+
+    @property
+    def site(self) -> Path:
+        """Where :meth:`build` writes the site."""
+        return self.root.parent / "site"
+
+
+@pytest.fixture
+def project_copy(tmp_path: Path) -> ProjectCopy:
+    """A fresh copy of the project's site inputs in this test's tmp folder (see the module docstring)."""
+    return ProjectCopy(copy_project(ROOT, tmp_path / "project"))
+
+
 @pytest.fixture(scope="session")
 def project_root() -> Path:
     """The checked-out project."""
@@ -67,7 +156,10 @@ def project_root() -> Path:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site built once, strictly, from the working tree; fails the requesting test if the build fails."""
+    """The site built once per session, strictly, from the working tree (both languages, notebooks executed).
+
+    Every test that only reads the site shares this one build; it fails the requesting test if the build fails.
+    """
     site = tmp_path_factory.mktemp("site")
     result = build_site(ROOT, site)
     if result.returncode != 0:
