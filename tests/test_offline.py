@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING
 import pytest
 import yaml
 
-from tests.conftest import build_site
 from tests.site_html import css_urls, html_files, is_external, js_urls, scan_html
-from tests.test_site import copy_project
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from tests.conftest import ProjectCopy
 
 pytestmark = pytest.mark.build
 
@@ -115,11 +115,8 @@ def test_privacy_plugin_fails_on_external_assets(project_root: Path) -> None:
         ),
     ],
 )
-def test_external_asset_fails_strict_build(project_root: Path, tmp_path: Path, page: str, snippet: str) -> None:
+def test_external_asset_fails_strict_build(project_copy: ProjectCopy, page: str, snippet: str) -> None:
     """Add an external script or font to a copy of a page: the strict build fails and names the URL."""
-    project = copy_project(project_root, tmp_path / "project")
-    with (project / page).open("a", encoding="utf-8") as handle:
-        handle.write(snippet)
-    result = build_site(project, tmp_path / "site")
+    result = project_copy.append(page, snippet).lean(english=page.endswith(".en.md")).build()
     assert result.returncode != 0
     assert "External file: https://" in result.output

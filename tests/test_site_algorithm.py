@@ -6,11 +6,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.conftest import build_site
-from tests.test_site import copy_project, perturb
-
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from tests.conftest import ProjectCopy
 
 pytestmark = pytest.mark.build
 
@@ -36,11 +35,10 @@ def test_pages_show_their_demos(built_site: Path, page: str, needles: list[str])
         assert needle in html, needle
 
 
-def test_wrong_token_size_breaks_the_build(project_root: Path, tmp_path: Path) -> None:
+def test_wrong_token_size_breaks_the_build(project_copy: ProjectCopy) -> None:
     """If kv_cache_format.h's 528 B were misquoted, the KV layout page's check fails the strict build."""
-    project = copy_project(project_root, tmp_path / "project")
-    perturb(project / "src/ascend_dsa/kv_quant.py", '{"FP8": 528, "FP4": 288}', '{"FP8": 529, "FP4": 288}')
-    result = build_site(project, tmp_path / "site")
+    project_copy.replace("src/ascend_dsa/kv_quant.py", '{"FP8": 528, "FP4": 288}', '{"FP8": 529, "FP4": 288}')
+    result = project_copy.lean().build()
     assert result.returncode != 0
     assert "FigureMismatch" in result.output
     assert "kv_cache_format.h:19" in result.output
