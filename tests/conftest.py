@@ -16,8 +16,12 @@ Two patterns keep the suite fast (a strict build takes most of a minute on a 2-c
           assert result.returncode != 0
           assert "report (zh) line 108" in result.output
 
-  Each such build costs seconds; mark its test ``@pytest.mark.build`` and prefer an in-process check (call the
-  checking function with the changed value) when it proves the same thing.
+  Each such build costs seconds: prefer an in-process check (call the checking function with the changed value)
+  when it proves the same thing, and keep one build to prove the wiring.
+
+Markers say what a test costs: ``site`` (it reads the shared build) and ``build`` (it runs a build of its own) are
+added here from the fixtures a test uses; a test that calls :func:`build_site` itself carries ``@pytest.mark.build``.
+``pytest -m "not build"`` runs everything with the one shared build; ``-m "not build and not site"`` builds nothing.
 """
 
 from __future__ import annotations
@@ -146,6 +150,16 @@ class ProjectCopy:
 def project_copy(tmp_path: Path) -> ProjectCopy:
     """A fresh copy of the project's site inputs in this test's tmp folder (see the module docstring)."""
     return ProjectCopy(copy_project(ROOT, tmp_path / "project"))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``site`` the tests that read the shared build and ``build`` those that build a copy of their own."""
+    for item in items:
+        fixtures = getattr(item, "fixturenames", ())
+        if "built_site" in fixtures:
+            item.add_marker(pytest.mark.site)
+        if "project_copy" in fixtures:
+            item.add_marker(pytest.mark.build)
 
 
 @pytest.fixture(scope="session")

@@ -11,8 +11,6 @@ if TYPE_CHECKING:
 
     from tests.conftest import ProjectCopy
 
-pytestmark = pytest.mark.build
-
 #: Page -> inline SVG figures our blocks add to it.
 FIGURES = {
     "design/index.html": 2,

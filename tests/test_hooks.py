@@ -212,7 +212,6 @@ def test_cjk_line_breaks_are_joined_outside_code(html: str, expected: str) -> No
     assert load_hook("cjk_linebreaks").join_cjk_lines(html) == expected
 
 
-@pytest.mark.build
 def test_built_chinese_pages_have_no_break_between_ideographs(built_site: Path) -> None:
     """No Chinese page's text has a line break between two Chinese characters (which shows as a stray space)."""
     hook = load_hook("cjk_linebreaks")

@@ -16,8 +16,6 @@ if TYPE_CHECKING:
 
     from tests.conftest import ProjectCopy
 
-pytestmark = pytest.mark.build
-
 #: (script glob below the site, URL prefix, why the URL is never fetched by this site). Anything else fails.
 JS_NEVER_FETCHED = (
     ("*", "http://www.w3.org/", "an XML namespace name, not a download"),

@@ -14,8 +14,6 @@ if TYPE_CHECKING:
 
     from tests.conftest import ProjectCopy
 
-pytestmark = pytest.mark.build
-
 #: copy_project and perturb live in tests/conftest.py; still importable from here for tests written before.
 __all__ = ["copy_project", "perturb"]
 

@@ -11,8 +11,6 @@ if TYPE_CHECKING:
 
     from tests.conftest import ProjectCopy
 
-pytestmark = pytest.mark.build
-
 
 @pytest.mark.parametrize(
     ("page", "needles"),
