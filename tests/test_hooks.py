@@ -115,11 +115,11 @@ def test_execution_switch_shows_sources_instead(monkeypatch: pytest.MonkeyPatch)
 
 
 @pytest.mark.build
-def test_floor_build_runs_no_page_code(project_root: Path, tmp_path: Path) -> None:
+def test_floor_build_runs_no_page_code(project_copy: ProjectCopy) -> None:
     """The benchmark's floor: with ASCEND_DSA_NO_EXEC=1 the strict build passes and shows the call, not the table."""
-    result = build_site(project_root, tmp_path / "site", {"ASCEND_DSA_NO_EXEC": "1"})
+    result = project_copy.lean().build({"ASCEND_DSA_NO_EXEC": "1"})
     assert result.returncode == 0, result.output[-3000:]
-    html = (tmp_path / "site" / "discussion" / "heads-per-core" / "index.html").read_text(encoding="utf-8")
+    html = (project_copy.site / "discussion" / "heads-per-core" / "index.html").read_text(encoding="utf-8")
     assert "render_head_roofline_table(lang=" in html
     assert "6920.6" not in html
 
