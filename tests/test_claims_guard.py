@@ -80,7 +80,7 @@ def page_blocks(page: Path, docs: Path = DOCS) -> list[PageBlock]:
             continue
         found = re.search(r"""\bid=["']?(?P<id>[^"'\s]+)""", opening["info"])
         body: list[str] = []
-        while lines[index].strip() != opening["fence"]:
+        while index < len(lines) and lines[index].strip() != opening["fence"]:
             body.append(lines[index].removeprefix(opening["indent"]))
             index += 1
         index += 1
