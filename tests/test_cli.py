@@ -7,13 +7,17 @@ from ascend_dsa.cli import main
 from ascend_dsa.report_figures import HEAD_ROOFLINE_PUBLISHED_TEXT
 
 
-def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    """Run the command line in-process: its exit status (returned or raised as SystemExit) and its stderr."""
+def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """Run the command line in-process: its exit status (returned or raised as SystemExit), stdout and stderr.
+
+    Any other exception escapes and fails the calling test, as a traceback would in a real process.
+    """
     try:
         status = main(argv)
     except SystemExit as stop:
         status = stop.code if isinstance(stop.code, int) else 1
-    return status, capsys.readouterr().err
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
 
 
 def test_first_eight_lines_equal_report(capsys: pytest.CaptureFixture[str]) -> None:
@@ -64,8 +68,9 @@ def test_what_if_grid(capsys: pytest.CaptureFixture[str]) -> None:
 )
 def test_bad_input_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str], option: str) -> None:
     """Bad values exit 2 with a single line naming the option: never a traceback (an exception escaping main)."""
-    status, err = run_main(["head-roofline", *argv], capsys)
+    status, out, err = run_main(["head-roofline", *argv], capsys)
     assert status == 2
+    assert out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
     assert option in lines[0]

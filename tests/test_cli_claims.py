@@ -41,6 +41,7 @@ def test_b_topk_override(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize("argv", [["--b-topk", "0"], ["--clock", "fast"], ["--chapter", "nowhere"]])
 def test_bad_input_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     """Bad values exit 2 with one line, never a traceback (an exception escaping main)."""
-    status, err = run_main(["claims", *argv], capsys)
+    status, out, err = run_main(["claims", *argv], capsys)
     assert status == 2
+    assert out == ""
     assert len(err.strip().splitlines()) == 1, err
