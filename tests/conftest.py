@@ -1,14 +1,14 @@
 """Shared fixtures: the project root, the one shared strict site build, mutated copies, a web server, Chromium.
 
-Two patterns keep the suite fast (a strict build takes most of a minute on a 2-core machine):
+Two patterns keep the suite fast (one full strict build costs about 15 s of CPU, a lean one about 7 s):
 
 * Tests that only *read* the built site take the session-scoped ``built_site`` fixture: one strict build of the
   working tree (both languages, notebooks executed), shared by every such test. Never build the tree again to read
   it.
 * Tests that prove a *change* breaks (or survives) the strict build take the ``project_copy`` fixture: a
   :class:`ProjectCopy` of what the build reads, in the test's tmp folder. Change it with ``replace`` or ``append``,
-  call ``lean()`` when the check does not need the English edition or the executed notebooks (about four times
-  faster), then ``build()``::
+  call ``lean()`` when the check does not need the English edition or the executed notebooks (about half the
+  cost), then ``build()``::
 
       def test_wrong_constant_breaks_the_build(project_copy: ProjectCopy) -> None:
           project_copy.replace("src/ascend_dsa/hardware.py", "clock_hz=1650 * MHz", "clock_hz=1600 * MHz")
