@@ -18,9 +18,13 @@ Two patterns keep the suite fast (one full strict build costs about 15 s of CPU,
 
   Each such build costs seconds: prefer an in-process check (call the checking function with the changed value)
   when it proves the same thing, and keep one build to prove the wiring.
+* A change that breaks one check of the build, independently of every other, can instead join ``MUTATIONS``:
+  the session-scoped ``mutated_build`` fixture applies them all to one lean copy and builds it once; each test
+  then asserts that the output names its own change (so one build proves several wirings).
 
 Markers say what a test costs: ``site`` (it reads the shared build) and ``build`` (it runs a build of its own) are
-added here from the fixtures a test uses; a test that calls :func:`build_site` itself carries ``@pytest.mark.build``.
+added here from the fixtures a test uses (``mutated_build`` counts as ``build``); a test that calls
+:func:`build_site` itself carries ``@pytest.mark.build``.
 ``pytest -m "not build"`` runs everything with the one shared build; ``-m "not build and not site"`` builds nothing.
 """
 
@@ -146,6 +150,46 @@ class ProjectCopy:
         return self.root.parent / "site"
 
 
+@dataclass(frozen=True)
+class Mutation:
+    """One change to a copy of the project: replace the one occurrence of ``old`` in ``file`` with ``new``."""
+
+    file: str
+    old: str
+    new: str
+
+
+#: Changes that each break exactly one check the lean build runs, and no other; ``mutated_build`` applies them all
+#: to one copy. Keyed by what they break; each is asserted by the test named in its comment.
+MUTATIONS: dict[str, Mutation] = {
+    # tests/test_claims_guard.py: a PublishedFigure value that is a claim's input (report (zh) line 5)
+    "prefill-tflops": Mutation(
+        "src/ascend_dsa/report_figures.py",
+        'key="prefill-tflops", value=410,',
+        'key="prefill-tflops", value=821,',
+    ),
+    # tests/test_claims_guard.py: one row of the head-roofline table kept as text (report (zh) line 108)
+    "head-roofline-line-108": Mutation(
+        "src/ascend_dsa/report_figures.py",
+        "cube_cycles=  8192, mem_cycles=  6921",
+        "cube_cycles=  8192, mem_cycles= 13843",
+    ),
+    # tests/test_site_algorithm.py: the token size kv_cache_format.h:19 states
+    "kv-token-bytes": Mutation("src/ascend_dsa/kv_quant.py", '{"FP8": 528, "FP4": 288}', '{"FP8": 529, "FP4": 288}'),
+    # tests/test_design_site.py: one shipped UB total (config.h)
+    "ub-total": Mutation("src/ascend_dsa/code_figures.py", "total_bytes=259600", "total_bytes=259601"),
+}
+
+
+@pytest.fixture(scope="session")
+def mutated_build(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
+    """One lean strict build of a copy with every change in ``MUTATIONS`` applied (see the module docstring)."""
+    copy = ProjectCopy(copy_project(ROOT, tmp_path_factory.mktemp("mutated") / "project"))
+    for mutation in MUTATIONS.values():
+        copy.replace(mutation.file, mutation.old, mutation.new)
+    return copy.lean().build()
+
+
 @pytest.fixture
 def project_copy(tmp_path: Path) -> ProjectCopy:
     """A fresh copy of the project's site inputs in this test's tmp folder (see the module docstring)."""
@@ -158,7 +202,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         fixtures = getattr(item, "fixturenames", ())
         if "built_site" in fixtures:
             item.add_marker(pytest.mark.site)
-        if "project_copy" in fixtures:
+        if "project_copy" in fixtures or "mutated_build" in fixtures:
             item.add_marker(pytest.mark.build)
 
 

@@ -6,13 +6,12 @@ The guarantee is proved in three parts, instead of one strict build per figure:
    every claim is checked by a block of some page, in both languages.
 2. Perturbation, in-process: for each published figure, the loaded package is given a changed value (no build);
    ``check_claims`` and every block that checks a claim using the figure then raise ``FigureMismatch`` naming it.
-3. Wiring: a strict build of a copy whose ``report_figures.py`` source has two figures changed (a
+3. Wiring: the strict build of a copy whose ``report_figures.py`` source has two figures changed (a
    ``PublishedFigure`` value and a head-roofline row) fails naming both claims, so a block that raises fails it.
 """
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import dataclasses
 import io
@@ -34,17 +33,16 @@ from ascend_dsa.report_figures import (
     head_roofline_figures,
     published_head_roofline,
 )
-from tests.conftest import ROOT
+from tests.conftest import MUTATIONS, ROOT
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator
+    from collections.abc import Iterable
     from pathlib import Path
 
     from ascend_dsa.claims import ClaimResult
     from ascend_dsa.report_figures import HeadRooflineRow
-    from tests.conftest import ProjectCopy
+    from tests.conftest import BuildResult
 
-FIGURES_FILE = "src/ascend_dsa/report_figures.py"
 ROOFLINE_KEYS = [f.key for f in head_roofline_figures()]
 ALL_KEYS = [f.key for f in PUBLISHED_FIGURES] + ROOFLINE_KEYS
 DOCS = ROOT / "docs"
@@ -237,55 +235,15 @@ def test_in_process_perturbation_is_undone(monkeypatch: pytest.MonkeyPatch) -> N
     check_claims()
 
 
-def perturb_published_figure(project: ProjectCopy, key: str) -> None:
-    """Rewrite the ``value=`` literal of the PublishedFigure named ``key`` in the copy's report_figures.py."""
-    path = project.root / FIGURES_FILE
-    source = path.read_text(encoding="utf-8")
-    figure = next(f for f in PUBLISHED_FIGURES if f.key == key)
-    value_node = next(call_values(source, key), None)
-    if value_node is None:
-        pytest.fail(f"no PublishedFigure(key={key!r}, ...) in {FIGURES_FILE}")
-    lines = source.splitlines(keepends=True)
-    start = sum(len(x) for x in lines[: value_node.lineno - 1]) + value_node.col_offset
-    end = sum(len(x) for x in lines[: (value_node.end_lineno or 0) - 1]) + (value_node.end_col_offset or 0)
-    assert ast.literal_eval(source[start:end]) == figure.value
-    new = repr(perturbed(figure.value, shrink=is_upper_bound(key)))
-    path.write_text(source[:start] + new + source[end:], encoding="utf-8")
-
-
-def call_values(source: str, key: str) -> Iterator[ast.expr]:
-    """The ``value=`` argument of each call in ``source`` that has ``key=<key>``."""
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Call):
-            keywords = {k.arg: k.value for k in node.keywords}
-            key_node = keywords.get("key")
-            if isinstance(key_node, ast.Constant) and key_node.value == key and "value" in keywords:
-                yield keywords["value"]
-
-
-def perturb_roofline_source(project: ProjectCopy, key: str) -> None:
-    """Change the L2 cycles printed in one head-roofline row of the copy's report_figures.py."""
-    index = ROOFLINE_KEYS.index(key)
-    old, new = HEAD_ROOFLINE_PUBLISHED_TEXT[index], perturbed_roofline_text(key)[index]
-    project.replace(FIGURES_FILE, f'"{old}"', f'"{new}"')
-
-
-#: The figures changed in the wiring build's copy: one PublishedFigure value (an input to a claim, on the first
-#: page) and one head-roofline row (a table kept as text). Their claims are independent, so each name in the
-#: output comes from its own change.
-WIRING: dict[str, Callable[[ProjectCopy, str], None]] = {
-    "prefill-tflops": perturb_published_figure,
-    "head-roofline-line-108": perturb_roofline_source,
-}
-
-
 @pytest.mark.build
-def test_perturbed_figure_source_breaks_strict_build(project_copy: ProjectCopy) -> None:
-    """Change two figures in report_figures.py of a copy: the strict build fails with FigureMismatch naming each."""
-    for key, perturb in WIRING.items():
-        perturb(project_copy, key)
-    result = project_copy.lean().build()
-    assert result.returncode != 0
-    assert "FigureMismatch" in result.output
-    for key in WIRING:
-        assert names_a_claim(result.output, key), (key, result.output[-3000:])
+def test_perturbed_figure_source_breaks_strict_build(mutated_build: BuildResult) -> None:
+    """Change two figures in report_figures.py of a copy: the strict build fails with FigureMismatch naming each.
+
+    The copy (tests/conftest.py's ``MUTATIONS``) changes a PublishedFigure value that a claim takes as input and a
+    head-roofline row kept as text; their claims are independent, so each name in the output comes from its change.
+    """
+    assert mutated_build.returncode != 0
+    assert "FigureMismatch" in mutated_build.output
+    for key in ("prefill-tflops", "head-roofline-line-108"):
+        assert key in MUTATIONS
+        assert names_a_claim(mutated_build.output, key), (key, mutated_build.output[-3000:])

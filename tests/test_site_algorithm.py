@@ -6,10 +6,12 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.conftest import MUTATIONS
+
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from tests.conftest import ProjectCopy
+    from tests.conftest import BuildResult
 
 
 @pytest.mark.parametrize(
@@ -33,10 +35,10 @@ def test_pages_show_their_demos(built_site: Path, page: str, needles: list[str])
         assert needle in html, needle
 
 
-def test_wrong_token_size_breaks_the_build(project_copy: ProjectCopy) -> None:
-    """If kv_cache_format.h's 528 B were misquoted, the KV layout page's check fails the strict build."""
-    project_copy.replace("src/ascend_dsa/kv_quant.py", '{"FP8": 528, "FP4": 288}', '{"FP8": 529, "FP4": 288}')
-    result = project_copy.lean().build()
+def test_wrong_token_size_breaks_the_build(mutated_build: BuildResult) -> None:
+    """If kv_cache_format.h's 528 B were misquoted (tests/conftest.py's MUTATIONS), the strict build fails naming it."""
+    assert "kv-token-bytes" in MUTATIONS
+    result = mutated_build
     assert result.returncode != 0
     assert "FigureMismatch" in result.output
     assert "kv_cache_format.h:19" in result.output
