@@ -1,9 +1,38 @@
-"""Shared fixtures: the project root, a strict site build, a local web server for it, and Debian's Chromium."""
+"""Shared fixtures: the project root, the one shared strict site build, mutated copies, a web server, Chromium.
+
+Two patterns keep the suite fast (one full strict build costs about 15 s of CPU, a lean one about 7 s):
+
+* Tests that only *read* the built site take the session-scoped ``built_site`` fixture: one strict build of the
+  working tree (both languages, notebooks executed), shared by every such test. Never build the tree again to read
+  it.
+* Tests that prove a *change* breaks (or survives) the strict build take the ``project_copy`` fixture: a
+  :class:`ProjectCopy` of what the build reads, in the test's tmp folder. Change it with ``replace`` or ``append``,
+  call ``lean()`` when the check does not need the English edition or the executed notebooks (about half the
+  cost), then ``build()``::
+
+      def test_wrong_constant_breaks_the_build(project_copy: ProjectCopy) -> None:
+          project_copy.replace("src/ascend_dsa/hardware.py", "clock_hz=1650 * MHz", "clock_hz=1600 * MHz")
+          result = project_copy.lean().build()
+          assert result.returncode != 0
+          assert "report (zh) line 108" in result.output
+
+  Each such build costs seconds: prefer an in-process check (call the checking function with the changed value)
+  when it proves the same thing, and keep one build to prove the wiring.
+* A change that breaks one check of the build, independently of every other, can instead join ``MUTATIONS``:
+  the session-scoped ``mutated_build`` fixture applies them all to one lean copy and builds it once; each test
+  then asserts that the output names its own change (so one build proves several wirings).
+
+Markers say what a test costs: ``site`` (it reads the shared build) and ``build`` (it runs a build of its own) are
+added here from the fixtures a test uses (``mutated_build`` counts as ``build``); a test that calls
+:func:`build_site` itself carries ``@pytest.mark.build``.
+``pytest -m "not build"`` runs everything with the one shared build; ``-m "not build and not site"`` builds nothing.
+"""
 
 from __future__ import annotations
 
 import functools
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -59,6 +88,124 @@ def build_site(project: Path, site_dir: Path, extra_env: dict[str, str] | None =
     return BuildResult(completed.returncode, completed.stdout + completed.stderr)
 
 
+def copy_project(root: Path, destination: Path) -> Path:
+    """A copy of what the site build reads (``SITE_INPUTS``) from ``root`` into ``destination``, without caches."""
+    destination.mkdir(parents=True)
+    for name in SITE_INPUTS:
+        source = root / name
+        if source.is_dir():
+            shutil.copytree(source, destination / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        else:
+            shutil.copy2(source, destination / name)
+    return destination
+
+
+def perturb(path: Path, old: str, new: str) -> None:
+    """Replace exactly one occurrence of ``old`` in ``path`` (fails the test if it occurs zero or several times)."""
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{old!r} must occur once in {path}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+#: mkdocs.yml's lines that ``ProjectCopy.lean`` turns off: the English edition and the notebooks' execution.
+ENGLISH_ON = "          name: English\n          build: true"
+NOTEBOOKS_EXECUTED = "      execute: true\n"
+
+
+@dataclass(frozen=True)
+class ProjectCopy:
+    """A copy of the project's site inputs in a tmp folder, to change and build without touching the tree."""
+
+    root: Path
+
+    def replace(self, relative: str, old: str, new: str) -> ProjectCopy:
+        """Replace the one occurrence of ``old`` in the file at ``relative`` (from the copy's root)."""
+        perturb(self.root / relative, old, new)
+        return self
+
+    def append(self, relative: str, text: str) -> ProjectCopy:
+        """Add ``text`` at the end of the file at ``relative``."""
+        with (self.root / relative).open("a", encoding="utf-8") as handle:
+            handle.write(text)
+        return self
+
+    def lean(self, *, english: bool = False) -> ProjectCopy:
+        """Build without executing the notebooks and, unless ``english``, without the English edition.
+
+        Every markdown-exec block of the built edition still runs, so each figure check still runs once; only the
+        notebooks' execution and the second language's pages are skipped.
+        """
+        if not english:
+            perturb(self.root / "mkdocs.yml", ENGLISH_ON, ENGLISH_ON.replace("build: true", "build: false"))
+        perturb(self.root / "mkdocs.yml", NOTEBOOKS_EXECUTED, NOTEBOOKS_EXECUTED.replace("true", "false"))
+        return self
+
+    def build(self, extra_env: dict[str, str] | None = None) -> BuildResult:
+        """Build the copy strictly into ``site`` next to it."""
+        return build_site(self.root, self.site, extra_env)
+
+    @property
+    def site(self) -> Path:
+        """Where :meth:`build` writes the site."""
+        return self.root.parent / "site"
+
+
+@dataclass(frozen=True)
+class Mutation:
+    """One change to a copy of the project: replace the one occurrence of ``old`` in ``file`` with ``new``."""
+
+    file: str
+    old: str
+    new: str
+
+
+#: Changes that each break exactly one check the lean build runs, and no other; ``mutated_build`` applies them all
+#: to one copy. Keyed by what they break; each is asserted by the test named in its comment.
+MUTATIONS: dict[str, Mutation] = {
+    # tests/test_claims_guard.py: a PublishedFigure value that is a claim's input (report (zh) line 5)
+    "prefill-tflops": Mutation(
+        "src/ascend_dsa/report_figures.py",
+        'key="prefill-tflops", value=410,',
+        'key="prefill-tflops", value=821,',
+    ),
+    # tests/test_claims_guard.py: one row of the head-roofline table kept as text (report (zh) line 108)
+    "head-roofline-line-108": Mutation(
+        "src/ascend_dsa/report_figures.py",
+        "cube_cycles=  8192, mem_cycles=  6921",
+        "cube_cycles=  8192, mem_cycles= 13843",
+    ),
+    # tests/test_site_algorithm.py: the token size kv_cache_format.h:19 states
+    "kv-token-bytes": Mutation("src/ascend_dsa/kv_quant.py", '{"FP8": 528, "FP4": 288}', '{"FP8": 529, "FP4": 288}'),
+    # tests/test_design_site.py: one shipped UB total (config.h)
+    "ub-total": Mutation("src/ascend_dsa/code_figures.py", "total_bytes=259600", "total_bytes=259601"),
+}
+
+
+@pytest.fixture(scope="session")
+def mutated_build(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
+    """One lean strict build of a copy with every change in ``MUTATIONS`` applied (see the module docstring)."""
+    copy = ProjectCopy(copy_project(ROOT, tmp_path_factory.mktemp("mutated") / "project"))
+    for mutation in MUTATIONS.values():
+        copy.replace(mutation.file, mutation.old, mutation.new)
+    return copy.lean().build()
+
+
+@pytest.fixture
+def project_copy(tmp_path: Path) -> ProjectCopy:
+    """A fresh copy of the project's site inputs in this test's tmp folder (see the module docstring)."""
+    return ProjectCopy(copy_project(ROOT, tmp_path / "project"))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``site`` the tests that read the shared build and ``build`` those that build a copy of their own."""
+    for item in items:
+        fixtures = getattr(item, "fixturenames", ())
+        if "built_site" in fixtures:
+            item.add_marker(pytest.mark.site)
+        if "project_copy" in fixtures or "mutated_build" in fixtures:
+            item.add_marker(pytest.mark.build)
+
+
 @pytest.fixture(scope="session")
 def project_root() -> Path:
     """The checked-out project."""
@@ -67,7 +214,10 @@ def project_root() -> Path:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site built once, strictly, from the working tree; fails the requesting test if the build fails."""
+    """The site built once per session, strictly, from the working tree (both languages, notebooks executed).
+
+    Every test that only reads the site shares this one build; it fails the requesting test if the build fails.
+    """
     site = tmp_path_factory.mktemp("site")
     result = build_site(ROOT, site)
     if result.returncode != 0:

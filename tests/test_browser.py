@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from playwright.sync_api import Page, Request, Response
 
-pytestmark = [pytest.mark.browser, pytest.mark.build]
+pytestmark = pytest.mark.browser
 
 #: Material fetches ``sitemap.xml`` next to each ``<link rel=alternate>`` to map pages for the language selector.
 #: mkdocs-static-i18n points those links at the same chapter (not at a language root), so the fetch finds nothing

@@ -1,31 +1,153 @@
-"""Each published figure, perturbed in a copy of the project, makes the strict build fail naming its claim."""
+"""Each published figure, changed, makes the figure check of a page fail naming its claim, and the strict build too.
+
+The guarantee is proved in three parts, instead of one strict build per figure:
+
+1. Coverage: every page's markdown-exec blocks run in-process once, recording which claims each block checks;
+   every claim is checked by a block of some page, in both languages.
+2. Perturbation, in-process: for each published figure, the loaded package is given a changed value (no build);
+   ``check_claims`` and every block that checks a claim using the figure then raise ``FigureMismatch`` naming it.
+3. Wiring: the strict build of a copy whose ``report_figures.py`` source has two figures changed (a
+   ``PublishedFigure`` value and a head-roofline row) fails naming both claims, so a block that raises fails it.
+"""
 
 from __future__ import annotations
 
-import ast
+import contextlib
+import dataclasses
+import io
+import re
+import sys
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import pytest
 
-from ascend_dsa.claims import CLAIMS, RuleKind
+from ascend_dsa import report_figures
+from ascend_dsa.claims import CLAIMS, RuleKind, check_claims
+from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.report_figures import (
+    HEAD_ROOFLINE_CITATION,
     HEAD_ROOFLINE_PUBLISHED_TEXT,
     PUBLISHED_FIGURES,
     FigureValue,
     head_roofline_figures,
     published_head_roofline,
 )
-from tests.conftest import build_site
-from tests.test_site import copy_project, perturb
+from tests.conftest import MUTATIONS, ROOT
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from pathlib import Path
 
-pytestmark = pytest.mark.build
+    from ascend_dsa.claims import ClaimResult
+    from ascend_dsa.report_figures import HeadRooflineRow
+    from tests.conftest import BuildResult
 
-FIGURES_FILE = "src/ascend_dsa/report_figures.py"
 ROOFLINE_KEYS = [f.key for f in head_roofline_figures()]
 ALL_KEYS = [f.key for f in PUBLISHED_FIGURES] + ROOFLINE_KEYS
+DOCS = ROOT / "docs"
+#: The opening fence of an executed Python block, possibly indented (inside an admonition or a tab).
+EXEC_FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,})python\b(?P<info>.*)$")
+
+
+@dataclass(frozen=True)
+class PageBlock:
+    """One executed block of a page: the page (relative to docs/), the block's id and its code, dedented."""
+
+    page: str
+    block_id: str
+    code: str
+
+    def run(self) -> str:
+        """Execute the block as markdown-exec does, in fresh globals; return what it printed."""
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            exec(compile(self.code, f"docs/{self.page}#{self.block_id}", "exec"), {"__name__": "__main__"})  # noqa: S102 - the page's own block, as the build runs it
+        return printed.getvalue()
+
+
+def page_blocks(page: Path, docs: Path = DOCS) -> list[PageBlock]:
+    """The executed Python blocks of one markdown page below ``docs``, in order."""
+    lines = page.read_text(encoding="utf-8").splitlines()
+    blocks: list[PageBlock] = []
+    index = 0
+    while index < len(lines):
+        opening = EXEC_FENCE.match(lines[index])
+        index += 1
+        if opening is None or not re.search(r"""\bexec=["']?(?:true|1|yes|on)""", opening["info"]):
+            continue
+        found = re.search(r"""\bid=["']?(?P<id>[^"'\s]+)""", opening["info"])
+        body: list[str] = []
+        while index < len(lines) and lines[index].strip() != opening["fence"]:
+            body.append(lines[index].removeprefix(opening["indent"]))
+            index += 1
+        index += 1
+        relative = page.relative_to(docs).as_posix()
+        blocks.append(PageBlock(relative, found["id"] if found else "<no id>", "\n".join(body)))
+    return blocks
+
+
+def all_page_blocks() -> list[PageBlock]:
+    """Every executed block of every page of both languages."""
+    pages = sorted(p for p in DOCS.rglob("*.md") if "vendor" not in p.parts)
+    return [block for page in pages for block in page_blocks(page)]
+
+
+def replace_everywhere(monkeypatch: pytest.MonkeyPatch, original: object, replacement: object) -> None:
+    """Rebind every ``ascend_dsa`` module attribute that is ``original`` to ``replacement`` for this test.
+
+    Modules import names from each other (``from ascend_dsa.claims import check_claims``), so rebinding the
+    defining module alone would miss the copies the renderers hold.
+    """
+    for name, module in list(sys.modules.items()):
+        if name == "ascend_dsa" or name.startswith("ascend_dsa."):
+            for attribute, value in list(vars(module).items()):
+                if value is original:
+                    monkeypatch.setattr(module, attribute, replacement)
+
+
+@pytest.fixture(scope="module")
+def checked_by() -> dict[str, list[PageBlock]]:
+    """Claim id -> the page blocks that check it, recorded by running every block once with a spy on check_claims."""
+    record: dict[str, list[PageBlock]] = {}
+    current: list[PageBlock] = []
+
+    def spy(*args: object, **kwargs: object) -> tuple[ClaimResult, ...]:
+        results = check_claims(*args, **kwargs)  # type: ignore[arg-type]
+        for result in results:
+            blocks = record.setdefault(result.claim.claim_id, [])
+            if current[-1] not in blocks:
+                blocks.append(current[-1])
+        return results
+
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        replace_everywhere(monkeypatch, check_claims, spy)
+        for block in all_page_blocks():
+            current.append(block)
+            block.run()
+    return record
+
+
+def test_page_blocks_reads_indented_blocks_and_ids(tmp_path: Path) -> None:
+    """The block reader finds top-level and indented executed blocks with their ids, and skips shown code."""
+    page = tmp_path / "chapter.md"
+    page.write_text(
+        '```python exec="true" id="a"\nprint(1)\n```\n\n```python\nshown()\n```\n\n'
+        '!!! note\n    ```python exec="1" id="b"\n    x = 2\n    print(x)\n    ```\n',
+        encoding="utf-8",
+    )
+    blocks = [(b.page, b.block_id, b.code) for b in page_blocks(page, tmp_path)]
+    assert blocks == [("chapter.md", "a", "print(1)"), ("chapter.md", "b", "x = 2\nprint(x)")]
+
+
+@pytest.mark.parametrize("claim_id", [c.claim_id for c in CLAIMS])
+def test_every_claim_is_checked_by_a_page_in_both_languages(
+    checked_by: dict[str, list[PageBlock]], claim_id: str
+) -> None:
+    """Running the pages' blocks checks the claim in a block of some Chinese page and of its English twin."""
+    pages = {block.page for block in checked_by.get(claim_id, [])}
+    twins = [p for p in pages if not p.endswith(".en.md") and p.removesuffix(".md") + ".en.md" in pages]
+    assert twins, (claim_id, sorted(pages))
 
 
 def claims_using(key: str) -> list[str]:
@@ -42,70 +164,86 @@ def perturbed(value: FigureValue, *, shrink: bool) -> FigureValue:
     return type(value)(2 * value + 1)
 
 
-def perturb_published_figure(project: Path, key: str) -> None:
-    """Rewrite the ``value=`` literal of the PublishedFigure named ``key`` in the copy's report_figures.py."""
-    path = project / FIGURES_FILE
-    source = path.read_text(encoding="utf-8")
-    figure = next(f for f in PUBLISHED_FIGURES if f.key == key)
-    shrink = any(c.rule.kind is RuleKind.AT_MOST for c in CLAIMS if c.claim_id == key)
-    for node in ast.walk(ast.parse(source)):
-        if not isinstance(node, ast.Call):
-            continue
-        keywords = {k.arg: k.value for k in node.keywords}
-        key_node = keywords.get("key")
-        if isinstance(key_node, ast.Constant) and key_node.value == key:
-            value_node = keywords["value"]
-            break
-    else:
-        pytest.fail(f"no PublishedFigure(key={key!r}, ...) in {FIGURES_FILE}")
-    lines = source.splitlines(keepends=True)
-    start = sum(len(x) for x in lines[: value_node.lineno - 1]) + value_node.col_offset
-    end = sum(len(x) for x in lines[: (value_node.end_lineno or 0) - 1]) + (value_node.end_col_offset or 0)
-    assert ast.literal_eval(source[start:end]) == figure.value
-    path.write_text(source[:start] + repr(perturbed(figure.value, shrink=shrink)) + source[end:], encoding="utf-8")
+def is_upper_bound(key: str) -> bool:
+    """Whether the figure ``key`` is compared as an upper bound (so a larger value would still hold)."""
+    return any(c.rule.kind is RuleKind.AT_MOST for c in CLAIMS if c.claim_id == key)
 
 
-def perturb_roofline_row(project: Path, key: str) -> None:
-    """Change the L2 cycles printed in one head-roofline row of the copy."""
+def perturbed_roofline_text(key: str) -> tuple[str, ...]:
+    """The published head-roofline text with the L2 cycles of the row ``key`` changed."""
     index = ROOFLINE_KEYS.index(key)
     row, text = published_head_roofline()[index], HEAD_ROOFLINE_PUBLISHED_TEXT[index]
     new = text.replace(f"mem_cycles={row.mem_cycles:6d}", f"mem_cycles={2 * row.mem_cycles + 1:6d}")
     assert new != text
-    perturb(project / FIGURES_FILE, f'"{text}"', f'"{new}"')
+    return (*HEAD_ROOFLINE_PUBLISHED_TEXT[:index], new, *HEAD_ROOFLINE_PUBLISHED_TEXT[index + 1 :])
 
 
-def english_off(project: Path) -> None:
-    """Build only the Chinese site and skip the notebook's execution in the copy.
+def perturb_in_process(monkeypatch: pytest.MonkeyPatch, key: str) -> None:
+    """Give the loaded package a changed published figure ``key``, as a changed report_figures.py would."""
+    if key in ROOFLINE_KEYS:
+        text = perturbed_roofline_text(key)
 
-    Every markdown-exec block still runs once, which is all the guard needs: the published figures are checked
-    by the blocks in the chapters, not by the notebook.
-    """
-    perturb(
-        project / "mkdocs.yml",
-        "          name: English\n          build: true",
-        "          name: English\n          build: false",
+        def rows(
+            text: Iterable[str] = text, citation: report_figures.Citation = HEAD_ROOFLINE_CITATION
+        ) -> tuple[HeadRooflineRow, ...]:
+            return published_head_roofline(text, citation)
+
+        replace_everywhere(monkeypatch, published_head_roofline, rows)
+        return
+    figures = tuple(
+        dataclasses.replace(f, value=perturbed(f.value, shrink=is_upper_bound(key))) if f.key == key else f
+        for f in PUBLISHED_FIGURES
     )
-    perturb(project / "mkdocs.yml", "      execute: true\n", "      execute: false\n")
+    replace_everywhere(monkeypatch, PUBLISHED_FIGURES, figures)
+
+
+def names_a_claim(message: str, key: str) -> bool:
+    """Whether a FigureMismatch message names, with its report line, a claim that uses the figure ``key``."""
+    return any(f"claim {claim_id} (report (zh) line" in message for claim_id in claims_using(key))
 
 
 @pytest.mark.parametrize("key", ALL_KEYS)
-def test_perturbed_figure_breaks_strict_build(project_root: Path, tmp_path: Path, key: str) -> None:
-    """Perturb one published figure: the strict build fails with FigureMismatch naming a claim that uses it."""
-    project = copy_project(project_root, tmp_path / "project")
-    if key in ROOFLINE_KEYS:
-        perturb_roofline_row(project, key)
-    else:
-        perturb_published_figure(project, key)
-    english_off(project)
-    result = build_site(project, tmp_path / "site")
-    assert result.returncode != 0
-    assert "FigureMismatch" in result.output
-    assert any(f"claim {claim_id} (report (zh) line" in result.output for claim_id in claims_using(key)), key
+def test_perturbed_figure_fails_its_claim_check(monkeypatch: pytest.MonkeyPatch, key: str) -> None:
+    """Change one published figure in-process: check_claims raises FigureMismatch naming a claim that uses it."""
+    check_claims()
+    perturb_in_process(monkeypatch, key)
+    with pytest.raises(FigureMismatch) as raised:
+        check_claims()
+    assert names_a_claim(str(raised.value), key), str(raised.value)
 
 
-def test_unperturbed_chinese_copy_builds(project_root: Path, tmp_path: Path) -> None:
-    """The Chinese-only copy builds cleanly, so the failures above come from the perturbation alone."""
-    project = copy_project(project_root, tmp_path / "project")
-    english_off(project)
-    result = build_site(project, tmp_path / "site")
-    assert result.returncode == 0, result.output[-3000:]
+@pytest.mark.parametrize("key", ALL_KEYS)
+def test_perturbed_figure_fails_every_block_that_checks_it(
+    checked_by: dict[str, list[PageBlock]], monkeypatch: pytest.MonkeyPatch, key: str
+) -> None:
+    """Change one published figure in-process: each page block checking a claim that uses it raises, naming one."""
+    blocks = [b for claim_id in claims_using(key) for b in checked_by.get(claim_id, [])]
+    assert blocks, key
+    perturb_in_process(monkeypatch, key)
+    for block in dict.fromkeys(blocks):
+        with pytest.raises(FigureMismatch) as raised:
+            block.run()
+        assert names_a_claim(str(raised.value), key), (block.page, block.block_id, str(raised.value))
+
+
+def test_in_process_perturbation_is_undone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Within a test the changed figure is seen everywhere; afterwards the package is as shipped."""
+    with monkeypatch.context() as inner:
+        perturb_in_process(inner, "prefill-tflops")
+        assert report_figures.published_number("prefill-tflops") != 410
+    assert report_figures.published_number("prefill-tflops") == 410  # report (zh) line 5
+    check_claims()
+
+
+@pytest.mark.build
+def test_perturbed_figure_source_breaks_strict_build(mutated_build: BuildResult) -> None:
+    """Change two figures in report_figures.py of a copy: the strict build fails with FigureMismatch naming each.
+
+    The copy (tests/conftest.py's ``MUTATIONS``) changes a PublishedFigure value that a claim takes as input and a
+    head-roofline row kept as text; their claims are independent, so each name in the output comes from its change.
+    """
+    assert mutated_build.returncode != 0
+    assert "FigureMismatch" in mutated_build.output
+    for key in ("prefill-tflops", "head-roofline-line-108"):
+        assert key in MUTATIONS
+        assert names_a_claim(mutated_build.output, key), (key, mutated_build.output[-3000:])

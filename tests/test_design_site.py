@@ -6,10 +6,12 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.conftest import MUTATIONS
+
 if TYPE_CHECKING:
     from pathlib import Path
 
-pytestmark = pytest.mark.build
+    from tests.conftest import BuildResult
 
 #: Page -> inline SVG figures our blocks add to it.
 FIGURES = {
@@ -50,14 +52,10 @@ def test_notebook_is_rendered_executed_and_downloadable(built_site: Path, prefix
     assert (page / source).is_file()
 
 
-def test_a_wrong_ub_total_breaks_the_strict_build(project_root: Path, tmp_path: Path) -> None:
-    """Change one shipped UB total in a copy: the strict build fails and names the instantiation."""
-    from tests.conftest import build_site  # noqa: PLC0415
-    from tests.test_site import copy_project, perturb  # noqa: PLC0415
-
-    project = copy_project(project_root, tmp_path / "project")
-    perturb(project / "src/ascend_dsa/code_figures.py", "total_bytes=259600", "total_bytes=259601")
-    result = build_site(project, tmp_path / "site")
+def test_a_wrong_ub_total_breaks_the_strict_build(mutated_build: BuildResult) -> None:
+    """Change one shipped UB total in a copy (conftest.py's MUTATIONS): the strict build names the instantiation."""
+    assert "ub-total" in MUTATIONS
+    result = mutated_build
     assert result.returncode != 0
     assert "FigureMismatch" in result.output
     assert "v41_h64_prefill_nosink: ours 259600 B; kernel 259601 B" in result.output

@@ -26,6 +26,8 @@ from tests.test_site import copy_project, perturb
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from tests.conftest import ProjectCopy
+
 
 def load_hook(name: str) -> ModuleType:
     """Import hooks/<name>.py as MkDocs does, by path, with hooks/ on the import path while it loads."""
@@ -118,11 +120,11 @@ def test_execution_switch_shows_sources_instead(monkeypatch: pytest.MonkeyPatch)
 
 
 @pytest.mark.build
-def test_floor_build_runs_no_page_code(project_root: Path, tmp_path: Path) -> None:
+def test_floor_build_runs_no_page_code(project_copy: ProjectCopy) -> None:
     """The benchmark's floor: with ASCEND_DSA_NO_EXEC=1 the strict build passes and shows the call, not the table."""
-    result = build_site(project_root, tmp_path / "site", {"ASCEND_DSA_NO_EXEC": "1"})
+    result = project_copy.lean().build({"ASCEND_DSA_NO_EXEC": "1"})
     assert result.returncode == 0, result.output[-3000:]
-    html = (tmp_path / "site" / "discussion" / "heads-per-core" / "index.html").read_text(encoding="utf-8")
+    html = (project_copy.site / "discussion" / "heads-per-core" / "index.html").read_text(encoding="utf-8")
     assert "render_head_roofline_table(lang=" in html
     assert "6920.6" not in html
 
@@ -171,9 +173,9 @@ def _wait_for_text(url: str, text: str, timeout_s: float) -> str:
 
 
 @pytest.mark.build
-def test_serve_shows_an_edit_to_the_package_without_restart(project_root: Path, tmp_path: Path) -> None:
+def test_serve_shows_an_edit_to_the_package_without_restart(project_copy: ProjectCopy) -> None:
     """`mkdocs serve` watches src/: edit a subcommand's help in a copy and the served CLI page shows the new text."""
-    project = copy_project(project_root, tmp_path / "project")
+    project = project_copy.lean().root  # the Chinese CLI page is all this needs: two lean builds, not two full ones
     port = _free_port()
     env = {**os.environ, "PYTHONPATH": str(project / "src"), "NO_MKDOCS_2_WARNING": "1"}
     server = subprocess.Popen(
@@ -215,7 +217,6 @@ def test_cjk_line_breaks_are_joined_outside_code(html: str, expected: str) -> No
     assert load_hook("cjk_linebreaks").join_cjk_lines(html) == expected
 
 
-@pytest.mark.build
 def test_built_chinese_pages_have_no_break_between_ideographs(built_site: Path) -> None:
     """No Chinese page's text has a line break between two Chinese characters (which shows as a stray space)."""
     hook = load_hook("cjk_linebreaks")

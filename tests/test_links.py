@@ -4,14 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import pytest
-
 from tests.site_html import css_urls, html_files, is_external, resolve, scan_html
 
 if TYPE_CHECKING:
     from pathlib import Path
-
-pytestmark = pytest.mark.build
 
 
 def test_internal_links_and_anchors_resolve(built_site: Path) -> None:

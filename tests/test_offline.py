@@ -6,17 +6,14 @@ import fnmatch
 import re
 from typing import TYPE_CHECKING
 
-import pytest
 import yaml
 
-from tests.conftest import build_site
 from tests.site_html import css_urls, html_files, is_external, js_urls, scan_html
-from tests.test_site import copy_project
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-pytestmark = pytest.mark.build
+    from tests.conftest import ProjectCopy
 
 #: (script glob below the site, URL prefix, why the URL is never fetched by this site). Anything else fails.
 JS_NEVER_FETCHED = (
@@ -104,22 +101,22 @@ def test_privacy_plugin_fails_on_external_assets(project_root: Path) -> None:
     assert config["theme"]["font"] == "false"
 
 
-@pytest.mark.parametrize(
-    ("page", "snippet"),
-    [
-        pytest.param("docs/index.md", '\n<script src="https://cdn.example.com/lib.js"></script>\n', id="cdn-script"),
-        pytest.param(
-            "docs/index.en.md",
-            '\n<link rel="stylesheet" href="https://fonts.googleapis.com/css2?family=Roboto">\n',
-            id="google-font",
-        ),
-    ],
+#: (page, what to add to it, the URL the build must name): a script in a Chinese page, a font in an English one.
+EXTERNAL_ASSETS = (
+    ("docs/index.md", '\n<script src="https://cdn.example.com/lib.js"></script>\n', "https://cdn.example.com/lib.js"),
+    (
+        "docs/index.en.md",
+        '\n<link rel="stylesheet" href="https://fonts.googleapis.com/css2?family=Roboto">\n',
+        "https://fonts.googleapis.com/css2?family=Roboto",
+    ),
 )
-def test_external_asset_fails_strict_build(project_root: Path, tmp_path: Path, page: str, snippet: str) -> None:
-    """Add an external script or font to a copy of a page: the strict build fails and names the URL."""
-    project = copy_project(project_root, tmp_path / "project")
-    with (project / page).open("a", encoding="utf-8") as handle:
-        handle.write(snippet)
-    result = build_site(project, tmp_path / "site")
+
+
+def test_external_asset_fails_strict_build(project_copy: ProjectCopy) -> None:
+    """Add an external script and a font to pages of a copy (one build): the strict build fails naming each URL."""
+    for page, snippet, _ in EXTERNAL_ASSETS:
+        project_copy.append(page, snippet)
+    result = project_copy.lean(english=True).build()
     assert result.returncode != 0
-    assert "External file: https://" in result.output
+    for _, _, url in EXTERNAL_ASSETS:
+        assert f"External file: {url}" in result.output, url

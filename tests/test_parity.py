@@ -115,7 +115,6 @@ def test_nav_titles_are_translated() -> None:
     assert untranslated == []
 
 
-@pytest.mark.build
 def test_built_editions_have_the_same_pages_and_sections(built_site: Path) -> None:
     """The built site has every page under / and under /en/, with as many <h2> in each pair (generated ones too)."""
     paths = page_paths(built_site)

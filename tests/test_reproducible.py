@@ -13,8 +13,6 @@ from tests.conftest import ROOT, build_site
 if TYPE_CHECKING:
     from pathlib import Path
 
-pytestmark = pytest.mark.build
-
 #: The theme writes the build date into the sitemap; nothing else may differ.
 LASTMOD = re.compile(rb"<lastmod>[^<]*</lastmod>")
 
@@ -29,6 +27,7 @@ def normalised(path: Path) -> bytes:
     return data
 
 
+@pytest.mark.build
 def test_two_builds_are_identical(built_site: Path, tmp_path: Path) -> None:
     """A second strict build into another folder has the same files with the same content."""
     result = build_site(ROOT, tmp_path / "again")

@@ -16,8 +16,6 @@ import pytest
 if TYPE_CHECKING:
     from pathlib import Path
 
-pytestmark = pytest.mark.build
-
 ZWSP = "\u200b"
 
 #: (query, chapters that may come first). Expected chapters follow the report's structure.

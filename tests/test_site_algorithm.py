@@ -6,13 +6,12 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.conftest import build_site
-from tests.test_site import copy_project, perturb
+from tests.conftest import MUTATIONS
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-pytestmark = pytest.mark.build
+    from tests.conftest import BuildResult
 
 
 @pytest.mark.parametrize(
@@ -36,11 +35,10 @@ def test_pages_show_their_demos(built_site: Path, page: str, needles: list[str])
         assert needle in html, needle
 
 
-def test_wrong_token_size_breaks_the_build(project_root: Path, tmp_path: Path) -> None:
-    """If kv_cache_format.h's 528 B were misquoted, the KV layout page's check fails the strict build."""
-    project = copy_project(project_root, tmp_path / "project")
-    perturb(project / "src/ascend_dsa/kv_quant.py", '{"FP8": 528, "FP4": 288}', '{"FP8": 529, "FP4": 288}')
-    result = build_site(project, tmp_path / "site")
+def test_wrong_token_size_breaks_the_build(mutated_build: BuildResult) -> None:
+    """If kv_cache_format.h's 528 B were misquoted (tests/conftest.py's MUTATIONS), the strict build fails naming it."""
+    assert "kv-token-bytes" in MUTATIONS
+    result = mutated_build
     assert result.returncode != 0
     assert "FigureMismatch" in result.output
     assert "kv_cache_format.h:19" in result.output

@@ -5,6 +5,7 @@ import pytest
 
 from ascend_dsa.cli import main
 from ascend_dsa.code_figures import SHIPPED_UB_TOTALS
+from tests.test_cli import run_main
 
 
 def _flags(mode: str, fp4_extra: bool, sink: bool) -> list[str]:  # noqa: FBT001
@@ -40,15 +41,29 @@ def test_plan_that_does_not_fit_exits_1(capsys: pytest.CaptureFixture[str]) -> N
         (["--mode", "prefill", "--index-block-size", "96", "--b-topk", "32"], "index-block-whole-vector-pairs"),
     ],
 )
-def test_forbidden_combinations_exit_2_with_the_rule(argv: list[str], rule: str) -> None:
-    """A combination the kernel forbids exits 2 with one line naming the rule, and no traceback."""
-    completed = subprocess.run(
-        [sys.executable, "-m", "ascend_dsa", "ub-plan", *argv], capture_output=True, text=True, check=False
-    )
-    assert completed.returncode == 2
-    lines = completed.stderr.strip().splitlines()
+def test_forbidden_combinations_exit_2_with_the_rule(
+    capsys: pytest.CaptureFixture[str], argv: list[str], rule: str
+) -> None:
+    """A combination the kernel forbids exits 2 with one line naming the rule, and no exception escapes main."""
+    status, out, err = run_main(["ub-plan", *argv], capsys)
+    assert status == 2
+    assert out == ""
+    lines = err.strip().splitlines()
     assert len(lines) == 1
     assert f"forbidden by rule {rule}" in lines[0]
+
+
+def test_forbidden_combination_in_a_real_process_is_one_line_exit_2() -> None:
+    """End to end, as a user runs it: a forbidden combination exits 2, one line on stderr, nothing on stdout."""
+    completed = subprocess.run(
+        [sys.executable, "-m", "ascend_dsa", "ub-plan", "--mode", "prefill", "--fp4-extra"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 2
+    assert len(completed.stderr.strip().splitlines()) == 1, completed.stderr
+    assert "forbidden by rule fp4-extra-decode-only" in completed.stderr
     assert "Traceback" not in completed.stderr
     assert completed.stdout == ""
 
@@ -57,11 +72,9 @@ def test_forbidden_combinations_exit_2_with_the_rule(argv: list[str], rule: str)
     "argv",
     [["--mode", "train"], ["--mode", "prefill", "--vector-cores", "3"], ["--mode", "prefill", "--b-topk", "0"], []],
 )
-def test_bad_options_exit_2_in_one_line(argv: list[str]) -> None:
+def test_bad_options_exit_2_in_one_line(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     """Unknown modes, 3 VECTOR Cores, a zero B_TOPK or a missing --mode exit 2 with one line."""
-    completed = subprocess.run(
-        [sys.executable, "-m", "ascend_dsa", "ub-plan", *argv], capture_output=True, text=True, check=False
-    )
-    assert completed.returncode == 2
-    assert len(completed.stderr.strip().splitlines()) == 1
-    assert "Traceback" not in completed.stderr
+    status, out, err = run_main(["ub-plan", *argv], capsys)
+    assert status == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1, err
