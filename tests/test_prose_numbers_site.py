@@ -6,25 +6,21 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.conftest import build_site
-from tests.test_site import copy_project, perturb
-
 if TYPE_CHECKING:
-    from pathlib import Path
+    from tests.conftest import ProjectCopy
 
 pytestmark = pytest.mark.build
 
 
-def test_stale_prose_number_fails_the_strict_build(project_root: Path, tmp_path: Path) -> None:
+def test_stale_prose_number_fails_the_strict_build(project_copy: ProjectCopy) -> None:
     """In a copy, assume a faster 1C2V FixPipe and type the old 256 B/cycle in the design page: the build names both."""
-    project = copy_project(project_root, tmp_path / "project")
-    perturb(
-        project / "src/ascend_dsa/assumptions.py", "FIXPIPE_1C2V_SPEEDUP: Final = 2", "FIXPIPE_1C2V_SPEEDUP: Final = 3"
+    project_copy.replace(
+        "src/ascend_dsa/assumptions.py", "FIXPIPE_1C2V_SPEEDUP: Final = 2", "FIXPIPE_1C2V_SPEEDUP: Final = 3"
     )
-    perturb(
-        project / "docs/design/index.md", "每周期\n    {{ fixpipe_1c2v_bytes_per_cycle }} 字节", "每周期\n    256 字节"
+    project_copy.replace(
+        "docs/design/index.md", "每周期\n    {{ fixpipe_1c2v_bytes_per_cycle }} 字节", "每周期\n    256 字节"
     )
-    result = build_site(project, tmp_path / "site")
+    result = project_copy.lean().build()
     assert result.returncode != 0
     assert "docs/design/index.md" in result.output
     assert "256" in result.output
