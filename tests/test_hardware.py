@@ -1,5 +1,6 @@
 import math
 
+import numpy as np
 import pytest
 
 from ascend_dsa.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, numeric_fields, peak_flops
@@ -46,7 +47,7 @@ def test_preset_is_immutable() -> None:
 
 def test_override_marks_field_as_assumed_and_leaves_preset() -> None:
     """An override changes one value, records it as an assumption, and leaves the preset untouched."""
-    variant = ASCEND_950.with_overrides(l2_bandwidth_bytes_per_s=4e12, ai_cores=24.0)
+    variant = ASCEND_950.with_overrides(l2_bandwidth_bytes_per_s=4e12, ai_cores=np.int64(24))
     assert variant.l2_bandwidth_bytes_per_s == 4e12
     assert variant.ai_cores == 24
     assert isinstance(variant.ai_cores, int)

@@ -25,7 +25,7 @@ def test_override_marks_assumption_and_rejects_bad_values() -> None:
     """Overrides are recorded; zero and unknown names are refused."""
     variant = SHIPPED_KERNEL.with_overrides(b_topk=96)
     assert variant.sources["b_topk"].kind == "assumed"
-    with pytest.raises(ValueError, match="b_topk must be a positive number"):
+    with pytest.raises(ValueError, match="b_topk must be a positive integer"):
         SHIPPED_KERNEL.with_overrides(b_topk=0)
     with pytest.raises(ValueError, match="cannot override btopk"):
         SHIPPED_KERNEL.with_overrides(btopk=96)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ascend_dsa.errors import OutsideModel
 from ascend_dsa.hardware import AscendSpec
 from ascend_dsa.kernel_config import KernelConfig
 from ascend_dsa.model import DSA_V41, ModelShape
@@ -45,7 +46,11 @@ def fixpipe_break_even_b_topk(spec: AscendSpec, config: KernelConfig, model: Mod
     b = Fraction(rows * FP32_BYTES, spec.fixpipe_bytes_per_cycle_1c1v)
     c = Fraction(rows * model.d_v * FP32_BYTES, spec.fixpipe_bytes_per_cycle_1c1v)
     if a <= b:
-        raise ValueError(f"MMA cycles per token ({float(a):g}) must exceed FixPipe cycles per token ({float(b):g})")
+        raise OutsideModel(
+            f"no B_TOPK lets MMA outlast FixPipe: per token MMA takes {float(a):g} cycles and FixPipe "
+            f"{float(b):g} (cube_fma_per_cycle = {spec.cube_fma_per_cycle}, "
+            f"fixpipe_bytes_per_cycle_1c1v = {spec.fixpipe_bytes_per_cycle_1c1v}); MMA must take longer"
+        )
     return c / (a - b)
 
 

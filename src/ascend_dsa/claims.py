@@ -50,6 +50,7 @@ from ascend_dsa.roofline import REPORT_HEADS, REPORT_TOPK, Verdict, head_rooflin
 from ascend_dsa.schedule import VECTOR_STAGES, softmax_slack_cycles
 from ascend_dsa.throughput import fraction_of_peak
 from ascend_dsa.units import TFLOPS, KiB
+from ascend_dsa.validate import LARGEST_EXACT_WHOLE
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -168,7 +169,7 @@ def plain(value: FigureValue) -> str:
     """A figure in plain text for messages: whole numbers as such, others to 6 significant digits."""
     if isinstance(value, tuple):
         return "(" + ", ".join(plain(v) for v in value) + ")"
-    if isinstance(value, float) and not value.is_integer():
+    if isinstance(value, float) and (not value.is_integer() or abs(value) >= LARGEST_EXACT_WHOLE):
         return f"{value:.6g}"
     return str(int(value)) if isinstance(value, float) else str(value)
 

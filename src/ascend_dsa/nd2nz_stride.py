@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Final
 
+from ascend_dsa.errors import OutsideModel
 from ascend_dsa.kernel_config import KernelConfig
 from ascend_dsa.model import DSA_V41, ModelShape
 from ascend_dsa.provenance import Source
@@ -88,6 +89,11 @@ def worst_slot_conflict(stride_bytes: int, block_bytes: int = 32, row_bytes: int
 
 def min_conflict_free_padding(config: KernelConfig, model: ModelShape = DSA_V41, limit: int = 16) -> int:
     """The fewest padding rows that make the ND2NZ write of one vector conflict-free (1 for the shipped kernel)."""
+    if config.b_topk_per_vector_core < 1:
+        raise OutsideModel(
+            f"B_TOPK = {config.b_topk} leaves no token to each of {config.vector_cores_per_cube} VECTOR Cores, "
+            "so there is no ND2NZ write to pad"
+        )
     block = nz_block_bytes(config, model)
     for pad in range(limit + 1):
         if worst_slot_conflict(ub_nz_stride_bytes(config, model, pad), block) == 1:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.hardware import l2_bytes_per_cycle_per_core
 from ascend_dsa.model import DSA_V41, ModelShape
+from ascend_dsa.validate import LARGEST_EXACT_WHOLE, finite_result, require_int
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -62,9 +63,7 @@ class RooflinePoint:
 
 
 def _positive_int(name: str, value: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    return value
+    return require_int(name, value, minimum=1, maximum=LARGEST_EXACT_WHOLE)
 
 
 def cube_cycles(spec: AscendSpec, heads: int, topk: int, model: ModelShape = DSA_V41) -> int:
@@ -88,7 +87,8 @@ def l2_cycles(
     spec: AscendSpec, heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_token: int | None = None
 ) -> float:
     """Cycles the per-core L2 share needs to move :func:`l2_bytes` (line 99)."""
-    return l2_bytes(heads, topk, model, kv_bytes_per_token) / l2_bytes_per_cycle_per_core(spec)
+    cycles = l2_bytes(heads, topk, model, kv_bytes_per_token) / l2_bytes_per_cycle_per_core(spec)
+    return finite_result("L2 cycles", cycles, positive=True)
 
 
 def head_roofline(
