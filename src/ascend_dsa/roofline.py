@@ -48,6 +48,11 @@ class RooflinePoint:
     cube_cycles: int
     l2_cycles: float
 
+    def __post_init__(self) -> None:
+        """Reject L2 cycles that are not positive and finite, or a ratio too large to be a number."""
+        finite_result("L2 cycles", self.l2_cycles, positive=True)
+        finite_result("CUBE/L2 cycle ratio", self.cube_cycles / self.l2_cycles)
+
     @property
     def ratio(self) -> float:
         """CUBE cycles over L2 cycles: above 1 the CUBE is the bottleneck."""

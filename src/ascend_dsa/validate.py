@@ -44,7 +44,7 @@ def require_finite(name: str, value: object, *, positive: bool = False) -> float
     if not math.isfinite(number):
         raise ValueError(f"{name} must be a finite number, got {value!r}")
     if positive and number <= 0:
-        raise ValueError(f"{name} must be greater than zero, got {value!r}")
+        raise ValueError(f"{name} must be positive, got {value!r}")
     return number
 
 
