@@ -72,3 +72,11 @@ def test_l1_plan_matches_the_shipped_layout() -> None:
     assert plan.total_bytes == 392 * KiB
     assert plan.headroom_bytes(ASCEND_950) == 60 * KiB
     assert layout_bytes_per_bank(ASCEND_950, SHIPPED_L1_LAYOUT) == (196 * KiB, 196 * KiB)
+
+
+@pytest.mark.parametrize("flag", ["fp4_extra", "sink"])
+@pytest.mark.parametrize("value", ["no", 0, None])
+def test_flags_take_only_true_or_false(flag: str, value: object) -> None:
+    """fp4_extra="no" or sink="no" is a TypeError naming the flag, not a silent True."""
+    with pytest.raises(TypeError, match=f"{flag} must be True or False"):
+        ub_plan(SHIPPED_KERNEL, Mode.DECODE, **{flag: value})  # type: ignore[arg-type]

@@ -36,6 +36,7 @@ from ascend_dsa.model import DSA_V41, ModelShape
 from ascend_dsa.mte2 import requests_per_block
 from ascend_dsa.provenance import Source
 from ascend_dsa.roofline import cube_cycles, l2_cycles
+from ascend_dsa.validate import LARGEST_EXACT_WHOLE, require_bool, require_instance, require_int
 
 #: How FixPipe bandwidth grows with VECTOR Cores. The report gives 128 B/cycle for 1C1V only.
 FIXPIPE_SCALING_SOURCE: Final = Source(
@@ -136,11 +137,12 @@ class DesignPoint:
     def __post_init__(self) -> None:
         """Reject values that are not positive integers, and VECTOR Cores other than 1 or 2."""
         for name in ("heads_per_core", "topk", "b_topk", "index_block_size"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        if self.vector_cores not in (1, 2) or isinstance(self.vector_cores, bool):
+            value = require_int(name, getattr(self, name), minimum=1, maximum=LARGEST_EXACT_WHOLE)
+            object.__setattr__(self, name, value)
+        if require_int("vector_cores", self.vector_cores) not in (1, 2):
             raise ValueError(f"vector_cores must be 1 or 2 (VECTOR Cores per CUBE Core), got {self.vector_cores!r}")
+        object.__setattr__(self, "vector_cores", int(self.vector_cores))
+        require_bool("sink", self.sink)
         object.__setattr__(self, "kv_cache", KvCache(self.kv_cache))
 
     def kernel_config(self, base: KernelConfig = SHIPPED_KERNEL) -> KernelConfig:
@@ -217,13 +219,16 @@ class DesignEvaluation:
 
 def fixpipe_bytes_per_cycle(spec: AscendSpec, vector_cores: int) -> int:
     """FixPipe bytes per cycle per AI Core with ``vector_cores`` receivers (see :data:`FIXPIPE_SCALING_SOURCE`)."""
-    if vector_cores <= 0:
-        raise ValueError(f"vector_cores must be a positive integer, got {vector_cores!r}")
+    spec = require_instance("spec", spec, AscendSpec)
+    vector_cores = require_int("vector_cores", vector_cores, minimum=1)
     return spec.fixpipe_bytes_per_cycle_1c1v * vector_cores
 
 
 def fixpipe_cycles(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41, *, o_leaves: bool) -> Fraction:
     """FixPipe cycles per block at the rate of ``config``'s VECTOR Cores (the 1C1V cycles over their number)."""
+    spec = require_instance("spec", spec, AscendSpec)
+    config = require_instance("config", config, KernelConfig)
+    model = require_instance("model", model, ModelShape)
     one_v = fixpipe_cycles_per_block(spec, config, model, o_leaves=o_leaves)
     return one_v * spec.fixpipe_bytes_per_cycle_1c1v / fixpipe_bytes_per_cycle(spec, config.vector_cores_per_cube)
 
@@ -233,6 +238,9 @@ def evaluate(point: DesignPoint, spec: AscendSpec, model: ModelShape = DSA_V41) 
 
     Raises :class:`~ascend_dsa.errors.ForbiddenDesign` naming the rule if the kernel rules the point out.
     """
+    spec = require_instance("spec", spec, AscendSpec)
+    model = require_instance("model", model, ModelShape)
+    point = require_instance("point", point, DesignPoint)
     config = point.kernel_config()
     kv = point.kv_cache
     check_kernel_rules(config, kv.mode, kv.main_cache, fp4_extra=kv.fp4_extra)
@@ -268,7 +276,10 @@ def smallest_compute_bound_heads(
     candidates: tuple[int, ...] = tuple(range(16, 513, 16)),
 ) -> int | None:
     """The fewest heads per AI Core, among ``candidates``, at which CUBE cycles cover L2 cycles (None if none do)."""
+    spec = require_instance("spec", spec, AscendSpec)
+    model = require_instance("model", model, ModelShape)
     token_bytes = kv_bytes_per_token(KvCache(kv_cache).main_cache, model)
+    candidates = tuple(require_int("candidates", c, minimum=1, maximum=LARGEST_EXACT_WHOLE) for c in candidates)
     for heads in sorted(candidates):
         if l2_cycles(spec, heads, topk, model, token_bytes) <= cube_cycles(spec, heads, topk, model):
             return heads

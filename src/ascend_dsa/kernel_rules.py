@@ -8,16 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from ascend_dsa.errors import ForbiddenDesign
+from ascend_dsa.kernel_config import KernelConfig
 from ascend_dsa.kv_formats import KvFormat, Mode, default_main_cache
 from ascend_dsa.mte2 import GATHER2_TOKENS_PER_REQUEST
 from ascend_dsa.provenance import Source, code_line
 from ascend_dsa.units import FP32_BYTES
-
-if TYPE_CHECKING:
-    from ascend_dsa.kernel_config import KernelConfig
+from ascend_dsa.validate import require_bool, require_instance
 
 #: Width of one VECTOR Core SIMD register: 256 B, i.e. 64 fp32 or uint32 lanes (config.h:10-13).
 VECTOR_BYTES: Final = 256
@@ -135,6 +134,8 @@ def check_kernel_rules(
     config: KernelConfig, mode: Mode, main_cache: KvFormat | None = None, *, fp4_extra: bool = False
 ) -> None:
     """Raise :class:`ForbiddenDesign` naming the first rule the combination breaks (format rules first)."""
+    config = require_instance("config", config, KernelConfig)
+    fp4_extra = require_bool("fp4_extra", fp4_extra)
     cache = default_main_cache(mode) if main_cache is None else main_cache
     broken = broken_format_rules(mode, cache, fp4_extra=fp4_extra) + broken_tile_rules(config)
     if broken:

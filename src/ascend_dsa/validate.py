@@ -64,6 +64,11 @@ def require_instance(name: str, value: object, kind: type[T]) -> T:
 
 def finite_result(name: str, value: float, *, positive: bool = False) -> float:
     """``value`` when finite (and above zero when ``positive``), else :class:`OutOfRange` naming the figure."""
-    if not math.isfinite(value) or (positive and value <= 0):
-        raise OutOfRange(f"{name} comes out as {value!r}: an input is too small or too large for this figure")
+    try:
+        finite = math.isfinite(value)
+    except OverflowError:  # an int beyond any float
+        finite = False
+    if not finite or (positive and value <= 0):
+        shown = f"{value!r}" if finite or isinstance(value, float) else "a number too large for a float"
+        raise OutOfRange(f"{name} comes out as {shown}: an input is too small or too large for this figure")
     return value
