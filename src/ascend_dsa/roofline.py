@@ -92,7 +92,7 @@ def l2_bytes(heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_to
     """
     model = require_instance("model", model, ModelShape)
     kv_token = model.d_qk * model.element_bytes if kv_bytes_per_token is None else kv_bytes_per_token
-    _positive_int("kv_bytes_per_token", kv_token)
+    kv_token = _positive_int("kv_bytes_per_token", kv_token)
     q_and_o = _positive_int("heads", heads) * (model.d_qk + model.d_v) * model.element_bytes
     return q_and_o + _positive_int("topk", topk) * kv_token
 
