@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 #: Statuses a command line may end with in these tests: the internal-error status is a bug, never expected.
 EXPECTED = {ExitStatus.OK, ExitStatus.FINDING, ExitStatus.USAGE, ExitStatus.OUTSIDE_MODEL}
-FAST = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 #: Values people mistype or probe with: non-ASCII digits, separators, signs, extremes, empty lists.
 TRICKY = (

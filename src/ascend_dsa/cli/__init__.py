@@ -94,6 +94,11 @@ def values_text(values: object) -> str:
     return str(values)
 
 
+def one_line(text: str) -> str:
+    """``text`` on one line: line breaks and other unprintable characters (in what the user typed) as escapes."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text.strip())
+
+
 class OneLineParser(argparse.ArgumentParser):
     """An argument parser whose errors are one line on stderr with status 2, without abbreviations or repeats."""
 
@@ -107,7 +112,7 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         """Print ``prog: error: message`` alone, without the usage block, and exit 2."""
-        self.exit(ExitStatus.USAGE, f"{self.prog}: error: {message}\n")
+        self.exit(ExitStatus.USAGE, f"{self.prog}: error: {one_line(message)}\n")
 
 
 def subcommand_parser_settings(module: ModuleType) -> dict[str, Any]:
@@ -168,7 +173,7 @@ def _given_numbers(args: argparse.Namespace) -> str:
 def _fail(status: ExitStatus, message: str, command: str | None = None) -> int:
     """Print ``ascend-dsa [COMMAND]: error: message`` on one line and return ``status``."""
     prog = PROG if command is None else f"{PROG} {command}"
-    print(f"{prog}: error: {' '.join(message.split())}", file=sys.stderr)
+    print(f"{prog}: error: {one_line(message)}", file=sys.stderr)
     return status
 
 
