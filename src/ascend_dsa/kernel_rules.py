@@ -113,6 +113,7 @@ TILE_RULES: Final = (
 
 def broken_tile_rules(config: KernelConfig) -> tuple[KernelRule, ...]:
     """Every tile rule ``config`` breaks, in report order."""
+    config = require_instance("config", config, KernelConfig)
     args = (config.b_topk, config.vector_cores_per_cube, config.index_block_size, config.fractal_cols)
     return tuple(t.rule for t in TILE_RULES if bool(t.broken(*args)))
 
@@ -120,6 +121,7 @@ def broken_tile_rules(config: KernelConfig) -> tuple[KernelRule, ...]:
 def broken_format_rules(mode: Mode, main_cache: KvFormat, *, fp4_extra: bool) -> tuple[KernelRule, ...]:
     """Every format rule broken by reading ``main_cache`` (plus an FP4 extra cache if asked) in ``mode``."""
     mode, main_cache = Mode(mode), KvFormat(main_cache)
+    fp4_extra = require_bool("fp4_extra", fp4_extra)
     broken = []
     if main_cache is KvFormat.FP4:
         broken.append(FP4_NOT_MAIN_CACHE)

@@ -36,6 +36,9 @@ def intersect(*ranges: tuple[float, float]) -> tuple[float, float] | None:
     """The common part of closed intervals, or None when they do not overlap."""
     if not ranges:
         raise ValueError("ranges must list at least one interval, got none")
+    for low, high in ranges:
+        if require_finite("low end of a range", low) > require_finite("high end of a range", high):
+            raise ValueError(f"each range must be (low, high) with low <= high, got ({low!r}, {high!r})")
     low = max(r[0] for r in ranges)
     high = min(r[1] for r in ranges)
     return (low, high) if low <= high else None
