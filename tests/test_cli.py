@@ -5,6 +5,7 @@ import pytest
 
 from ascend_dsa.cli import main
 from ascend_dsa.report_figures import HEAD_ROOFLINE_PUBLISHED_TEXT
+from tests.cli.in_process import run_cli
 
 
 def test_first_eight_lines_equal_report(capsys: pytest.CaptureFixture[str]) -> None:
@@ -55,14 +56,13 @@ def test_what_if_grid(capsys: pytest.CaptureFixture[str]) -> None:
 )
 def test_bad_input_is_one_line_exit_2(argv: list[str], option: str) -> None:
     """Bad values exit 2 with a single line naming the option: never a traceback."""
-    completed = subprocess.run(
-        [sys.executable, "-m", "ascend_dsa", "head-roofline", *argv], capture_output=True, text=True, check=False
-    )
-    assert completed.returncode == 2
-    lines = completed.stderr.strip().splitlines()
-    assert len(lines) == 1, completed.stderr
+    status, out, err = run_cli(["head-roofline", *argv])
+    assert status == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
     assert option in lines[0]
-    assert "Traceback" not in completed.stderr
+    assert "Traceback" not in err
+    assert out == ""
 
 
 def test_console_script_module_entry() -> None:

@@ -1,10 +1,8 @@
-import subprocess
-import sys
-
 import pytest
 
 from ascend_dsa.claims import CLAIMS
 from ascend_dsa.cli import main
+from tests.cli.in_process import run_cli
 
 
 def test_all_claims_pass(capsys: pytest.CaptureFixture[str]) -> None:
@@ -43,9 +41,7 @@ def test_b_topk_override(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize("argv", [["--b-topk", "0"], ["--clock", "fast"], ["--chapter", "nowhere"]])
 def test_bad_input_is_one_line_exit_2(argv: list[str]) -> None:
     """Bad values exit 2 with one line, never a traceback."""
-    completed = subprocess.run(
-        [sys.executable, "-m", "ascend_dsa", "claims", *argv], capture_output=True, text=True, check=False
-    )
-    assert completed.returncode == 2
-    assert len(completed.stderr.strip().splitlines()) == 1
-    assert "Traceback" not in completed.stderr
+    status, _, err = run_cli(["claims", *argv])
+    assert status == 2
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err

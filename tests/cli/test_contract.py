@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import re
 import subprocess
 import sys
@@ -18,6 +16,7 @@ from ascend_dsa import cli
 from ascend_dsa.cli.exit_status import ExitStatus
 from ascend_dsa.cli.options import positive_float, positive_int, positive_int_list, unit_fraction
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE
+from tests.cli.in_process import run_cli as run
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -57,14 +56,6 @@ TRICKY = (
     str(LARGEST_EXACT_WHOLE + 1),
     "0x10",
 )
-
-
-def run(argv: Sequence[str]) -> tuple[int, str, str]:
-    """``main(argv)`` in this process: status, stdout, stderr."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = cli.main(list(argv))
-    return status, out.getvalue(), err.getvalue()
 
 
 def _sub_parser(name: str) -> argparse.ArgumentParser:

@@ -1,10 +1,8 @@
-import subprocess
-import sys
-
 import pytest
 
 from ascend_dsa.cli import main
 from ascend_dsa.code_figures import SHIPPED_UB_TOTALS
+from tests.cli.in_process import run_cli
 
 
 def _flags(mode: str, fp4_extra: bool, sink: bool) -> list[str]:  # noqa: FBT001
@@ -42,15 +40,13 @@ def test_plan_that_does_not_fit_exits_1(capsys: pytest.CaptureFixture[str]) -> N
 )
 def test_forbidden_combinations_exit_2_with_the_rule(argv: list[str], rule: str) -> None:
     """A combination the kernel forbids exits 2 with one line naming the rule, and no traceback."""
-    completed = subprocess.run(
-        [sys.executable, "-m", "ascend_dsa", "ub-plan", *argv], capture_output=True, text=True, check=False
-    )
-    assert completed.returncode == 2
-    lines = completed.stderr.strip().splitlines()
+    status, out, err = run_cli(["ub-plan", *argv])
+    assert status == 2
+    lines = err.strip().splitlines()
     assert len(lines) == 1
     assert f"forbidden by rule {rule}" in lines[0]
-    assert "Traceback" not in completed.stderr
-    assert completed.stdout == ""
+    assert "Traceback" not in err
+    assert out == ""
 
 
 @pytest.mark.parametrize(
@@ -59,9 +55,7 @@ def test_forbidden_combinations_exit_2_with_the_rule(argv: list[str], rule: str)
 )
 def test_bad_options_exit_2_in_one_line(argv: list[str]) -> None:
     """Unknown modes, 3 VECTOR Cores, a zero B_TOPK or a missing --mode exit 2 with one line."""
-    completed = subprocess.run(
-        [sys.executable, "-m", "ascend_dsa", "ub-plan", *argv], capture_output=True, text=True, check=False
-    )
-    assert completed.returncode == 2
-    assert len(completed.stderr.strip().splitlines()) == 1
-    assert "Traceback" not in completed.stderr
+    status, _, err = run_cli(["ub-plan", *argv])
+    assert status == 2
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
