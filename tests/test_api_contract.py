@@ -89,6 +89,7 @@ SPECS = (
     ASCEND_950.with_overrides(clock_hz=5e-324),
     ASCEND_950.with_overrides(l2_bandwidth_bytes_per_s=5e-324, cube_fma_per_cycle=2**53),
     ASCEND_950.with_overrides(fixpipe_bytes_per_cycle_1c1v=2**53, l1_bytes=3),
+    ASCEND_950.with_overrides(l1_bytes=1, l1_banks=2, cube_fma_per_cycle=2**20),
 )
 CONFIGS = (
     SHIPPED_KERNEL,

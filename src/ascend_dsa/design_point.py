@@ -36,7 +36,7 @@ from ascend_dsa.model import DSA_V41, ModelShape
 from ascend_dsa.mte2 import requests_per_block
 from ascend_dsa.provenance import Source
 from ascend_dsa.roofline import cube_cycles, l2_cycles
-from ascend_dsa.validate import LARGEST_EXACT_WHOLE, require_bool, require_instance, require_int
+from ascend_dsa.validate import LARGEST_EXACT_WHOLE, finite_result, require_bool, require_instance, require_int
 
 #: How FixPipe bandwidth grows with VECTOR Cores. The report gives 128 B/cycle for 1C1V only.
 FIXPIPE_SCALING_SOURCE: Final = Source(
@@ -174,6 +174,11 @@ class LimitCheck:
     demand: float
     capacity: float
     unit: str
+
+    def __post_init__(self) -> None:
+        """Reject a demand that is not finite and a capacity that is not positive (its utilisation has no value)."""
+        finite_result(f"the {self.limit.value} demand", self.demand)
+        finite_result(f"the {self.limit.value} capacity", self.capacity, positive=True)
 
     @property
     def headroom(self) -> float:
