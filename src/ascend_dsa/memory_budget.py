@@ -100,11 +100,11 @@ class UbPlan:
 
     def headroom_bytes(self, spec: AscendSpec) -> int:
         """UB left over on one VECTOR Core (negative when the plan does not fit)."""
-        return spec.ub_bytes_per_vector_core - self.total_bytes
+        return require_instance("spec", spec, AscendSpec).ub_bytes_per_vector_core - self.total_bytes
 
     def fits(self, spec: AscendSpec) -> bool:
         """True when the plan fits the VECTOR Core's UB (the kernel's ``static_assert``, config.h:125)."""
-        return self.total_bytes <= spec.ub_bytes_per_vector_core
+        return self.total_bytes <= require_instance("spec", spec, AscendSpec).ub_bytes_per_vector_core
 
     def describe(self) -> str:
         """The instantiation in a few words, e.g. ``decode, FP8 + FP4 extra, sink``."""
@@ -236,6 +236,7 @@ class L1Plan:
 
     def bank_capacity_bytes(self, spec: AscendSpec) -> int:
         """Bytes one bank holds: L1 over the number of banks (256 KiB on the 950)."""
+        spec = require_instance("spec", spec, AscendSpec)
         return spec.l1_bytes // spec.l1_banks
 
     def headroom_bytes(self, spec: AscendSpec) -> int:
