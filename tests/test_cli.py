@@ -5,19 +5,7 @@ import pytest
 
 from ascend_dsa.cli import main
 from ascend_dsa.report_figures import HEAD_ROOFLINE_PUBLISHED_TEXT
-
-
-def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """Run the command line in-process: its exit status (returned or raised as SystemExit), stdout and stderr.
-
-    Any other exception escapes and fails the calling test, as a traceback would in a real process.
-    """
-    try:
-        status = main(argv)
-    except SystemExit as stop:
-        status = stop.code if isinstance(stop.code, int) else 1
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
+from tests.cli.in_process import run_cli
 
 
 def test_first_eight_lines_equal_report(capsys: pytest.CaptureFixture[str]) -> None:
@@ -66,14 +54,15 @@ def test_what_if_grid(capsys: pytest.CaptureFixture[str]) -> None:
         (["--balanced-within", "2"], "--balanced-within"),
     ],
 )
-def test_bad_input_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str], option: str) -> None:
-    """Bad values exit 2 with a single line naming the option: never a traceback (an exception escaping main)."""
-    status, out, err = run_main(["head-roofline", *argv], capsys)
+def test_bad_input_is_one_line_exit_2(argv: list[str], option: str) -> None:
+    """Bad values exit 2 with a single line naming the option: never a traceback."""
+    status, out, err = run_cli(["head-roofline", *argv])
     assert status == 2
-    assert out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
     assert option in lines[0]
+    assert "Traceback" not in err
+    assert out == ""
 
 
 def test_bad_input_in_a_real_process_is_one_line_exit_2() -> None:

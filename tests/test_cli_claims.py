@@ -2,7 +2,7 @@ import pytest
 
 from ascend_dsa.claims import CLAIMS
 from ascend_dsa.cli import main
-from tests.test_cli import run_main
+from tests.cli.in_process import run_cli
 
 
 def test_all_claims_pass(capsys: pytest.CaptureFixture[str]) -> None:
@@ -39,9 +39,9 @@ def test_b_topk_override(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.parametrize("argv", [["--b-topk", "0"], ["--clock", "fast"], ["--chapter", "nowhere"]])
-def test_bad_input_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
-    """Bad values exit 2 with one line, never a traceback (an exception escaping main)."""
-    status, out, err = run_main(["claims", *argv], capsys)
+def test_bad_input_is_one_line_exit_2(argv: list[str]) -> None:
+    """Bad values exit 2 with one line, never a traceback."""
+    status, _, err = run_cli(["claims", *argv])
     assert status == 2
-    assert out == ""
-    assert len(err.strip().splitlines()) == 1, err
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err

@@ -37,8 +37,10 @@ def test_fixpipe_scales_with_vector_cores() -> None:
     shipped = evaluate(SHIPPED_DESIGN, ASCEND_950)
     assert shipped.check(Limit.FIXPIPE_O_EVERY_BLOCK).demand == 576
     assert shipped.check(Limit.FIXPIPE_P_ONLY).demand == 64
-    with pytest.raises(ValueError, match="vector_cores must be 1 or 2"):
+    with pytest.raises(ValueError, match="vector_cores must be"):
         fixpipe_bytes_per_cycle(ASCEND_950, 0)
+    with pytest.raises(ValueError, match="vector_cores must be 1 or 2"):
+        fixpipe_bytes_per_cycle(ASCEND_950, 3)
 
 
 def test_one_vector_core_exceeds_fixpipe_mte2_and_ub() -> None:

@@ -64,7 +64,7 @@ def test_rules_over_the_grid() -> None:
     ("changes", "message"),
     [
         ({"heads": ()}, "heads must list at least one value"),
-        ({"b_topk": (64, 0)}, "b_topk must list positive integers, got 0"),
+        ({"b_topk": (64, 0)}, "b_topk must be a positive integer, got 0"),
         ({"vector_cores": (3,)}, "vector_cores must list 1 or 2"),
         ({"kv_cache": ("fp4",)}, "'fp4' is not a valid KvCache"),
     ],

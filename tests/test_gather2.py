@@ -90,3 +90,25 @@ def test_bad_input(call: object, message: str) -> None:
     """Odd counts, empty caches and wrong block sizes raise ValueError with the value received."""
     with pytest.raises(ValueError, match=message):
         call()  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    ("indices", "message"),
+    [
+        (np.arange(64) + 0.5, "block_indices must hold whole numbers .*float64"),
+        (np.arange(64) * 1.0, "block_indices must hold whole numbers .*float64"),
+        ([str(i) for i in range(64)], "block_indices must hold whole numbers"),
+        ([True] * 64, "block_indices must hold whole numbers .*bool"),
+        ("abc", "block_indices must be a sequence of whole numbers"),
+    ],
+)
+def test_indices_are_never_truncated(indices: object, message: str) -> None:
+    """Float, string or bool indices are a TypeError naming block_indices, never truncated to ints."""
+    with pytest.raises(TypeError, match=message):
+        gather2_plan(indices, 100)  # type: ignore[arg-type]
+
+
+def test_numpy_integer_arguments_are_accepted() -> None:
+    """np.int64 indices and s_kv are whole numbers."""
+    plan = gather2_plan(np.arange(64, dtype=np.int64), np.int64(100))
+    assert plan.requests_per_vector_core == (16, 16)

@@ -1,5 +1,6 @@
 import math
 
+import numpy as np
 import pytest
 
 from ascend_dsa.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, numeric_fields, peak_flops
@@ -46,7 +47,7 @@ def test_preset_is_immutable() -> None:
 
 def test_override_marks_field_as_assumed_and_leaves_preset() -> None:
     """An override changes one value, records it as an assumption, and leaves the preset untouched."""
-    variant = ASCEND_950.with_overrides(l2_bandwidth_bytes_per_s=4e12, ai_cores=24.0)
+    variant = ASCEND_950.with_overrides(l2_bandwidth_bytes_per_s=4e12, ai_cores=np.int64(24))
     assert variant.l2_bandwidth_bytes_per_s == 4e12
     assert variant.ai_cores == 24
     assert isinstance(variant.ai_cores, int)
@@ -81,3 +82,16 @@ def test_derived_source_needs_note() -> None:
     """A derived or assumed source must say how."""
     with pytest.raises(ValueError, match="needs a note"):
         Source("report (zh) line 116", "derived")
+
+
+@pytest.mark.parametrize("bad", [32.0, "32", True])
+def test_whole_number_fields_reject_floats(bad: object) -> None:
+    """A count such as ai_cores takes whole numbers only: 32.0, '32' or True is a TypeError naming it."""
+    with pytest.raises(TypeError, match="ai_cores must be a whole number"):
+        ASCEND_950.with_overrides(ai_cores=bad)
+
+
+def test_tiny_clock_raises_out_of_range_not_zero_division() -> None:
+    """A clock of 1e-300 Hz makes L2 bytes per cycle infinite: OutOfRange (a ValueError), not inf or a crash."""
+    with pytest.raises(ValueError, match="L2 bytes per cycle per AI Core comes out as inf"):
+        l2_bytes_per_cycle_per_core(ASCEND_950.with_overrides(clock_hz=1e-300))

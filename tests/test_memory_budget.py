@@ -89,3 +89,11 @@ def test_accumulator_too_large_for_every_core_raises() -> None:
     """256 heads exceed what both VECTOR Cores can share, and the message names the heads."""
     with pytest.raises(ValueError, match="got 256 heads"):
         vector_cores_for_accumulator(ASCEND_950, 256)
+
+
+@pytest.mark.parametrize("flag", ["fp4_extra", "sink"])
+@pytest.mark.parametrize("value", ["no", 0, None])
+def test_flags_take_only_true_or_false(flag: str, value: object) -> None:
+    """fp4_extra="no" or sink="no" is a TypeError naming the flag, not a silent True."""
+    with pytest.raises(TypeError, match=f"{flag} must be True or False"):
+        ub_plan(SHIPPED_KERNEL, Mode.DECODE, **{flag: value})  # type: ignore[arg-type]

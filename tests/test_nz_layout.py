@@ -77,7 +77,7 @@ def test_check_fails_when_padding_would_not_help() -> None:
     ("call", "message"),
     [
         (lambda: nd_to_nz(np.zeros((4, 20))), r"tile must have shape \[tokens >= 1, d\] .*got shape \(4, 20\)"),
-        (lambda: nd_to_nz(np.zeros((4, 16)), pad_rows=-1), "pad_rows must be an integer >= 0, got -1"),
+        (lambda: nd_to_nz(np.zeros((4, 16)), pad_rows=-1), "pad_rows must be a non-negative integer, got -1"),
         (lambda: nz_to_nd(np.zeros((2, 4, 16)), 5), r"1 <= tokens = 5 <= rows, got shape \(2, 4, 16\)"),
         (lambda: nz_offset_bytes(4, 0, 4), r"token must lie in \[0, tokens = 4\)"),
         (lambda: nd2nz_store_slots(0, 1), "tokens must be a positive integer, got 0"),

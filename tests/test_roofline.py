@@ -78,11 +78,18 @@ def test_empty_grid_rejected(heads: tuple[int, ...], topk: tuple[int, ...]) -> N
         head_roofline_sweep(ASCEND_950, heads, topk)
 
 
-@pytest.mark.parametrize("bad", [0, -16, True])
+@pytest.mark.parametrize("bad", [0, -16])
 def test_bad_heads_rejected(bad: int) -> None:
     """Heads must be a positive integer."""
     with pytest.raises(ValueError, match="heads must be a positive integer"):
         cube_cycles(ASCEND_950, bad, 512)
+
+
+@pytest.mark.parametrize("bad", [True, 16.0, "16"])
+def test_heads_of_the_wrong_type_rejected(bad: object) -> None:
+    """A bool, a float or a string is not a head count: TypeError naming heads."""
+    with pytest.raises(TypeError, match="heads must be a whole number"):
+        cube_cycles(ASCEND_950, bad, 512)  # type: ignore[arg-type]
 
 
 def test_more_bandwidth_fewer_l2_cycles() -> None:

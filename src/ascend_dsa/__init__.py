@@ -39,7 +39,7 @@ from ascend_dsa.design_point import (
     smallest_compute_bound_heads,
 )
 from ascend_dsa.design_sweep import DesignGrid, SweepResult, sweep
-from ascend_dsa.errors import AscendDsaError, FigureMismatch, ForbiddenDesign
+from ascend_dsa.errors import AscendDsaError, FigureMismatch, ForbiddenDesign, OutOfRange, OutsideModel
 from ascend_dsa.forward_cases import ForwardCase, ForwardComparison, compare_forwards, forward_cases, two_core_case
 from ascend_dsa.gather2 import Gather2Copy, Gather2Plan, check_gather2_fills_queue, gather2_copies, gather2_plan
 from ascend_dsa.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
@@ -240,6 +240,8 @@ __all__ = [
     "LimitCheck",
     "Mode",
     "ModelShape",
+    "OutOfRange",
+    "OutsideModel",
     "PublishedFigure",
     "RescaleMeasurement",
     "RooflinePoint",

@@ -51,6 +51,7 @@ from ascend_dsa.roofline import REPORT_HEADS, REPORT_TOPK, Verdict, head_rooflin
 from ascend_dsa.schedule import VECTOR_STAGES, softmax_slack_cycles
 from ascend_dsa.throughput import fraction_of_peak
 from ascend_dsa.units import TFLOPS, KiB
+from ascend_dsa.validate import LARGEST_EXACT_WHOLE, require_instance
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -170,7 +171,7 @@ def plain(value: FigureValue) -> str:
     """A figure in plain text for messages: whole numbers as such, others to 6 significant digits."""
     if isinstance(value, tuple):
         return "(" + ", ".join(plain(v) for v in value) + ")"
-    if isinstance(value, float) and not value.is_integer():
+    if isinstance(value, float) and (not value.is_integer() or abs(value) >= LARGEST_EXACT_WHOLE):
         return f"{value:.6g}"
     return str(int(value)) if isinstance(value, float) else str(value)
 
@@ -182,6 +183,12 @@ class ClaimContext:
     spec: AscendSpec = ASCEND_950
     config: KernelConfig = SHIPPED_KERNEL
     model: ModelShape = DSA_V41
+
+    def __post_init__(self) -> None:
+        """Reject a spec, configuration or model of the wrong class (a TypeError naming it)."""
+        require_instance("spec", self.spec, AscendSpec)
+        require_instance("config", self.config, KernelConfig)
+        require_instance("model", self.model, ModelShape)
 
 
 SHIPPED_CONTEXT: Final = ClaimContext()
@@ -694,6 +701,7 @@ def evaluate_claims(
     design: ClaimContext = SHIPPED_CONTEXT, *, chapter: str | None = None, ids: Iterable[str] | None = None
 ) -> tuple[ClaimResult, ...]:
     """Every selected claim with our value and its status."""
+    design = require_instance("design", design, ClaimContext)
     results = []
     for c in select_claims(chapter, ids):
         ours = c.ours(design)

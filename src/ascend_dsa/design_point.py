@@ -37,6 +37,7 @@ from ascend_dsa.model import DSA_V41, ModelShape
 from ascend_dsa.mte2 import requests_per_block
 from ascend_dsa.provenance import Source
 from ascend_dsa.roofline import cube_cycles, l2_cycles
+from ascend_dsa.validate import LARGEST_EXACT_WHOLE, finite_result, require_bool, require_instance, require_int
 
 #: How FixPipe bandwidth grows with VECTOR Cores (an assumption: the report gives the 1C1V rate only).
 FIXPIPE_SCALING_SOURCE: Final = FIXPIPE_1C2V.source
@@ -122,11 +123,12 @@ class DesignPoint:
     def __post_init__(self) -> None:
         """Reject values that are not positive integers, and VECTOR Cores other than 1 or 2."""
         for name in ("heads_per_core", "topk", "b_topk", "index_block_size"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        if self.vector_cores not in (1, 2) or isinstance(self.vector_cores, bool):
+            value = require_int(name, getattr(self, name), minimum=1, maximum=LARGEST_EXACT_WHOLE)
+            object.__setattr__(self, name, value)
+        if require_int("vector_cores", self.vector_cores) not in (1, 2):
             raise ValueError(f"vector_cores must be 1 or 2 (VECTOR Cores per CUBE Core), got {self.vector_cores!r}")
+        object.__setattr__(self, "vector_cores", int(self.vector_cores))
+        require_bool("sink", self.sink)
         object.__setattr__(self, "kv_cache", KvCache(self.kv_cache))
 
     def kernel_config(self, base: KernelConfig = SHIPPED_KERNEL) -> KernelConfig:
@@ -158,6 +160,11 @@ class LimitCheck:
     demand: float
     capacity: float
     unit: str
+
+    def __post_init__(self) -> None:
+        """Reject a demand that is not finite and a capacity that is not positive (its utilisation has no value)."""
+        finite_result(f"the {self.limit.value} demand", self.demand)
+        finite_result(f"the {self.limit.value} capacity", self.capacity, positive=True)
 
     @property
     def headroom(self) -> float:
@@ -203,7 +210,9 @@ class DesignEvaluation:
 
 def fixpipe_bytes_per_cycle(spec: AscendSpec, vector_cores: int) -> int:
     """FixPipe bytes per cycle per AI Core with ``vector_cores`` receivers (see [`FIXPIPE_SCALING_SOURCE`][])."""
-    if vector_cores not in (1, 2) or isinstance(vector_cores, bool):
+    spec = require_instance("spec", spec, AscendSpec)
+    vector_cores = require_int("vector_cores", vector_cores, minimum=1)
+    if vector_cores > 2:  # noqa: PLR2004 - one CUBE Core feeds one or two VECTOR Cores (report (zh) line 134)
         raise ValueError(f"vector_cores must be 1 or 2 (VECTOR Cores per CUBE Core), got {vector_cores!r}")
     one_v = spec.fixpipe_bytes_per_cycle_1c1v
     return one_v + (vector_cores - 1) * (FIXPIPE_1C2V_SPEEDUP - 1) * one_v
@@ -211,6 +220,9 @@ def fixpipe_bytes_per_cycle(spec: AscendSpec, vector_cores: int) -> int:
 
 def fixpipe_cycles(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41, *, o_leaves: bool) -> Fraction:
     """FixPipe cycles per block at the rate of ``config``'s VECTOR Cores (the 1C1V cycles over their number)."""
+    spec = require_instance("spec", spec, AscendSpec)
+    config = require_instance("config", config, KernelConfig)
+    model = require_instance("model", model, ModelShape)
     one_v = fixpipe_cycles_per_block(spec, config, model, o_leaves=o_leaves)
     return one_v * spec.fixpipe_bytes_per_cycle_1c1v / fixpipe_bytes_per_cycle(spec, config.vector_cores_per_cube)
 
@@ -220,6 +232,9 @@ def evaluate(point: DesignPoint, spec: AscendSpec, model: ModelShape = DSA_V41) 
 
     Raises [`ForbiddenDesign`][] naming the rule if the kernel rules the point out.
     """
+    spec = require_instance("spec", spec, AscendSpec)
+    model = require_instance("model", model, ModelShape)
+    point = require_instance("point", point, DesignPoint)
     config = point.kernel_config()
     kv = point.kv_cache
     check_kernel_rules(config, kv.mode, kv.main_cache, fp4_extra=kv.fp4_extra)
@@ -255,7 +270,10 @@ def smallest_compute_bound_heads(
     candidates: tuple[int, ...] = tuple(range(16, 513, 16)),
 ) -> int | None:
     """The fewest heads per AI Core, among ``candidates``, at which CUBE cycles cover L2 cycles (None if none do)."""
+    spec = require_instance("spec", spec, AscendSpec)
+    model = require_instance("model", model, ModelShape)
     token_bytes = kv_bytes_per_token(KvCache(kv_cache).main_cache, model)
+    candidates = tuple(require_int("candidates", c, minimum=1, maximum=LARGEST_EXACT_WHOLE) for c in candidates)
     for heads in sorted(candidates):
         if l2_cycles(spec, heads, topk, model, token_bytes) <= cube_cycles(spec, heads, topk, model):
             return heads

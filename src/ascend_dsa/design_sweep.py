@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any, Final
 import numpy as np
 
 from ascend_dsa.design_point import LIMITS, DesignPoint, KvCache, Limit, fixpipe_bytes_per_cycle
-from ascend_dsa.hardware import l2_bytes_per_cycle_per_core
+from ascend_dsa.errors import OutOfRange
+from ascend_dsa.hardware import AscendSpec, l2_bytes_per_cycle_per_core
 from ascend_dsa.kernel_config import MMA_M_GRANULE_ROWS, SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.kernel_rules import TILE_RULES, VECTOR_BYTES
 from ascend_dsa.kv_formats import KV_TOKEN_LAYOUTS, KvFormat, kv_bytes_per_token
@@ -31,12 +32,15 @@ from ascend_dsa.memory_budget import (
 from ascend_dsa.model import DSA_V41, ModelShape
 from ascend_dsa.mte2 import GATHER2_TOKENS_PER_REQUEST
 from ascend_dsa.units import BF16_BYTES, FP32_BYTES
+from ascend_dsa.validate import require_bool, require_instance, require_int
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
-    from ascend_dsa.hardware import AscendSpec
 
+#: Largest value on a grid axis: the sweep multiplies two axes by ``d_qk + d_v`` and by 4 B in int64, and
+#: 2**20 keeps every such product far below 2**63.
+LARGEST_GRID_VALUE: Final = 2**20
 #: The axes of a grid, in order.
 AXES: Final = ("heads", "topk", "b_topk", "vector_cores", "kv_cache", "sink", "index_block_size")
 #: Code of "no rule broken" in the `rule` and of "forbidden" in the `binding` of a [`SweepResult`][].
@@ -69,11 +73,10 @@ class DesignGrid:
         for name in AXES:
             object.__setattr__(self, name, _axis(name, getattr(self, name)))
         object.__setattr__(self, "kv_cache", tuple(KvCache(k) for k in self.kv_cache))
-        object.__setattr__(self, "sink", tuple(bool(s) for s in self.sink))
-        for name in ("heads", "topk", "b_topk", "index_block_size"):
-            bad = [v for v in getattr(self, name) if isinstance(v, bool) or not isinstance(v, int) or v <= 0]
-            if bad:
-                raise ValueError(f"{name} must list positive integers, got {bad[0]!r}")
+        object.__setattr__(self, "sink", tuple(require_bool("sink", s) for s in self.sink))
+        for name in ("heads", "topk", "b_topk", "index_block_size", "vector_cores"):
+            values = tuple(require_int(name, v, minimum=1, maximum=LARGEST_GRID_VALUE) for v in getattr(self, name))
+            object.__setattr__(self, name, values)
         bad_cores = [v for v in self.vector_cores if v not in (1, 2)]
         if bad_cores:
             raise ValueError(f"vector_cores must list 1 or 2 (VECTOR Cores per CUBE Core), got {bad_cores[0]!r}")
@@ -187,6 +190,10 @@ def sweep(
     spec: AscendSpec, grid: DesignGrid, model: ModelShape = DSA_V41, base: KernelConfig = SHIPPED_KERNEL
 ) -> SweepResult:
     """Evaluate every point of ``grid`` against every limit of ``spec`` in one vectorised pass."""
+    spec = require_instance("spec", spec, AscendSpec)
+    model = require_instance("model", model, ModelShape)
+    base = require_instance("base", base, KernelConfig)
+    grid = require_instance("grid", grid, DesignGrid)
     heads, topk, b_topk = grid.axis_array("heads"), grid.axis_array("topk"), grid.axis_array("b_topk")
     nv, kv, ib = grid.axis_array("vector_cores"), grid.axis_array("kv_cache"), grid.axis_array("index_block_size")
     mma_m = _ceil_div(heads, MMA_M_GRANULE_ROWS) * MMA_M_GRANULE_ROWS
@@ -227,7 +234,14 @@ def sweep(
         Limit.MTE2_QUEUE: np.asarray(spec.mte2_outstanding_requests),
         Limit.L1_BANK: np.asarray(spec.l1_bytes // spec.l1_banks),
     }
-    utilisation = {limit: np.true_divide(demand[limit], capacity[limit]) for limit in LIMITS}
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        utilisation = {limit: np.true_divide(demand[limit], capacity[limit]) for limit in LIMITS}
+    for limit in LIMITS:
+        if not np.isfinite(utilisation[limit]).all():
+            raise OutOfRange(
+                f"the {limit.value} utilisation comes out infinite or not a number somewhere in the grid: "
+                f"its capacity rounds to 0 (spec {spec.name})"
+            )
     rule = np.full(np.broadcast_shapes(b_topk.shape, nv.shape, ib.shape), NONE, dtype=np.int8)
     for k in reversed(range(len(TILE_RULES))):  # the first broken rule wins, as in the scalar check
         rule[np.broadcast_to(TILE_RULES[k].broken(b_topk, nv, ib, base.fractal_cols), rule.shape)] = k

@@ -23,6 +23,7 @@ from ascend_dsa.hardware import ASCEND_950, AscendSpec
 from ascend_dsa.kernel_config import SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.model import DSA_V41
 from ascend_dsa.mte2 import GATHER2_TOKENS_PER_REQUEST, requests_per_block, tokens_in_flight
+from ascend_dsa.validate import require_instance, require_int
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -59,15 +60,25 @@ def _pair(first: int, second: int, s_kv: int, token_bytes: int) -> Gather2Copy:
     return Gather2Copy(first, second, smaller, larger, smaller * token_bytes, stride, GATHER2_TOKENS_PER_REQUEST)
 
 
+def whole_indices(name: str, indices: object) -> list[int]:
+    """The KV indices in ``indices`` (any shape, flattened) as ints; floats, strings and bools are a TypeError."""
+    if isinstance(indices, str | bytes):
+        raise TypeError(f"{name} must be a sequence of whole numbers, got {indices!r}")
+    values = np.asarray(indices)
+    if values.dtype == object:
+        return [require_int(f"{name}[{i}]", v) for i, v in enumerate(values.ravel())]
+    if values.size and values.dtype.kind not in "iu":
+        raise TypeError(f"{name} must hold whole numbers (an integer dtype), got dtype {values.dtype}")
+    return [int(v) for v in values.ravel()]
+
+
 def gather2_copies(indices: Sequence[int], s_kv: int, token_bytes: int = BF16_TOKEN_BYTES) -> tuple[Gather2Copy, ...]:
     """The gather2 requests for a run of indices, pairing positions ``(0, 1), (2, 3), ...``."""
-    values = [int(i) for i in np.asarray(indices).ravel()]
+    values = whole_indices("indices", indices)
     if len(values) % GATHER2_TOKENS_PER_REQUEST:
         raise ValueError(f"indices must come in pairs (an even count), got {len(values)} indices")
-    if isinstance(s_kv, bool) or not isinstance(s_kv, int) or s_kv < 1:
-        raise ValueError(f"s_kv must be a positive integer, got {s_kv!r}")
-    if isinstance(token_bytes, bool) or not isinstance(token_bytes, int) or token_bytes < 1:
-        raise ValueError(f"token_bytes must be a positive integer, got {token_bytes!r}")
+    s_kv = require_int("s_kv", s_kv, minimum=1)
+    token_bytes = require_int("token_bytes", token_bytes, minimum=1)
     return tuple(_pair(values[p], values[p + 1], s_kv, token_bytes) for p in range(0, len(values), 2))
 
 
@@ -100,12 +111,13 @@ def gather2_plan(
     token_bytes: int = BF16_TOKEN_BYTES,
 ) -> Gather2Plan:
     """gather2 requests of one block of ``B_TOPK`` indices: VECTOR Core ``v`` takes positions ``[32 v, 32 v + 32)``."""
-    values = np.asarray(block_indices).ravel()
-    if values.size != config.b_topk:
-        raise ValueError(f"block_indices must hold B_TOPK = {config.b_topk} indices, got {values.size}")
+    config = require_instance("config", config, KernelConfig)
+    values = whole_indices("block_indices", block_indices)
+    if len(values) != config.b_topk:
+        raise ValueError(f"block_indices must hold B_TOPK = {config.b_topk} indices, got {len(values)}")
     share = config.b_topk_per_vector_core
     per_core = tuple(
-        gather2_copies(values[v * share : (v + 1) * share].tolist(), s_kv, token_bytes)
+        gather2_copies(values[v * share : (v + 1) * share], s_kv, token_bytes)
         for v in range(config.vector_cores_per_cube)
     )
     return Gather2Plan(per_core)
@@ -117,6 +129,8 @@ def check_gather2_fills_queue(spec: AscendSpec = ASCEND_950, config: KernelConfi
     Report (zh) line 138: 16 outstanding requests x 2 tokens = 32 tokens in flight, which is ``B_TOPK / 2``, and a
     VECTOR Core's share of a block needs exactly 16 requests. Returns the requests per VECTOR Core per block.
     """
+    spec = require_instance("spec", spec, AscendSpec)
+    config = require_instance("config", config, KernelConfig)
     in_flight = tokens_in_flight(spec)
     requests = requests_per_block(config)
     if in_flight != config.b_topk_per_vector_core or requests != spec.mte2_outstanding_requests:

@@ -7,16 +7,14 @@ fields as assumptions. Quantities that follow from the constants are computed by
 from __future__ import annotations
 
 import dataclasses
-import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ascend_dsa.provenance import Source, check_sources, code_line, report_line
 from ascend_dsa.units import TB, KiB, MHz
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
+from ascend_dsa.validate import LARGEST_EXACT_WHOLE, finite_result, require_finite, require_instance, require_int
 
 #: Unit of each hardware field, for tables and error messages.
 FIELD_UNITS: Mapping[str, str] = MappingProxyType(
@@ -63,15 +61,29 @@ class AscendSpec:
     sources: Mapping[str, Source] = field(repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        """Reject a spec with a missing source, an unknown source or a value that is not positive and finite."""
+        """Reject a missing or unknown source, a float in a whole-number field, and a value not positive and finite.
+
+        Whole-number fields take any integer type (``np.int64(32)`` too) and are stored as ``int``; the two rates
+        take any real number and are stored as ``float``.
+        """
+        require_instance("name", self.name, str)
+        if not isinstance(self.sources, Mapping):
+            raise TypeError(f"sources must map field names to Source, got {self.sources!r}")
         numeric = numeric_fields()
         check_sources(self.sources, numeric, "hardware")
+        whole = whole_number_fields()
         for name in numeric:
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise TypeError(f"{name} must be a number, got {value!r}")
-            if not math.isfinite(value) or value <= 0:
-                raise ValueError(f"{name} must be a positive finite number of {FIELD_UNITS[name]}, got {value!r}")
+            if name in whole:
+                checked: float = require_int(name, value, minimum=1, maximum=LARGEST_EXACT_WHOLE)
+            else:
+                try:
+                    checked = require_finite(name, value, positive=True)
+                except ValueError:
+                    raise ValueError(
+                        f"{name} must be a positive finite number of {FIELD_UNITS[name]}, got {value!r}"
+                    ) from None
+            object.__setattr__(self, name, checked)
         object.__setattr__(self, "sources", MappingProxyType(dict(self.sources)))
 
     def with_overrides(self, **changes: Any) -> AscendSpec:  # noqa: ANN401 - values are checked by __post_init__
@@ -87,8 +99,6 @@ class AscendSpec:
                 kind="assumed",
                 note=f"{name} set to {value!r} (preset {self.name}: {getattr(self, name)!r})",
             )
-            if isinstance(getattr(self, name), int) and isinstance(value, float) and value.is_integer():
-                changes[name] = int(value)
         name = self.name if not changes else f"{self.name} (what-if)"
         return dataclasses.replace(self, name=name, sources=sources, **changes)
 
@@ -98,14 +108,22 @@ def numeric_fields() -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(AscendSpec) if f.name not in ("name", "sources"))
 
 
+def whole_number_fields() -> tuple[str, ...]:
+    """The hardware fields that count things (cores, bytes, FMA per cycle): whole numbers, never floats."""
+    return tuple(f.name for f in dataclasses.fields(AscendSpec) if f.type == "int")
+
+
 def l2_bytes_per_cycle_per_core(spec: AscendSpec) -> float:
     """L2 bytes one AI Core can draw per cycle when all cores share the L2 evenly (report (zh) line 92)."""
-    return spec.l2_bandwidth_bytes_per_s / spec.ai_cores / spec.clock_hz
+    spec = require_instance("spec", spec, AscendSpec)
+    rate = spec.l2_bandwidth_bytes_per_s / spec.ai_cores / spec.clock_hz
+    return finite_result("L2 bytes per cycle per AI Core", rate, positive=True)
 
 
 def peak_flops(spec: AscendSpec) -> float:
     """Peak bf16 FLOP/s of the chip: FMA per cycle x 2 FLOP x clock x cores (never printed by the report)."""
-    return spec.cube_fma_per_cycle * 2 * spec.clock_hz * spec.ai_cores
+    spec = require_instance("spec", spec, AscendSpec)
+    return finite_result("peak FLOP/s", spec.cube_fma_per_cycle * 2 * spec.clock_hz * spec.ai_cores, positive=True)
 
 
 ASCEND_950 = AscendSpec(

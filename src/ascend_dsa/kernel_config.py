@@ -8,14 +8,13 @@ properties, not fields.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ascend_dsa.provenance import Source, check_sources, code_line
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
+from ascend_dsa.validate import LARGEST_EXACT_WHOLE, require_finite, require_int
 
 #: Rows of the MMA are padded to a multiple of this (config.h:28, ``ku::ceil(H_Q, 32u)``).
 MMA_M_GRANULE_ROWS = 32
@@ -42,13 +41,22 @@ class KernelConfig:
     sources: Mapping[str, Source] = field(repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        """Reject missing or unknown sources and non-positive values."""
+        """Reject missing or unknown sources, a float in a whole-number field and a value not positive and finite.
+
+        Whole-number fields take any integer type (``np.int64(64)`` too) and are stored as ``int``; the rescale
+        threshold takes any real number and is stored as ``float``.
+        """
+        if not isinstance(self.sources, Mapping):
+            raise TypeError(f"sources must map field names to Source, got {self.sources!r}")
         names = config_fields()
         check_sources(self.sources, names, "config")
         for name in names:
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-                raise ValueError(f"{name} must be a positive number, got {value!r}")
+            if name in whole_number_fields():
+                checked: float = require_int(name, value, minimum=1, maximum=LARGEST_EXACT_WHOLE)
+            else:
+                checked = require_finite(name, value, positive=True)
+            object.__setattr__(self, name, checked)
         object.__setattr__(self, "sources", MappingProxyType(dict(self.sources)))
 
     @property
@@ -80,6 +88,11 @@ class KernelConfig:
 def config_fields() -> tuple[str, ...]:
     """The names of the configuration fields that carry a value and a source."""
     return tuple(f.name for f in dataclasses.fields(KernelConfig) if f.name != "sources")
+
+
+def whole_number_fields() -> tuple[str, ...]:
+    """The configuration fields that count things (heads, tokens, buffers): whole numbers, never floats."""
+    return tuple(f.name for f in dataclasses.fields(KernelConfig) if f.type == "int")
 
 
 SHIPPED_KERNEL = KernelConfig(

@@ -8,16 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from ascend_dsa.errors import ForbiddenDesign
+from ascend_dsa.kernel_config import KernelConfig
 from ascend_dsa.kv_formats import KvFormat, Mode, default_main_cache
 from ascend_dsa.mte2 import GATHER2_TOKENS_PER_REQUEST
 from ascend_dsa.provenance import Source, code_line
 from ascend_dsa.units import FP32_BYTES
-
-if TYPE_CHECKING:
-    from ascend_dsa.kernel_config import KernelConfig
+from ascend_dsa.validate import require_bool, require_instance
 
 #: Width of one VECTOR Core SIMD register: 256 B, i.e. 64 fp32 or uint32 lanes (config.h:10-13).
 VECTOR_BYTES: Final = 256
@@ -114,6 +113,7 @@ TILE_RULES: Final = (
 
 def broken_tile_rules(config: KernelConfig) -> tuple[KernelRule, ...]:
     """Every tile rule ``config`` breaks, in report order."""
+    config = require_instance("config", config, KernelConfig)
     args = (config.b_topk, config.vector_cores_per_cube, config.index_block_size, config.fractal_cols)
     return tuple(t.rule for t in TILE_RULES if bool(t.broken(*args)))
 
@@ -121,6 +121,7 @@ def broken_tile_rules(config: KernelConfig) -> tuple[KernelRule, ...]:
 def broken_format_rules(mode: Mode, main_cache: KvFormat, *, fp4_extra: bool) -> tuple[KernelRule, ...]:
     """Every format rule broken by reading ``main_cache`` (plus an FP4 extra cache if asked) in ``mode``."""
     mode, main_cache = Mode(mode), KvFormat(main_cache)
+    fp4_extra = require_bool("fp4_extra", fp4_extra)
     broken = []
     if main_cache is KvFormat.FP4:
         broken.append(FP4_NOT_MAIN_CACHE)
@@ -135,6 +136,8 @@ def check_kernel_rules(
     config: KernelConfig, mode: Mode, main_cache: KvFormat | None = None, *, fp4_extra: bool = False
 ) -> None:
     """Raise [`ForbiddenDesign`][] naming the first rule the combination breaks (format rules first)."""
+    config = require_instance("config", config, KernelConfig)
+    fp4_extra = require_bool("fp4_extra", fp4_extra)
     cache = default_main_cache(mode) if main_cache is None else main_cache
     broken = broken_format_rules(mode, cache, fp4_extra=fp4_extra) + broken_tile_rules(config)
     if broken:

@@ -19,6 +19,7 @@ from ascend_dsa.model import DSA_V41, ModelShape
 from ascend_dsa.mte2 import GATHER2_TOKENS_PER_REQUEST
 from ascend_dsa.provenance import Source, code_line
 from ascend_dsa.units import BF16_BYTES, FP32_BYTES, KiB
+from ascend_dsa.validate import require_bool, require_instance, require_int
 
 #: Bytes of an ``int64_t`` (the gather2 base offsets and strides, config.h:111-112).
 INT64_BYTES: Final = 8
@@ -26,18 +27,21 @@ INT64_BYTES: Final = 8
 
 def l0c_output_bytes(heads: int, model: ModelShape = DSA_V41) -> int:
     """fp32 O of ``heads`` rows: 128 x 512 x 4 B = 256 KiB fills L0C."""
-    if heads <= 0:
-        raise ValueError(f"heads must be a positive integer, got {heads!r}")
+    model = require_instance("model", model, ModelShape)
+    heads = require_int("heads", heads, minimum=1)
     return heads * model.d_v * FP32_BYTES
 
 
 def l0c_scores_bytes(config: KernelConfig) -> int:
     """fp32 P of one block: ``MMA_M x B_TOPK x 4`` B (16 KiB at 64 x 64)."""
+    config = require_instance("config", config, KernelConfig)
     return config.mma_m * config.b_topk * FP32_BYTES
 
 
 def l0c_used_bytes(config: KernelConfig, model: ModelShape = DSA_V41) -> int:
     """L0C the shipped kernel uses: O at offset 0 and P after it (128 KiB + 16 KiB = 144 KiB at 64 heads)."""
+    config = require_instance("config", config, KernelConfig)
+    model = require_instance("model", model, ModelShape)
     return l0c_output_bytes(config.mma_m, model) + l0c_scores_bytes(config)
 
 
@@ -47,6 +51,9 @@ def vector_cores_for_accumulator(spec: AscendSpec, heads: int, model: ModelShape
     Each core keeps an equal share of the rows; a share must be smaller than one UB, since the gathered KV, P and
     the row statistics need room too. Raises ValueError when even every VECTOR Core of the AI Core is not enough.
     """
+    spec = require_instance("spec", spec, AscendSpec)
+    heads = require_int("heads", heads, minimum=1)
+    model = require_instance("model", model, ModelShape)
     accumulator = l0c_output_bytes(heads, model)
     for cores in range(1, spec.vector_cores_per_ai_core + 1):
         if -(-accumulator // cores) < spec.ub_bytes_per_vector_core:
@@ -112,11 +119,11 @@ class UbPlan:
 
     def headroom_bytes(self, spec: AscendSpec) -> int:
         """UB left over on one VECTOR Core (negative when the plan does not fit)."""
-        return spec.ub_bytes_per_vector_core - self.total_bytes
+        return require_instance("spec", spec, AscendSpec).ub_bytes_per_vector_core - self.total_bytes
 
     def fits(self, spec: AscendSpec) -> bool:
         """True when the plan fits the VECTOR Core's UB (the kernel's ``static_assert``, config.h:125)."""
-        return self.total_bytes <= spec.ub_bytes_per_vector_core
+        return self.total_bytes <= require_instance("spec", spec, AscendSpec).ub_bytes_per_vector_core
 
     def describe(self) -> str:
         """The instantiation in a few words, e.g. ``decode, FP8 + FP4 extra, sink``."""
@@ -142,6 +149,9 @@ def ub_plan(
 
     Raises [`ForbiddenDesign`][] naming the rule for a combination the kernel rules out.
     """
+    config = require_instance("config", config, KernelConfig)
+    model = require_instance("model", model, ModelShape)
+    fp4_extra, sink = require_bool("fp4_extra", fp4_extra), require_bool("sink", sink)
     mode = Mode(mode)
     cache = default_main_cache(mode) if main_cache is None else KvFormat(main_cache)
     check_kernel_rules(config, mode, cache, fp4_extra=fp4_extra)
@@ -206,6 +216,8 @@ SHIPPED_INSTANTIATIONS: Final = (
 
 def shipped_ub_plans(config: KernelConfig = SHIPPED_KERNEL, model: ModelShape = DSA_V41) -> tuple[UbPlan, ...]:
     """The UB plans of the six shipped instantiations, in the order of [`SHIPPED_INSTANTIATIONS`][]."""
+    config = require_instance("config", config, KernelConfig)
+    model = require_instance("model", model, ModelShape)
     return tuple(
         ub_plan(config, mode, fp4_extra=fp4_extra, sink=sink, model=model)
         for mode, fp4_extra, sink in SHIPPED_INSTANTIATIONS
@@ -243,6 +255,7 @@ class L1Plan:
 
     def bank_capacity_bytes(self, spec: AscendSpec) -> int:
         """Bytes one bank holds: L1 over the number of banks (256 KiB on the 950)."""
+        spec = require_instance("spec", spec, AscendSpec)
         return spec.l1_bytes // spec.l1_banks
 
     def headroom_bytes(self, spec: AscendSpec) -> int:
@@ -252,6 +265,9 @@ class L1Plan:
 
 def l1_plan(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41) -> L1Plan:
     """Q (``NUM_L1_Q_BUFS`` buffers), gathered KV (``NUM_L1_KV_BUFS``) and S in L1, as the kernel places them."""
+    spec = require_instance("spec", spec, AscendSpec)
+    config = require_instance("config", config, KernelConfig)
+    model = require_instance("model", model, ModelShape)
     q = config.l1_q_buffers * config.mma_m * model.d_qk * BF16_BYTES
     kv = config.l1_kv_buffers * config.b_topk * model.d_qk * BF16_BYTES
     s = config.mma_m * config.b_topk * BF16_BYTES
@@ -292,6 +308,8 @@ SHIPPED_L1_LAYOUT_SOURCE: Final = Source("kernel_body.h l1_*_buf addresses", "co
 
 def layout_bytes_per_bank(spec: AscendSpec, layout: tuple[L1Region, ...] = SHIPPED_L1_LAYOUT) -> tuple[int, ...]:
     """Bytes of ``layout`` inside each bank's address range (a region across a boundary counts in both)."""
+    spec = require_instance("spec", spec, AscendSpec)
+    layout = tuple(require_instance("layout item", region, L1Region) for region in layout)
     bank = spec.l1_bytes // spec.l1_banks
     return tuple(
         sum(max(0, min(r.end_bytes, (i + 1) * bank) - max(r.start_bytes, i * bank)) for r in layout)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from ascend_dsa.provenance import Source, report_line
 from ascend_dsa.units import BF16_BYTES
+from ascend_dsa.validate import LARGEST_EXACT_WHOLE, require_int
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -25,9 +26,9 @@ class ModelShape:
     def __post_init__(self) -> None:
         """Reject non-positive sizes and a value head wider than the key head."""
         for name in ("d_qk", "d_v", "element_bytes"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+            object.__setattr__(
+                self, name, require_int(name, getattr(self, name), minimum=1, maximum=LARGEST_EXACT_WHOLE)
+            )
         if self.d_v > self.d_qk:
             raise ValueError(f"d_v must be at most d_qk = {self.d_qk}, got {self.d_v}")
         object.__setattr__(self, "sources", MappingProxyType(dict(self.sources)))

@@ -6,6 +6,7 @@ of bytes, so a token whose data and scales are apart costs two (report (zh) line
 
 from __future__ import annotations
 
+from collections import abc
 from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.hardware import AscendSpec
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from ascend_dsa.kv_quant import ByteRange
+from ascend_dsa.validate import require_instance, require_int
 
 #: Tokens one gather2 request copies: ``burst_count = 2`` (report (zh) line 216).
 GATHER2_TOKENS_PER_REQUEST = 2
@@ -30,7 +32,16 @@ def copies_for_ranges(ranges: Iterable[ByteRange]) -> int:
 
     One MTE2 copy moves one contiguous source span, so a token whose data and scales are apart costs two.
     """
-    spans = sorted((r.offset, r.offset + r.length) for r in ranges)
+    if isinstance(ranges, (str, bytes)) or not isinstance(ranges, abc.Iterable):
+        raise TypeError(f"ranges must be an iterable of ByteRange, got {ranges!r} ({type(ranges).__name__})")
+    spans = []
+    for item in ranges:
+        offset, length = getattr(item, "offset", None), getattr(item, "length", None)
+        if offset is None or length is None:
+            raise TypeError(f"ranges must hold ByteRange items (offset, length), got {item!r}")
+        start = require_int("offset", offset)
+        spans.append((start, start + require_int("length", length)))
+    spans.sort()
     if not spans:
         raise ValueError("ranges must name at least one byte range, got none")
     for start, end in spans:
@@ -46,13 +57,13 @@ def copies_for_ranges(ranges: Iterable[ByteRange]) -> int:
 
 def tokens_in_flight(spec: AscendSpec, tokens_per_request: int = GATHER2_TOKENS_PER_REQUEST) -> int:
     """KV tokens one VECTOR Core can have requested but not received: queue depth x tokens per request."""
-    if tokens_per_request <= 0:
-        raise ValueError(f"tokens_per_request must be a positive integer, got {tokens_per_request!r}")
+    spec = require_instance("spec", spec, AscendSpec)
+    tokens_per_request = require_int("tokens_per_request", tokens_per_request, minimum=1)
     return spec.mte2_outstanding_requests * tokens_per_request
 
 
 def requests_per_block(config: KernelConfig, tokens_per_request: int = GATHER2_TOKENS_PER_REQUEST) -> int:
     """MTE2 requests one VECTOR Core issues for its share of a block (rounded up)."""
-    if tokens_per_request <= 0:
-        raise ValueError(f"tokens_per_request must be a positive integer, got {tokens_per_request!r}")
+    config = require_instance("config", config, KernelConfig)
+    tokens_per_request = require_int("tokens_per_request", tokens_per_request, minimum=1)
     return -(-config.b_topk_per_vector_core // tokens_per_request)

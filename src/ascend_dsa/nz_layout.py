@@ -21,23 +21,27 @@ from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.kernel_config import SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.nd2nz_stride import UB_VECTOR_BYTES, bank_slots, nz_block_bytes
 from ascend_dsa.units import BF16_BYTES
+from ascend_dsa.validate import LARGEST_EXACT_WHOLE, require_instance, require_int
 
 
 def block_bytes(config: KernelConfig = SHIPPED_KERNEL) -> int:
     """Bytes of one row of one fractal: 16 bf16 = 32 B, the piece an ND2NZ store moves."""
+    config = require_instance("config", config, KernelConfig)
     return nz_block_bytes(config)
 
 
 def _check_tile(tile: NDArray[Any], config: KernelConfig) -> None:
+    if not isinstance(tile, np.ndarray):
+        raise TypeError(f"tile must be a NumPy array, got {type(tile).__name__}")
     if tile.ndim != 2 or tile.shape[0] < 1 or tile.shape[1] < 1 or tile.shape[1] % config.fractal_cols:  # noqa: PLR2004
         raise ValueError(
             f"tile must have shape [tokens >= 1, d] with d a multiple of {config.fractal_cols}, got shape {tile.shape}"
         )
 
 
-def _check_pad(pad_rows: int) -> None:
-    if isinstance(pad_rows, bool) or not isinstance(pad_rows, int) or pad_rows < 0:
-        raise ValueError(f"pad_rows must be an integer >= 0, got {pad_rows!r}")
+def _check_pad(pad_rows: int, config: KernelConfig) -> int:
+    # Padding of a whole fractal or more repeats the bank slots of a smaller one: stop there.
+    return require_int("pad_rows", pad_rows, minimum=0, maximum=config.fractal_rows)
 
 
 def nd_to_nz(tile: NDArray[Any], *, pad_rows: int = 0, config: KernelConfig = SHIPPED_KERNEL) -> NDArray[Any]:
@@ -47,8 +51,9 @@ def nd_to_nz(tile: NDArray[Any], *, pad_rows: int = 0, config: KernelConfig = SH
     column block every token's 16 values in token order, then the padding rows. With ``tokens`` a multiple of 16
     each column block is a stack of whole 16 x 16 fractals.
     """
+    config = require_instance("config", config, KernelConfig)
     _check_tile(tile, config)
-    _check_pad(pad_rows)
+    pad_rows = _check_pad(pad_rows, config)
     tokens, d = tile.shape
     nz = np.zeros((d // config.fractal_cols, tokens + pad_rows, config.fractal_cols), dtype=tile.dtype)
     nz[:, :tokens, :] = tile.reshape(tokens, d // config.fractal_cols, config.fractal_cols).transpose(1, 0, 2)
@@ -57,6 +62,9 @@ def nd_to_nz(tile: NDArray[Any], *, pad_rows: int = 0, config: KernelConfig = SH
 
 def nz_to_nd(nz: NDArray[Any], tokens: int) -> NDArray[Any]:
     """The ND tile ``[tokens, d]`` back from an NZ buffer ``[d / 16, tokens + pad_rows, 16]``; padding is dropped."""
+    if not isinstance(nz, np.ndarray):
+        raise TypeError(f"nz must be a NumPy array, got {type(nz).__name__}")
+    tokens = require_int("tokens", tokens)
     if nz.ndim != 3 or not 1 <= tokens <= nz.shape[1]:  # noqa: PLR2004 - three axes
         raise ValueError(
             f"nz must have shape [column blocks, rows >= tokens, 16] with 1 <= tokens = {tokens} <= rows, "
@@ -70,7 +78,9 @@ def nz_offset_bytes(
     token: int, dim: int, tokens: int, *, pad_rows: int = 0, config: KernelConfig = SHIPPED_KERNEL
 ) -> int:
     """Byte offset in the NZ buffer of element ``(token, dim)`` of a tile of ``tokens`` rows."""
-    _check_pad(pad_rows)
+    config = require_instance("config", config, KernelConfig)
+    pad_rows = _check_pad(pad_rows, config)
+    token, dim, tokens = require_int("token", token), require_int("dim", dim), require_int("tokens", tokens)
     if not (0 <= token < tokens and dim >= 0):
         raise ValueError(f"token must lie in [0, tokens = {tokens}) and dim be >= 0, got token {token}, dim {dim}")
     rows = tokens + pad_rows
@@ -104,9 +114,9 @@ def nd2nz_store_slots(tokens: int, pad_rows: int, config: KernelConfig = SHIPPED
     The store writes 8 consecutive 32 B pieces of one token into 8 consecutive column blocks, so piece ``j`` goes
     to ``j x (tokens + pad_rows) x 32 B``; its slot is that address mod 256, divided by 32.
     """
-    _check_pad(pad_rows)
-    if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1:
-        raise ValueError(f"tokens must be a positive integer, got {tokens!r}")
+    config = require_instance("config", config, KernelConfig)
+    pad_rows = _check_pad(pad_rows, config)
+    tokens = require_int("tokens", tokens, minimum=1, maximum=LARGEST_EXACT_WHOLE)
     stride = (tokens + pad_rows) * block_bytes(config)
     slots = bank_slots(stride, block_bytes(config), UB_VECTOR_BYTES)
     return StoreSlots(tokens=tokens, pad_rows=pad_rows, stride_bytes=stride, slots=slots)
@@ -118,6 +128,7 @@ def check_nz_padding(config: KernelConfig = SHIPPED_KERNEL) -> StoreSlots:
     Checks report (zh) line 228 for the shipped tile of ``B_TOPK / 2`` tokens per VECTOR Core (32): without the
     row the 8 pieces of a store share one slot, with it they use all 8. Returns the padded case.
     """
+    config = require_instance("config", config, KernelConfig)
     tokens = config.b_topk_per_vector_core
     plain, padded = nd2nz_store_slots(tokens, 0, config), nd2nz_store_slots(tokens, 1, config)
     if padded.conflicts or not plain.conflicts:

@@ -14,7 +14,6 @@ both.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
@@ -34,18 +33,17 @@ from ascend_dsa.assumptions import (
     based_on,
 )
 from ascend_dsa.design_point import fixpipe_bytes_per_cycle
-from ascend_dsa.hardware import l2_bytes_per_cycle_per_core
+from ascend_dsa.hardware import AscendSpec, l2_bytes_per_cycle_per_core
 from ascend_dsa.kernel_config import SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.kv_formats import KvFormat, kv_bytes_per_token
 from ascend_dsa.model import DSA_V41, ModelShape
 from ascend_dsa.provenance import Source, code_line, report_line
 from ascend_dsa.schedule import SYSTOLIC_ARRAY_DEPTH, VECTOR_STAGES, pipeline_depth
 from ascend_dsa.units import BF16_BYTES, FP32_BYTES
+from ascend_dsa.validate import require_bool, require_finite, require_instance, require_int
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
-
-    from ascend_dsa.hardware import AscendSpec
 
 
 class Unit(StrEnum):
@@ -150,6 +148,9 @@ def buffer_depth(writer_offset: int, reader_offset: int, *, reader_first_in_orde
     Blocks ``i + reader_offset`` .. ``i + writer_offset`` are alive at once; when the reader runs earlier in the
     same in-order pipe within the step, its buffer is already free for the writer, which saves one.
     """
+    writer_offset = require_int("writer_offset", writer_offset, minimum=0)
+    reader_offset = require_int("reader_offset", reader_offset, minimum=0)
+    reader_first_in_order = require_bool("reader_first_in_order", reader_first_in_order)
     if writer_offset < reader_offset:
         raise ValueError(f"writer_offset must be at least reader_offset ({reader_offset}), got {writer_offset}")
     return writer_offset - reader_offset + (0 if reader_first_in_order else 1)
@@ -159,6 +160,7 @@ def implied_buffer_depths(
     schedule: tuple[Activation, ...] = VECTOR_SCHEDULE, config: KernelConfig = SHIPPED_KERNEL
 ) -> tuple[BufferDepth, ...]:
     """The depths the schedule's offsets imply, next to the shipped kernel's (6, 3, 4, 4)."""
+    config = require_instance("config", config, KernelConfig)
     gather, nd2nz = _activation(Task.GATHER, schedule), _activation(Task.ND2NZ, schedule)
     index, softmax = _activation(Task.PROCESS_INDEX, schedule), _activation(Task.SOFTMAX, schedule)
     scale_o = _activation(Task.SCALE_O, schedule)
@@ -217,7 +219,7 @@ class StageCosts:
         if missing:
             raise ValueError(f"costs and sources must cover every task, missing {', '.join(missing)}")
         for task, value in self.cycles.items():
-            if not math.isfinite(value) or value < 0:
+            if require_finite(f"cycles of {task.value}", value) < 0:
                 raise ValueError(f"cycles of {task.value} must be a non-negative number, got {value!r}")
         object.__setattr__(self, "cycles", MappingProxyType(dict(self.cycles)))
         object.__setattr__(self, "sources", MappingProxyType(dict(self.sources)))
@@ -244,6 +246,9 @@ def stage_costs(
     kv_format: KvFormat = KvFormat.BF16,
 ) -> StageCosts:
     """Per-block cycles: CUBE, FixPipe and L2 from ``spec``; VECTOR and MTE3 from stated assumptions."""
+    spec = require_instance("spec", spec, AscendSpec)
+    config = require_instance("config", config, KernelConfig)
+    model = require_instance("model", model, ModelShape)
     m, b, nv = config.mma_m, config.b_topk, config.vector_cores_per_cube
     per_core_kv = config.b_topk_per_vector_core * model.d_qk * BF16_BYTES
     fixpipe = fixpipe_bytes_per_cycle(spec, nv)
@@ -390,6 +395,12 @@ def _program(  # noqa: C901, PLR0912 - one branch per task keeps the program ord
     return units
 
 
+#: Most KV blocks [`simulate`][] runs in one job. A job holds topk / B_TOPK blocks (8 to 32 for the report's
+#: topk); the steady state shows after a dozen, and the event loop grows faster than linearly, so we stop at a
+#: size that still simulates in about a second.
+MAX_SIMULATED_BLOCKS: Final = 4096
+
+
 def simulate(
     costs: StageCosts,
     config: KernelConfig = SHIPPED_KERNEL,
@@ -398,8 +409,11 @@ def simulate(
     schedule: tuple[Activation, ...] = VECTOR_SCHEDULE,
 ) -> Timeline:
     """Run one job of ``blocks`` KV blocks through the pipeline; ``rescale_blocks`` are blocks whose O leaves L0C."""
+    config = require_instance("config", config, KernelConfig)
+    costs = require_instance("costs", costs, StageCosts)
+    blocks = require_int("blocks", blocks, maximum=MAX_SIMULATED_BLOCKS)
     first, _ = _steady_window(blocks)
-    if isinstance(blocks, bool) or not isinstance(blocks, int) or blocks < first + 2:
+    if blocks < first + 2:
         raise ValueError(f"blocks must be an integer of at least {first + 2} to reach a steady state, got {blocks!r}")
     rescale = frozenset(rescale_blocks)
     outside = sorted(b for b in rescale if not 0 < b < blocks)

@@ -16,13 +16,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Final
 
-from ascend_dsa.hardware import l2_bytes_per_cycle_per_core
+from ascend_dsa.errors import OutOfRange
+from ascend_dsa.hardware import AscendSpec, l2_bytes_per_cycle_per_core
 from ascend_dsa.model import DSA_V41, ModelShape
+from ascend_dsa.validate import LARGEST_EXACT_WHOLE, finite_result, require_instance, require_int
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from ascend_dsa.hardware import AscendSpec
 
 #: The report's grid of q heads per AI Core (report (zh) line 94).
 REPORT_HEADS: Final = (16, 32, 64, 128)
@@ -47,6 +48,11 @@ class RooflinePoint:
     cube_cycles: int
     l2_cycles: float
 
+    def __post_init__(self) -> None:
+        """Reject L2 cycles that are not positive and finite, or a ratio too large to be a number."""
+        finite_result("L2 cycles", self.l2_cycles, positive=True)
+        finite_result("CUBE/L2 cycle ratio", self.cube_cycles / self.l2_cycles)
+
     @property
     def ratio(self) -> float:
         """CUBE cycles over L2 cycles: above 1 the CUBE is the bottleneck."""
@@ -62,15 +68,21 @@ class RooflinePoint:
 
 
 def _positive_int(name: str, value: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    return value
+    return require_int(name, value, minimum=1, maximum=LARGEST_EXACT_WHOLE)
 
 
 def cube_cycles(spec: AscendSpec, heads: int, topk: int, model: ModelShape = DSA_V41) -> int:
     """CUBE cycles of ``Q @ K^T`` plus ``S @ V``: MACs over FMA/cycle, floored as the report does (line 96)."""
+    spec = require_instance("spec", spec, AscendSpec)
+    model = require_instance("model", model, ModelShape)
     macs = _positive_int("heads", heads) * _positive_int("topk", topk) * (model.d_qk + model.d_v)
-    return macs // spec.cube_fma_per_cycle
+    cycles = macs // spec.cube_fma_per_cycle
+    if cycles == 0:
+        raise OutOfRange(
+            f"CUBE cycles come out as 0: cube_fma_per_cycle = {spec.cube_fma_per_cycle} exceeds the {macs} "
+            f"multiply-adds of {heads} heads x topk {topk}"
+        )
+    return cycles
 
 
 def l2_bytes(heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_token: int | None = None) -> int:
@@ -78,8 +90,9 @@ def l2_bytes(heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_to
 
     ``kv_bytes_per_token`` defaults to ``d_qk`` elements of the model's element size (bf16: 1024 B).
     """
+    model = require_instance("model", model, ModelShape)
     kv_token = model.d_qk * model.element_bytes if kv_bytes_per_token is None else kv_bytes_per_token
-    _positive_int("kv_bytes_per_token", kv_token)
+    kv_token = _positive_int("kv_bytes_per_token", kv_token)
     q_and_o = _positive_int("heads", heads) * (model.d_qk + model.d_v) * model.element_bytes
     return q_and_o + _positive_int("topk", topk) * kv_token
 
@@ -88,13 +101,18 @@ def l2_cycles(
     spec: AscendSpec, heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_token: int | None = None
 ) -> float:
     """Cycles the per-core L2 share needs to move [`l2_bytes`][] (line 99)."""
-    return l2_bytes(heads, topk, model, kv_bytes_per_token) / l2_bytes_per_cycle_per_core(spec)
+    spec = require_instance("spec", spec, AscendSpec)
+    model = require_instance("model", model, ModelShape)
+    cycles = l2_bytes(heads, topk, model, kv_bytes_per_token) / l2_bytes_per_cycle_per_core(spec)
+    return finite_result("L2 cycles", cycles, positive=True)
 
 
 def head_roofline(
     spec: AscendSpec, heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_token: int | None = None
 ) -> RooflinePoint:
     """The roofline point of one (heads, topk) pair."""
+    spec = require_instance("spec", spec, AscendSpec)
+    model = require_instance("model", model, ModelShape)
     return RooflinePoint(
         heads=heads,
         topk=topk,
@@ -111,6 +129,8 @@ def head_roofline_sweep(
     kv_bytes_per_token: int | None = None,
 ) -> tuple[RooflinePoint, ...]:
     """Every (heads, topk) pair of the grid, heads outermost as in the report's loop (lines 94-95)."""
+    spec = require_instance("spec", spec, AscendSpec)
+    model = require_instance("model", model, ModelShape)
     heads_grid, topk_grid = tuple(heads), tuple(topk)
     if not heads_grid:
         raise ValueError("heads must list at least one value, got an empty grid")

@@ -19,6 +19,7 @@ from ascend_dsa.hardware import AscendSpec
 from ascend_dsa.kernel_config import KernelConfig
 from ascend_dsa.model import DSA_V41, ModelShape
 from ascend_dsa.provenance import Source, code_line
+from ascend_dsa.validate import require_instance, require_int
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -76,26 +77,37 @@ def pipeline_depth(stages: Iterable[HasOffset] = VECTOR_STAGES) -> int:
 
 def qk_cycles_per_block(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41) -> Fraction:
     """CUBE cycles of ``P = Q K^T`` for one block: ``MMA_M x B_TOPK x d_qk`` MACs (64 x 64 x 512 / 4096 = 512)."""
+    spec = require_instance("spec", spec, AscendSpec)
+    config = require_instance("config", config, KernelConfig)
+    model = require_instance("model", model, ModelShape)
     return Fraction(config.mma_m * config.b_topk * model.d_qk, spec.cube_fma_per_cycle)
 
 
 def sv_cycles_per_block(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41) -> Fraction:
     """CUBE cycles of ``O += S V`` for one block: ``MMA_M x B_TOPK x d_v`` MACs (64 x 64 x 512 / 4096 = 512)."""
+    spec = require_instance("spec", spec, AscendSpec)
+    config = require_instance("config", config, KernelConfig)
+    model = require_instance("model", model, ModelShape)
     return Fraction(config.mma_m * config.b_topk * model.d_v, spec.cube_fma_per_cycle)
 
 
 def softmax_slack_cycles(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41) -> Fraction:
     """CUBE cycles between ``P[i]`` ready and ``S[i]`` needed: ``SV[i-1]`` then ``QK[i+1]`` (512 + 512 = 1024)."""
+    spec = require_instance("spec", spec, AscendSpec)
+    config = require_instance("config", config, KernelConfig)
+    model = require_instance("model", model, ModelShape)
     return sv_cycles_per_block(spec, config, model) + qk_cycles_per_block(spec, config, model)
 
 
 def index_group_remainder(config: KernelConfig) -> int:
     """Indices left over when a group of ``INDEX_BLOCK_SIZE`` is cut into blocks (0 is required, config.h:57)."""
+    config = require_instance("config", config, KernelConfig)
     return config.index_block_size % config.b_topk
 
 
 def blocks_per_index_group(config: KernelConfig) -> int:
     """KV blocks that share one read of indices: ``INDEX_BLOCK_SIZE / B_TOPK`` (640 / 64 = 10)."""
+    config = require_instance("config", config, KernelConfig)
     if index_group_remainder(config):
         raise ValueError(
             f"b_topk must divide index_block_size = {config.index_block_size} (config.h:57), got {config.b_topk}"
@@ -109,11 +121,12 @@ def flag_before_gather(block_ahead: int, config: KernelConfig) -> bool:
     The code does so only when the block being gathered (``i+5``) starts a new group of indices: then the gather
     must wait for that group's preprocessing, and the flag is written first so the scalar core does not idle.
     """
-    if isinstance(block_ahead, bool) or not isinstance(block_ahead, int) or block_ahead < 0:
-        raise ValueError(f"block_ahead must be a non-negative block index, got {block_ahead!r}")
+    config = require_instance("config", config, KernelConfig)
+    block_ahead = require_int("block_ahead", block_ahead, minimum=0)
     return block_ahead % blocks_per_index_group(config) == 0
 
 
 def report_order_share(config: KernelConfig) -> Fraction:
     """Share of loop steps in which the code's order of steps 6 and 7 equals the report's (1/10 shipped)."""
+    config = require_instance("config", config, KernelConfig)
     return Fraction(1, blocks_per_index_group(config))

@@ -8,17 +8,22 @@ from ascend_dsa.block_cycles import mma_cycles_per_block
 from ascend_dsa.hardware import AscendSpec, peak_flops
 from ascend_dsa.kernel_config import KernelConfig
 from ascend_dsa.model import DSA_V41, ModelShape
+from ascend_dsa.validate import finite_result, require_finite, require_instance
 
 
 def fraction_of_peak(achieved_flops: float, spec: AscendSpec) -> float:
     """Achieved FLOP/s over the derived peak (4096 x 2 x 1.65 GHz x 32 = 432.54 TFLOPS on the 950)."""
-    if achieved_flops <= 0:
-        raise ValueError(f"achieved_flops must be positive, got {achieved_flops!r}")
-    return achieved_flops / peak_flops(spec)
+    spec = require_instance("spec", spec, AscendSpec)
+    achieved = require_finite("achieved_flops", achieved_flops, positive=True)
+    return finite_result("fraction of peak", achieved / peak_flops(spec), positive=True)
 
 
 def cycles_per_block_at(
     achieved_flops: float, spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41
 ) -> float:
     """Cycles one block takes on average if the chip sustains ``achieved_flops`` (MMA cycles / fraction of peak)."""
-    return float(mma_cycles_per_block(spec, config, model) / Fraction(fraction_of_peak(achieved_flops, spec)))
+    spec = require_instance("spec", spec, AscendSpec)
+    config = require_instance("config", config, KernelConfig)
+    model = require_instance("model", model, ModelShape)
+    cycles = mma_cycles_per_block(spec, config, model) / Fraction(fraction_of_peak(achieved_flops, spec))
+    return finite_result("cycles per block", float(cycles), positive=True)

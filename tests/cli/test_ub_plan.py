@@ -5,7 +5,7 @@ import pytest
 
 from ascend_dsa.cli import main
 from ascend_dsa.code_figures import SHIPPED_UB_TOTALS
-from tests.test_cli import run_main
+from tests.cli.in_process import run_cli
 
 
 def _flags(mode: str, fp4_extra: bool, sink: bool) -> list[str]:  # noqa: FBT001
@@ -41,16 +41,15 @@ def test_plan_that_does_not_fit_exits_1(capsys: pytest.CaptureFixture[str]) -> N
         (["--mode", "prefill", "--index-block-size", "96", "--b-topk", "32"], "index-block-whole-vector-pairs"),
     ],
 )
-def test_forbidden_combinations_exit_2_with_the_rule(
-    capsys: pytest.CaptureFixture[str], argv: list[str], rule: str
-) -> None:
-    """A combination the kernel forbids exits 2 with one line naming the rule, and no exception escapes main."""
-    status, out, err = run_main(["ub-plan", *argv], capsys)
+def test_forbidden_combinations_exit_2_with_the_rule(argv: list[str], rule: str) -> None:
+    """A combination the kernel forbids exits 2 with one line naming the rule, and no traceback."""
+    status, out, err = run_cli(["ub-plan", *argv])
     assert status == 2
-    assert out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1
     assert f"forbidden by rule {rule}" in lines[0]
+    assert "Traceback" not in err
+    assert out == ""
 
 
 def test_forbidden_combination_in_a_real_process_is_one_line_exit_2() -> None:
@@ -72,9 +71,9 @@ def test_forbidden_combination_in_a_real_process_is_one_line_exit_2() -> None:
     "argv",
     [["--mode", "train"], ["--mode", "prefill", "--vector-cores", "3"], ["--mode", "prefill", "--b-topk", "0"], []],
 )
-def test_bad_options_exit_2_in_one_line(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+def test_bad_options_exit_2_in_one_line(argv: list[str]) -> None:
     """Unknown modes, 3 VECTOR Cores, a zero B_TOPK or a missing --mode exit 2 with one line."""
-    status, out, err = run_main(["ub-plan", *argv], capsys)
+    status, _, err = run_cli(["ub-plan", *argv])
     assert status == 2
-    assert out == ""
-    assert len(err.strip().splitlines()) == 1, err
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err

@@ -1,50 +1,231 @@
 """The ``ascend-dsa`` command line: one subcommand per module in this package.
 
-Errors in what the user typed end the program with status 2 and one line that names the option and what was
-expected, never a traceback.
+Whatever is typed, the program ends with a documented status (`ExitStatus`)
+and at most one line on stderr, never a traceback: a bad option or value exits 2 naming the option, a what-if the
+model cannot represent exits 3 saying why, and a bug exits 70 naming the exception.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import os
 import sys
-from importlib.metadata import version
-from typing import TYPE_CHECKING, NoReturn
+from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ascend_dsa.cli import claims, head_roofline, ub_plan
+from ascend_dsa.cli.exit_status import ExitStatus, epilog
+from ascend_dsa.errors import AscendDsaError, OutOfRange
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from types import ModuleType
 
-#: Subcommand modules; each has ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``.
+#: Subcommand modules; each has ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``, and may
+#: say what status 1 means for it (``FINDING``) and what else status 2 covers (``USAGE``).
 SUBCOMMANDS = (head_roofline, claims, ub_plan)
 
 PROG = "ascend-dsa"
+DISTRIBUTION = "ascend-dsa"
+
+#: What status 1 means when a command does not say: what it checks does not hold.
+GENERIC_FINDING = "a finding: what the command checks does not hold (see each command's --help)"
+
+#: Namespace attribute where the options given on the command line are recorded, by destination.
+_GIVEN = "_given_options"
+
+
+def package_version() -> str:
+    """The installed distribution's version, from its metadata."""
+    try:
+        return version(DISTRIBUTION)
+    except PackageNotFoundError:
+        return "unknown (the package metadata is not installed; run `make setup`)"
+
+
+def _record_once(action: argparse.Action, namespace: argparse.Namespace, option_string: str | None, text: str) -> None:
+    """Remember that ``action`` was given; a second time is an error naming the option."""
+    given: dict[str, tuple[str, str]] | None = getattr(namespace, _GIVEN, None)
+    if given is None:
+        given = {}
+        setattr(namespace, _GIVEN, given)
+    if action.dest in given:
+        raise argparse.ArgumentError(action, "given more than once")
+    given[action.dest] = (option_string or action.dest, text)
+
+
+class StoreOnce(argparse._StoreAction):  # noqa: SLF001 - argparse exposes its actions only under these names
+    """``store``, refusing an option given twice (argparse would silently keep the last)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,  # noqa: ANN401 - whatever the option's type returned
+        option_string: str | None = None,
+    ) -> None:
+        """Store ``values`` unless this option was already given."""
+        if option_string is not None:
+            _record_once(self, namespace, option_string, "" if self.type is None else f" {values_text(values)}")
+        super().__call__(parser, namespace, values, option_string)
+
+
+class StoreTrueOnce(argparse._StoreTrueAction):  # noqa: SLF001 - see StoreOnce
+    """``store_true``, refusing a flag given twice."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,  # noqa: ANN401 - argparse passes an empty list
+        option_string: str | None = None,
+    ) -> None:
+        """Set the flag unless it was already given."""
+        _record_once(self, namespace, option_string, "")
+        super().__call__(parser, namespace, values, option_string)
+
+
+def values_text(values: object) -> str:
+    """An option's value as it could be typed again: lists comma-separated, floats with ``repr``."""
+    if isinstance(values, tuple):
+        return ",".join(str(v) for v in values)
+    return str(values)
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line: line breaks and other unprintable characters (in what the user typed) as escapes."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text.strip())
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """An argument parser whose errors are a single line on stderr and exit status 2."""
+    """An argument parser whose errors are one line on stderr with status 2, without abbreviations or repeats."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:  # noqa: ANN401 - argparse's own signature
+        """Like ``ArgumentParser``, but ``--cor`` is not ``--cores`` and an option may be given once only."""
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+        self.register("action", None, StoreOnce)
+        self.register("action", "store", StoreOnce)
+        self.register("action", "store_true", StoreTrueOnce)
 
     def error(self, message: str) -> NoReturn:
         """Print ``prog: error: message`` alone, without the usage block, and exit 2."""
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(ExitStatus.USAGE, f"{self.prog}: error: {one_line(message)}\n")
+
+
+def subcommand_parser_settings(module: ModuleType) -> dict[str, Any]:
+    """Keyword arguments of a subcommand's parser: its description and the epilog of exit statuses."""
+    return {
+        "description": module.HELP,
+        "epilog": epilog(getattr(module, "FINDING", GENERIC_FINDING), getattr(module, "USAGE", "")),
+        "formatter_class": argparse.RawDescriptionHelpFormatter,
+    }
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser with every subcommand registered."""
-    parser = OneLineParser(prog=PROG, description="Executable companion to the Ascend sparse-attention report.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {version('ascend-dsa')}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=OneLineParser)
+    parser = OneLineParser(
+        prog=PROG,
+        description="Executable companion to the Ascend sparse-attention report.",
+        epilog=epilog(GENERIC_FINDING),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     for module in SUBCOMMANDS:
-        sub = commands.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        sub = commands.add_parser(module.NAME, help=module.HELP, **subcommand_parser_settings(module))
         module.add_arguments(sub)
         sub.set_defaults(run=module.run)
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
-    args = build_parser().parse_args(argv)
-    status: int = args.run(args)
-    sys.stdout.flush()
+def _stream_encodes(stream: object, text: str) -> bool:
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except (UnicodeError, LookupError):
+        return False
+    return True
+
+
+def _escape_what_cannot_be_shown(args: argparse.Namespace) -> None:
+    """On a stream whose encoding lacks Chinese (``PYTHONIOENCODING=ascii``), print escapes instead."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and not _stream_encodes(stream, "中文"):
+            stream.reconfigure(errors="backslashreplace")
+            if stream is sys.stdout and getattr(args, "lang", None) == "zh":
+                print(
+                    f"{PROG}: note: the output encoding {stream.encoding!r} has no Chinese characters; they are "
+                    "printed as \\u escapes (set PYTHONIOENCODING=utf-8 or use --lang en)",
+                    file=sys.stderr,
+                )
+
+
+def _given_numbers(args: argparse.Namespace) -> str:
+    """The numeric options the user typed, as typed (``--clock 1e-300``), for messages about their values."""
+    given: dict[str, tuple[str, str]] = getattr(args, _GIVEN, {})
+    typed = [f"{option}{text}" for option, text in given.values() if text]
+    return ", ".join(typed) if typed else "the preset values"
+
+
+def _fail(status: ExitStatus, message: str, command: str | None = None) -> int:
+    """Print ``ascend-dsa [COMMAND]: error: message`` on one line and return ``status``."""
+    prog = PROG if command is None else f"{PROG} {command}"
+    print(f"{prog}: error: {one_line(message)}", file=sys.stderr)
     return status
+
+
+def _close_stdout_quietly() -> None:
+    """After the reader of a pipe has gone, point stdout at /dev/null so the final flush cannot fail again."""
+    with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the chosen subcommand, turning each kind of failure into its status and one line."""
+    command: str = args.command
+    try:
+        status: int = args.run(args)
+        sys.stdout.flush()
+    except OutOfRange as error:
+        return _fail(ExitStatus.USAGE, f"{_given_numbers(args)}: a figure would be infinite or zero ({error})", command)
+    except ArithmeticError as error:  # overflow or division by zero the checks did not foresee: still the values
+        return _fail(ExitStatus.USAGE, f"{_given_numbers(args)}: a figure would be infinite or zero ({error})", command)
+    except (ValueError, AscendDsaError) as error:
+        return _fail(ExitStatus.OUTSIDE_MODEL, f"the model cannot represent this what-if: {error}", command)
+    return status
+
+
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace | int:
+    """The parsed arguments, or the exit status when parsing ends the program (--help, --version, bad usage)."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as stop:  # --help, --version or a usage error, already printed by argparse
+        if stop.code is None:
+            return ExitStatus.OK
+        return stop.code if isinstance(stop.code, int) else ExitStatus.USAGE
+    if args.command is None:
+        names = ", ".join(module.NAME for module in SUBCOMMANDS)
+        return _fail(ExitStatus.USAGE, f"a COMMAND is required, one of {names} (see {PROG} --help)")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line and return its exit status (see ``ascend-dsa --help``)."""
+    args = _parse(argv)
+    if isinstance(args, int):
+        return args
+    _escape_what_cannot_be_shown(args)
+    try:
+        return _run(args)
+    except BrokenPipeError:
+        _close_stdout_quietly()
+        return ExitStatus.OUTPUT_CLOSED
+    except KeyboardInterrupt:
+        return ExitStatus.INTERRUPTED
+    except Exception as error:  # noqa: BLE001 - the last line of defence: a bug is one line, not a traceback
+        message = f"internal error, please report it: {type(error).__name__}: {error}"
+        return _fail(ExitStatus.INTERNAL, message, args.command)

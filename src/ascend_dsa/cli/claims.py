@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 NAME = "claims"
 HELP = "List every figure of the report with ours, theirs, the rule and the status; exit 1 if any differs."
+FINDING = "a finding: at least one claim differs from the report (each is named on stderr)"
 
 #: Option name -> hardware field it overrides.
 _SPEC_OVERRIDES = {

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 NAME = "head-roofline"
 HELP = "CUBE vs L2 cycles per AI Core for each (q heads, topk), as in report (zh) lines 85-114."
+FINDING = "a finding: with --assert-report, the table differs from the report (the rows are named on stderr)"
 
 #: Option name -> hardware field it overrides.
 _OVERRIDES = {

@@ -21,6 +21,8 @@ HELP = (
     "UB bytes per VECTOR Core of one instantiation, field by field (config.h:77-125), against 262144 B; "
     "exit 0 if it fits, 1 if not, 2 if the kernel forbids the combination."
 )
+FINDING = "a finding: the plan does not fit in UB"
+USAGE = "; or a combination of options the kernel forbids (the line names the rule)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

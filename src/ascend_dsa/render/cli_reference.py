@@ -16,7 +16,8 @@ HELP_WIDTH = 78
 
 
 def _formatter(prog: str) -> argparse.HelpFormatter:
-    return argparse.HelpFormatter(prog, width=HELP_WIDTH)
+    # raw description and epilog, as the program prints them (the epilog is a table of exit statuses)
+    return argparse.RawDescriptionHelpFormatter(prog, width=HELP_WIDTH)
 
 
 def command_help() -> tuple[tuple[str, str, str], ...]:
@@ -26,7 +27,8 @@ def command_help() -> tuple[tuple[str, str, str], ...]:
     entries = [(cli.PROG, top.description or "", top.format_help())]
     for module in cli.SUBCOMMANDS:
         # The same construction as ``cli.build_parser``'s sub-parsers: prog "ascend-dsa NAME", description = HELP.
-        sub = cli.OneLineParser(prog=f"{cli.PROG} {module.NAME}", description=module.HELP, formatter_class=_formatter)
+        settings = {**cli.subcommand_parser_settings(module), "formatter_class": _formatter}
+        sub = cli.OneLineParser(prog=f"{cli.PROG} {module.NAME}", **settings)
         module.add_arguments(sub)
         entries.append((f"{cli.PROG} {module.NAME}", module.HELP, sub.format_help()))
     return tuple(entries)

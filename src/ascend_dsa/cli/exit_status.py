@@ -1,0 +1,43 @@
+"""The exit statuses of every ``ascend-dsa`` command, and the help epilog that documents them."""
+
+from __future__ import annotations
+
+import textwrap
+from enum import IntEnum
+
+#: Columns the epilog is wrapped to (argparse prints it as written).
+EPILOG_WIDTH = 76
+
+
+class ExitStatus(IntEnum):
+    """What the program's exit status means; the same numbers for every subcommand."""
+
+    OK = 0
+    FINDING = 1  # what the command checks does not hold: a claim differs, a plan does not fit
+    USAGE = 2  # argparse's status for bad usage
+    OUTSIDE_MODEL = 3  # valid values the model cannot represent
+    INTERNAL = 70  # EX_SOFTWARE of sysexits.h: a bug in this program
+    INTERRUPTED = 130  # 128 + SIGINT, what a shell reports after Ctrl-C
+    OUTPUT_CLOSED = 141  # 128 + SIGPIPE, what a shell reports when the reader of a pipe has gone
+
+
+def epilog(finding: str, usage: str = "") -> str:
+    """The ``exit status`` block of a command's ``--help``: ``finding`` says what status 1 means for it."""
+    lines = [
+        (ExitStatus.OK, "success"),
+        (ExitStatus.FINDING, finding),
+        (
+            ExitStatus.USAGE,
+            "bad usage: an unknown, repeated or malformed option, or a value so small or large that a figure "
+            "would be infinite or zero" + usage,
+        ),
+        (ExitStatus.OUTSIDE_MODEL, "the model cannot represent this what-if (one line says why)"),
+        (ExitStatus.INTERNAL, "internal error, a bug in ascend-dsa (one line names it)"),
+        (ExitStatus.INTERRUPTED, "interrupted (Ctrl-C)"),
+        (ExitStatus.OUTPUT_CLOSED, "the output was closed early, as by `| head -1`"),
+    ]
+    rows = [
+        textwrap.fill(meaning, EPILOG_WIDTH, initial_indent=f"  {int(status):>3}  ", subsequent_indent=" " * 7)
+        for status, meaning in lines
+    ]
+    return "exit status:\n" + "\n".join(rows)

@@ -1,0 +1,258 @@
+"""The Python API's contract over generated calls: only TypeError, ValueError or our errors escape, results finite.
+
+Each public function of the modules below is called with arguments drawn, per parameter name, from a pool of good
+values and bad ones (wrong types, NaN, infinities, huge and tiny numbers, NumPy scalars, strings, None).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import math
+import types
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ascend_dsa import (
+    block_cycles,
+    claims,
+    design_point,
+    design_sweep,
+    gather2,
+    hardware,
+    kernel_config,
+    kernel_rules,
+    l1_banks,
+    memory_budget,
+    mte2,
+    nd2nz_stride,
+    nz_layout,
+    peak_clock,
+    pipeline,
+    roofline,
+    schedule,
+    throughput,
+    validate,
+)
+from ascend_dsa.claims import SHIPPED_CONTEXT, ClaimContext
+from ascend_dsa.design_point import SHIPPED_DESIGN, DesignPoint, KvCache
+from ascend_dsa.design_sweep import DesignGrid
+from ascend_dsa.errors import AscendDsaError
+from ascend_dsa.hardware import ASCEND_950, AscendSpec
+from ascend_dsa.kernel_config import SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.kv_formats import KvFormat, Mode
+from ascend_dsa.model import DSA_V41, ModelShape
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+MODULES = (
+    block_cycles,
+    claims,
+    design_point,
+    design_sweep,
+    gather2,
+    hardware,
+    kernel_config,
+    kernel_rules,
+    l1_banks,
+    memory_budget,
+    mte2,
+    nd2nz_stride,
+    nz_layout,
+    peak_clock,
+    pipeline,
+    roofline,
+    schedule,
+    throughput,
+    validate,
+)
+#: Classes whose constructors take user values, called like the functions.
+CONSTRUCTORS = (AscendSpec, KernelConfig, ModelShape, DesignPoint, DesignGrid, ClaimContext)
+#: Functions that hand a number back as given (NaN in, NaN out): their results are not checked for finiteness.
+PASS_THROUGH = frozenset({"normalise", "plain", "require_instance"})
+
+NAN, INF = math.nan, math.inf
+HUGE = 10**400
+#: Wrong for any argument: the wrong kind of object altogether.
+ANYTHING_WRONG = (None, "x", object(), [], b"1")
+WHOLE = (1, 2, 3, 16, 32, 64, 512, 640, np.int64(32), 2**53, 0, -1, True, 1.5, NAN, INF, "3", HUGE)
+REAL = (4.1e14, 1.0, 0.5, 1e308, 5e-324, np.float64(2.0), 7, 0.0, -1.0, NAN, INF, -INF, True, "1", HUGE)
+FLAG = (True, False, "no", 0, 1, np.True_)
+SPECS = (
+    ASCEND_950,
+    ASCEND_950.with_overrides(ai_cores=1, l1_banks=3),
+    ASCEND_950.with_overrides(clock_hz=5e-324),
+    ASCEND_950.with_overrides(l2_bandwidth_bytes_per_s=5e-324, cube_fma_per_cycle=2**53),
+    ASCEND_950.with_overrides(fixpipe_bytes_per_cycle_1c1v=2**53, l1_bytes=3),
+    ASCEND_950.with_overrides(l1_bytes=1, l1_banks=2, cube_fma_per_cycle=2**20),
+)
+CONFIGS = (
+    SHIPPED_KERNEL,
+    SHIPPED_KERNEL.with_overrides(b_topk=1),
+    SHIPPED_KERNEL.with_overrides(b_topk=96, vector_cores_per_cube=1),
+    SHIPPED_KERNEL.with_overrides(b_topk=2**53, heads_per_core=2**53),
+    SHIPPED_KERNEL.with_overrides(index_block_size=1, fractal_cols=3),
+)
+INDICES = (
+    list(range(64)),
+    np.arange(64),
+    np.arange(64) * 1.0,
+    [0.5] * 64,
+    ["1"] * 64,
+    [True] * 64,
+    [2**70] * 64,
+    [-1] * 64,
+    [1, 2, 3],
+    [],
+    [[1, 2]] * 32,
+    "ab",
+    np.full(64, np.nan),
+)
+TILES = (np.ones((4, 32)), np.ones((0, 16)), np.ones((3, 5)), np.ones(16), np.arange(32).reshape(2, 16), "tile")
+
+#: Pool of values for each parameter name; parameters not listed keep their default.
+POOLS: dict[str, tuple[Any, ...]] = {
+    "spec": SPECS,
+    "config": CONFIGS,
+    "base": CONFIGS,
+    "model": (DSA_V41,),
+    "mode": (Mode.PREFILL, Mode.DECODE, "decode", "train", 3),
+    "main_cache": (None, KvFormat.FP8, KvFormat.BF16, "fp4", "x", 1),
+    "kv_cache": (KvCache.BF16, KvCache.FP8, "fp8", "x", 1),
+    "point": (SHIPPED_DESIGN, DesignPoint(b_topk=96), DesignPoint(heads_per_core=2**53, topk=2**53)),
+    "grid": (DesignGrid(), DesignGrid(heads=(16, 2**20), topk=(1, 2**20), b_topk=(32, 96, 2**20))),
+    "indices": INDICES,
+    "block_indices": INDICES,
+    "tile": TILES,
+    "nz": (np.ones((2, 4, 16)), np.ones((2, 4)), "nz"),
+    "candidates": ((16, 32), (), (0,), (1.5,), (2**53,)),
+    "heads_grid": ((16, 32), (), (0,), (1.5,), (HUGE,)),
+    "achieved_flops": REAL,
+    "balanced_within": REAL,
+    "cycles": REAL,
+    "rescale_blocks": ((), (1,), (0,), (1.5,), "1"),
+    "layout": (memory_budget.SHIPPED_L1_LAYOUT, ()),
+    "stages": (),  # keep the default
+    "name": ("x",),
+    "design": (
+        SHIPPED_CONTEXT,
+        ClaimContext(spec=SPECS[2]),
+        ClaimContext(config=CONFIGS[1]),
+        ClaimContext(spec=ASCEND_950.with_overrides(fixpipe_bytes_per_cycle_1c1v=16)),
+    ),
+    "chapter": (None, "index", "pipeline", "nowhere", 5),
+    "ids": (None, ("rescale-threshold",), ("nope",), 5),
+    "claim_id": ("rescale-threshold", "nope", 5),
+    "value": (*WHOLE, *REAL),
+}
+for _flag in ("fp4_extra", "sink", "o_leaves", "exact_fp32", "reader_first_in_order", "positive"):
+    POOLS[_flag] = FLAG
+for _whole in (
+    "heads",
+    "topk",
+    "s_kv",
+    "token_bytes",
+    "kv_bytes_per_token",
+    "m",
+    "k",
+    "n",
+    "address",
+    "percent",
+    "pad_rows",
+    "tokens",
+    "token",
+    "dim",
+    "blocks",
+    "block_ahead",
+    "writer_offset",
+    "reader_offset",
+    "tokens_per_request",
+    "limit",
+    "vector_cores",
+    "stride_bytes",
+    "block_bytes",
+    "row_bytes",
+    "heads_per_core",
+    "b_topk",
+    "index_block_size",
+    "d_qk",
+    "d_v",
+    "element_bytes",
+    "minimum",
+    "maximum",
+):
+    POOLS[_whole] = WHOLE
+
+
+def _public_callables() -> list[tuple[str, Callable[..., Any]]]:
+    found: list[tuple[str, Callable[..., Any]]] = []
+    for module in MODULES:
+        for name, member in vars(module).items():
+            if name.startswith("_") or not isinstance(member, types.FunctionType):
+                continue
+            if member.__module__ == module.__name__:
+                found.append((f"{module.__name__.rsplit('.', 1)[1]}.{name}", member))
+    found.extend((cls.__name__, cls) for cls in CONSTRUCTORS)
+    return found
+
+
+CALLABLES = _public_callables()
+
+
+def _finite(value: object, depth: int = 0) -> bool:
+    """Whether every number inside ``value`` (dataclass fields, tuples, arrays; four levels deep) is finite."""
+    if isinstance(value, float | np.floating):
+        return math.isfinite(value)
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind not in "fc" or bool(np.isfinite(value).all())
+    parts: list[object] = []
+    if isinstance(value, tuple | list):
+        parts = list(value)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        parts = [getattr(value, f.name) for f in dataclasses.fields(value)]
+    return depth > 4 or all(_finite(part, depth + 1) for part in parts)
+
+
+@st.composite
+def calls(draw: st.DrawFn, target: Callable[..., Any]) -> dict[str, Any]:
+    """Keyword arguments for ``target``: each parameter from its pool (or any wrong object), or its default."""
+    kwargs: dict[str, Any] = {}
+    for parameter in inspect.signature(target).parameters.values():
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            continue
+        pool = POOLS.get(parameter.name)
+        if pool == () or (pool is None and parameter.default is not parameter.empty):
+            continue
+        if parameter.default is not parameter.empty and draw(st.integers(0, 3)) == 0:
+            continue
+        choices = pool if pool is not None else ANYTHING_WRONG
+        wrong = draw(st.integers(0, 9)) == 0
+        kwargs[parameter.name] = draw(st.sampled_from(ANYTHING_WRONG if wrong else choices))
+    return kwargs
+
+
+def check_call(target: Callable[..., Any], kwargs: dict[str, Any]) -> None:
+    """Call ``target``: it returns finite numbers or raises TypeError, ValueError or one of our errors."""
+    try:
+        result = target(**kwargs)
+    except (TypeError, ValueError, AscendDsaError):
+        return
+    assert getattr(target, "__name__", "") in PASS_THROUGH or _finite(result), (target, kwargs, result)
+
+
+@pytest.mark.parametrize(("name", "target"), CALLABLES, ids=[n for n, _ in CALLABLES])
+def test_public_function_says_what_is_wrong(name: str, target: Callable[..., Any]) -> None:
+    """Generated good and bad arguments: only TypeError, ValueError or our errors escape; results are finite."""
+    del name
+
+    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(calls(target))
+    def holds(kwargs: dict[str, Any]) -> None:
+        check_call(target, kwargs)
+
+    holds()

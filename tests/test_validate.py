@@ -1,0 +1,88 @@
+import math
+
+import numpy as np
+import pytest
+
+from ascend_dsa.errors import OutOfRange
+from ascend_dsa.validate import (
+    LARGEST_EXACT_WHOLE,
+    finite_result,
+    require_bool,
+    require_finite,
+    require_instance,
+    require_int,
+)
+
+
+@pytest.mark.parametrize("value", [32, np.int64(32), np.uint8(32)])
+def test_require_int_takes_any_integer_type(value: object) -> None:
+    """Python and NumPy integers are whole numbers, returned as int."""
+    result = require_int("heads", value, minimum=1)
+    assert result == 32
+    assert type(result) is int
+
+
+@pytest.mark.parametrize("value", [True, 32.0, math.nan, math.inf, "32", None, np.float64(32)])
+def test_require_int_rejects_other_types_naming_the_argument(value: object) -> None:
+    """A bool, a float (even a whole one), a string or None is a TypeError naming the argument."""
+    with pytest.raises(TypeError, match="heads must be a whole number"):
+        require_int("heads", value)
+
+
+def test_require_int_bounds() -> None:
+    """Values outside [minimum, maximum] are a ValueError saying the bound."""
+    with pytest.raises(ValueError, match="heads must be a positive integer, got 0"):
+        require_int("heads", 0, minimum=1)
+    with pytest.raises(ValueError, match="pad must be a non-negative integer, got -1"):
+        require_int("pad", -1, minimum=0)
+    with pytest.raises(ValueError, match=f"at most {LARGEST_EXACT_WHOLE}"):
+        require_int("heads", 10**400, maximum=LARGEST_EXACT_WHOLE)
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf, 10**400])
+def test_require_finite_rejects_non_finite(value: object) -> None:
+    """NaN, infinities and ints beyond any float are a ValueError naming the argument."""
+    with pytest.raises(ValueError, match="clock_hz must be a finite number"):
+        require_finite("clock_hz", value)
+
+
+def test_require_finite_positive_and_types() -> None:
+    """Zero is not positive; a bool or a string is a TypeError; NumPy floats are fine."""
+    with pytest.raises(ValueError, match="clock_hz must be positive, got 0"):
+        require_finite("clock_hz", 0, positive=True)
+    with pytest.raises(TypeError, match="clock_hz must be a real number"):
+        require_finite("clock_hz", True)  # noqa: FBT003 - the bool is the point
+    with pytest.raises(TypeError, match="clock_hz must be a real number"):
+        require_finite("clock_hz", "1e9")
+    assert require_finite("clock_hz", np.float32(2.0)) == 2.0
+
+
+@pytest.mark.parametrize("value", ["no", 0, 1, None, np.True_])
+def test_require_bool_takes_only_true_or_false(value: object) -> None:
+    """'no' is not False: anything but a bool is a TypeError naming the argument."""
+    with pytest.raises(TypeError, match="sink must be True or False"):
+        require_bool("sink", value)
+    assert require_bool("sink", False) is False  # noqa: FBT003 - the bool is the point
+
+
+def test_require_instance() -> None:
+    """The wrong class is a TypeError naming the argument and the class expected."""
+    with pytest.raises(TypeError, match="spec must be a int, got 'x'"):
+        require_instance("spec", "x", int)
+    assert require_instance("spec", 3, int) == 3
+
+
+@pytest.mark.parametrize("value", [math.inf, math.nan, 10**400])
+def test_finite_result_raises_out_of_range(value: float) -> None:
+    """An infinite or NaN figure raises OutOfRange (a ValueError) naming the figure."""
+    with pytest.raises(OutOfRange, match="L2 cycles comes out as"):
+        finite_result("L2 cycles", value)
+    with pytest.raises(ValueError, match="L2 cycles"):
+        finite_result("L2 cycles", value)
+
+
+def test_finite_result_positive() -> None:
+    """A figure that must be positive may not come out as zero."""
+    with pytest.raises(OutOfRange, match=r"comes out as 0\.0"):
+        finite_result("L2 bytes per cycle", 0.0, positive=True)
+    assert finite_result("L2 bytes per cycle", 1.5, positive=True) == 1.5
