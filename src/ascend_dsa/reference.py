@@ -48,7 +48,7 @@ BF16_UNIT_ROUNDOFF: Final = 2.0**-8
 #: Relative rounding error of round-to-nearest float32 (24 significant bits): 2^-24.
 FP32_UNIT_ROUNDOFF: Final = 2.0**-24
 
-#: The kernel starts its running max at the lowest finite float, not -inf (kernel_body.h ``softmax_vf``).
+#: The kernel starts its running max at the lowest finite float, not -inf (kernel_body.h:523-524, ``softmax_vf``).
 _LOWEST: Final = np.float32(np.finfo(np.float32).min)
 
 #: Largest buffers of gathered keys and their scores a forward keeps at once (``[tokens, keys, d_qk + h_q]``);
@@ -347,9 +347,10 @@ def skip_scale_decision(
     ``running_max`` and ``max_for_softmax`` are ``[..., h_q]`` in the units of ``threshold``. Heads are split into
     consecutive groups of ``heads_per_core``, one per VECTOR Core (the last may be partial). A core rescales when the
     largest ``running_max - max_for_softmax`` over *its own* heads is strictly above ``threshold``, and then only its
-    heads adopt their running max (kernel_body.h ``softmax_vf``: ``asc_reduce_max`` under
-    ``valid_rows_mask_for_row_max``, ``asc_gt_scalar``, ``asc_select``; config.h:43). ``heads_per_core = h_q`` is
-    the joint rule, one decision for all heads, kept as a named variant for comparison.
+    heads adopt their running max (kernel_body.h:466-680 ``softmax_vf``: ``asc_reduce_max`` at 568 under
+    ``valid_rows_mask_for_row_max``, 502-516, all lanes at ``H_Q == 64``, 503-505; ``asc_gt_scalar`` at 572;
+    ``asc_select`` at 574; config.h:43). ``heads_per_core = h_q`` is the joint rule, one decision for all heads, kept
+    as a named variant for comparison.
 
     Returns:
         ``(triggered [..., cores], new_max [..., h_q])``.
@@ -478,8 +479,8 @@ class _Chunk:
     def copy_out_and_rescale(self, tokens: NDArray[np.intp], new_max: FloatArray, scale: np.float32, stop: int) -> None:
         """FixPipe copies O of ``tokens`` out of L0C; UB keeps ``(O_l0c + O_ub) x exp(old - new)`` per head.
 
-        kernel_body.h ``add_and_scale_o_vf`` and ``softmax_vf`` (``row_scales``); a head whose core did not rescale
-        has ``new == old`` and factor 1.
+        kernel_body.h:686-725 ``add_and_scale_o_vf`` and ``softmax_vf`` (``row_scales``, 579-583); a head whose
+        core did not rescale has ``new == old`` and factor 1.
         """
         with np.errstate(over="ignore"):  # after an empty start the old max is the lowest float: factor 0
             factor = np.exp(self.max_for_o[tokens] * scale - new_max[tokens] * scale)  # [n, h_q]
@@ -497,9 +498,11 @@ def _finish(
 ) -> tuple[NDArray[Any], FloatArray, FloatArray]:
     """The last step, as ``get_final_lse_and_denorm_vf`` and ``get_final_output_vf`` do it.
 
-    ``lse = ln(row_sum) + max_for_o``; ``denorm = 1 / (row_sum [+ exp(sink - max_for_o)])``;
-    ``out = bf16((O_l0c + O_ub) x denorm)``. A token with no valid index gets ``out`` 0, ``max_logits`` -inf and
-    ``lse`` +inf.
+    ``lse = ln(row_sum) + max_for_o`` (kernel_body.h:746, 752-753);
+    ``denorm = 1 / (row_sum [+ exp(sink - max_for_o)])`` (758-766); ``out = bf16((O_l0c + O_ub) x denorm)`` (bf16 at
+    822-826). A token with no valid index (its row max is still the lowest float, 742-743) gets ``out`` 0 (denorm 0,
+    767), ``max_logits`` -inf (748) and ``lse`` +inf (754). In kernel_body.h ``get_final_lse_and_denorm_vf`` is
+    lines 728-770 and ``get_final_output_vf`` lines 776-846.
     """
     lonely = _lonely(inputs.valid[rows])[:, None]  # [n, 1]
     max_for_o = chunk.max_for_o * scale
@@ -578,15 +581,15 @@ def blocked_sparse_attn_fwd(  # noqa: PLR0913 - FlashMLA's signature plus the ke
     """The kernel's model: online softmax over blocks of ``b_topk`` indices, rescaling per VECTOR Core.
 
     Per block, as kernel_body.h does it: raw ``P = Q K^T`` of the block's keys (invalid keys -inf); raise the raw
-    running max (starting from the lowest finite float, so block 0 adopts its own max); from block 1 on, each
-    VECTOR Core (``heads_per_core`` heads) compares the largest rise of its heads' max over ``max_for_o`` with
-    ``rescale_threshold / sm_scale`` ([`skip_scale_decision`][]). If either core rescales, the CUBE copies O out
-    of L0C (kernel_body.h:1583-1590; the VECTOR Cores read the same flags at 1204-1207) and UB keeps
-    ``(O_l0c + O_ub) x exp(old - new)``, a factor 1 for the heads of a core that did not rescale; otherwise O stays
-    in L0C. Then ``S = exp(P x sm_scale - max_for_o x sm_scale)``, ``row_sum += S.sum()`` and ``O_l0c += bf16(S) @ V``
-    in float32 (report (zh) lines 41-73). At the end ``out = bf16((O_l0c + O_ub) / row_sum)``, rounded to bfloat16
-    as ``get_final_output_vf`` writes it; ``max_logits`` and ``lse`` stay float32. The plain forwards are the float
-    oracles this model is compared with.
+    running max (starting from the lowest finite float, kernel_body.h:524, so block 0 adopts its own max, 586-589);
+    from block 1 on, each VECTOR Core (``heads_per_core`` heads) compares the largest rise of its heads' max over
+    ``max_for_o`` with ``rescale_threshold / sm_scale`` ([`skip_scale_decision`][]). If either core rescales, the
+    CUBE copies O out of L0C (kernel_body.h:1583-1590; the VECTOR Cores read the same flags at 1204-1207) and UB
+    keeps ``(O_l0c + O_ub) x exp(old - new)``, a factor 1 for the heads of a core that did not rescale; otherwise O
+    stays in L0C. Then ``S = exp(P x sm_scale - max_for_o x sm_scale)``, ``row_sum += S.sum()`` and
+    ``O_l0c += bf16(S) @ V`` in float32 (report (zh) lines 41-73). At the end ``out = bf16((O_l0c + O_ub) / row_sum)``,
+    rounded to bfloat16 as ``get_final_output_vf`` writes it (kernel_body.h:822-826); ``max_logits`` and ``lse`` stay
+    float32. The plain forwards are the float oracles this model is compared with.
 
     Tokens are independent, so they are processed a few at a time (gathered keys within ``_GATHER_BUDGET_BYTES``);
     a chunk's ``P`` is one matmul over all its keys, sliced per block, and ``S @ V`` is one matmul over the blocks O
