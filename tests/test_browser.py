@@ -15,25 +15,21 @@ from ascend_dsa import published_head_roofline
 from ascend_dsa.render.svg import FIGURE_CLASS, figure, to_svg
 from tests.conftest import SCREENSHOTS
 from tests.site_html import page_paths
-from tests.test_search import QUERIES
+from tests.test_search import EN_QUERIES, QUERIES
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
 
-    from playwright.sync_api import Page, Request, Response
+    from playwright.sync_api import ConsoleMessage, Page, Request, Response
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 
-#: Material fetches ``sitemap.xml`` next to each ``<link rel=alternate>`` to map pages for the language selector.
-#: mkdocs-static-i18n points those links at the same chapter (not at a language root), so the fetch finds nothing
-#: and the selector follows i18n's same-chapter link, which is what readers want. Those 404s are expected.
-EXPECTED_404_SUFFIX = "sitemap.xml"
 SEARCH_TIMEOUT_MS = 15_000
 
 
 class Traffic:
-    """Every request a page made, and every failed response and script error, during one test."""
+    """Every request a page made, and every failed response, console error and script error, during one test."""
 
     def __init__(self, site_url: str) -> None:
         self.site_url = site_url
@@ -50,8 +46,12 @@ class Traffic:
             self.failures.append(f"{request.failure} {request.url}")
 
     def on_response(self, response: Response) -> None:
-        if response.status >= 400 and not response.url.endswith(EXPECTED_404_SUFFIX):
+        if response.status >= 400:
             self.failures.append(f"{response.status} {response.url}")
+
+    def on_console(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            self.errors.append(f"console: {message.text} ({message.page.url if message.page else ''})")
 
     def external(self) -> list[str]:
         """Requests to anything but this server (data: and blob: URLs stay in the page)."""
@@ -64,11 +64,12 @@ class Traffic:
 
 @pytest.fixture
 def traffic(page: Page, site_url: str) -> Iterator[Traffic]:
-    """Record the page's traffic; after the test, assert nothing left localhost, nothing failed, no script threw."""
+    """Record the page's traffic; after the test: nothing left localhost, nothing failed, no console error."""
     log = Traffic(site_url)
     page.on("request", log.on_request)
     page.on("requestfailed", log.on_request_failed)
     page.on("response", log.on_response)
+    page.on("console", log.on_console)
     page.on("pageerror", lambda error: log.errors.append(str(error)))
     yield log
     assert log.external() == []
@@ -220,6 +221,8 @@ def test_svg_probe_is_visible(page: Page, site_url: str, traffic: Traffic) -> No
         ("discussion/heads-per-core/", "en", "en/discussion/heads-per-core/"),
         ("en/discussion/heads-per-core/", "zh", "discussion/heads-per-core/"),
         ("en/reference/cli/", "zh", "reference/cli/"),
+        ("design/what-if/", "en", "en/design/what-if/"),
+        ("en/design/what-if/", "zh", "design/what-if/"),
     ],
 )
 def test_language_switch_lands_on_the_same_chapter(
@@ -235,9 +238,9 @@ def test_language_switch_lands_on_the_same_chapter(
     assert traffic.requests
 
 
-def search(page: Page, site_url: str, query: str) -> list[str]:
-    """Type ``query`` into the site's search box; the page paths of the results, best first."""
-    open_page(page, site_url, "")
+def search(page: Page, site_url: str, query: str, edition: str = "") -> list[str]:
+    """Type ``query`` into the search box of an edition ("" or "en/"); the page paths of the results, best first."""
+    open_page(page, site_url, edition)
     box = page.locator("input.md-search__input")
     box.click()
     box.fill(query)  # typed key events cannot carry Chinese; an input method inserts the text, as fill does
@@ -263,12 +266,33 @@ def test_chinese_search_finds_the_chapter_first(
     assert traffic.requests
 
 
+@pytest.mark.parametrize(("query", "expected"), EN_QUERIES)
+def test_english_search_finds_the_chapter_first(
+    page: Page, site_url: str, traffic: Traffic, query: str, expected: tuple[str, ...]
+) -> None:
+    """On the English edition, an English query ranks the English chapter first and returns only English pages."""
+    results = search(page, site_url, query, "en/")
+    assert results, query
+    assert results[0] in {f"en/{chapter}/" for chapter in expected}, results[:5]
+    assert all(path.startswith("en/") for path in results), results
+    if query == EN_QUERIES[0].values[0]:
+        screenshot(page, "search-en")
+    assert traffic.requests
+
+
+def test_chinese_search_returns_only_chinese_pages(page: Page, site_url: str, traffic: Traffic) -> None:
+    """A word both editions use (FixPipe) finds only Chinese pages from the Chinese edition."""
+    results = search(page, site_url, "FixPipe")
+    assert results
+    assert not [path for path in results if path.startswith("en/")], results
+    assert traffic.requests
+
+
 def test_every_page_loads_only_from_localhost(page: Page, built_site: Path, site_url: str, traffic: Traffic) -> None:
-    """Open every page of both languages: every request (scripts, styles, fonts, search index) goes to 127.0.0.1."""
+    """Open every page of both languages: every request goes to 127.0.0.1; no 404, no console error on any page."""
     paths = page_paths(built_site)
     assert len(paths) >= 20
-    open_page(page, site_url, paths[0])
-    for path in paths[1:]:
+    for path in paths:  # waiting for "load" only, so a late error shows in the fixture's check, with its URL
         page.goto(site_url + path, wait_until="load")
     page.wait_for_load_state("networkidle")
     loaded = {urlsplit(url).path for url in traffic.requests}
