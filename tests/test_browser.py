@@ -301,6 +301,30 @@ def test_every_page_loads_only_from_localhost(page: Page, built_site: Path, site
     assert {urlsplit(url).hostname for url in traffic.requests} == {"127.0.0.1"}
 
 
+#: JavaScript: each table in the article wider than the article's text column, as [index, width, column].
+_WIDE_TABLES = """() => {
+  const column = document.querySelector("article").getBoundingClientRect().width;
+  return [...document.querySelectorAll("article table")]
+    .map((table, index) => [index, Math.round(table.scrollWidth), Math.round(column)])
+    .filter(([, width, limit]) => width > limit + 1);
+}"""
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def test_no_table_is_wider_than_its_column(page: Page, built_site: Path, site_url: str, traffic: Traffic) -> None:
+    """At 1280 px, every table of every page of both editions fits the text column: no column hides."""
+    page.set_viewport_size(DESKTOP)
+    wide = {}
+    for path in page_paths(built_site):
+        page.goto(site_url + path, wait_until="load")
+        found = page.evaluate(_WIDE_TABLES)
+        if found:
+            wide[path] = found
+    assert wide == {}
+    assert traffic.requests
+
+
 #: JavaScript: whether two different Chinese characters draw different pixels in the page's body font.
 #: Missing glyphs ("tofu") draw the same empty box for both.
 _GLYPHS_DIFFER = """() => {

@@ -23,6 +23,7 @@ def test_limits_table_marks_the_binding_limit() -> None:
     en = render_design_limits(lang="en")
     assert len(re.findall(r"^\| ", en, flags=re.MULTILINE)) == 9  # header, rule, 7 limits
     assert "**MTE2 queue (requests per block per core)** ◀" in en
+    assert en.startswith("| limit | verdict | use |")  # the conclusion before the numbers
     assert "MTE2 队列" in zh
     assert "259,600" in en
     assert "config.h:77-125" in en

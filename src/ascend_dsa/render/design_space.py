@@ -96,7 +96,7 @@ def render_design_limits(
     lang: Lang = "zh",
     with_sources: bool = True,
 ) -> str:
-    """Every limit of ``point`` side by side: demand, capacity, headroom, utilisation, and the one that binds.
+    """Every limit of ``point`` side by side: verdict, utilisation, demand, capacity, headroom, and the one that binds.
 
     ``with_sources=False`` leaves out the source column (narrower, for notebooks).
     """
@@ -109,23 +109,23 @@ def render_design_limits(
         rows.append(
             [
                 f"**{limit_name(c.limit, lang)}**{mark}" if mark else limit_name(c.limit, lang),
+                pick(lang, "满足", "fits") if c.fits else pick(lang, "**超出**", "**exceeded**"),
+                f"{c.utilisation:.1%}",
                 _number(c.demand),
                 _number(c.capacity),
-                _unit(c.unit, lang),
                 _number(c.headroom),
-                f"{c.utilisation:.1%}",
-                pick(lang, "满足", "fits") if c.fits else pick(lang, "**超出**", "**exceeded**"),
+                _unit(c.unit, lang),
                 f"{source.citation}（{kind}）" if lang == "zh" else f"{source.citation} ({kind})",
             ]
         )
     headers = [
         pick(lang, "限制", "limit"),
+        pick(lang, "结论", "verdict"),
+        pick(lang, "占用率", "use"),
         pick(lang, "需求", "demand"),
         pick(lang, "容量", "capacity"),
-        pick(lang, "单位", "unit"),
         pick(lang, "余量", "headroom"),
-        pick(lang, "占用率", "use"),
-        pick(lang, "结论", "verdict"),
+        pick(lang, "单位", "unit"),
         pick(lang, "出处", "source"),
     ]
     caption = pick(
@@ -135,7 +135,8 @@ def render_design_limits(
         f"Design point: {point.describe()}; hardware: {spec.name}. ◀ marks the limit with the highest use, the one "
         f"that binds first ({limit_name(evaluation.binding, lang)}).",
     )
-    aligns: tuple[Align, ...] = ("left", "right", "right", "left", "right", "right", "left", "left")
+    # The verdict and the use come first, so a narrow screen shows the conclusion before it has to scroll.
+    aligns: tuple[Align, ...] = ("left", "left", "right", "right", "right", "right", "left", "left")
     if not with_sources:
         headers, aligns = headers[:-1], aligns[:-1]
         rows = [row[:-1] for row in rows]
