@@ -325,6 +325,19 @@ def test_no_table_is_wider_than_its_column(page: Page, built_site: Path, site_ur
     assert traffic.requests
 
 
+def test_notebook_cells_take_the_phone_width(page: Page, site_url: str, traffic: Traffic) -> None:
+    """On a 390 px phone a notebook's code and output use nearly the whole width: no prompt gutter beside them."""
+    page.set_viewport_size(PHONE)
+    open_page(page, site_url, "design/what-if/")
+    widths = page.locator(".jp-InputArea-editor, .jp-OutputArea-output").evaluate_all(
+        "cells => cells.map(cell => cell.getBoundingClientRect().width)"
+    )
+    assert widths
+    assert min(widths) >= 0.8 * PHONE["width"], widths
+    screenshot(page, "what-if-zh-phone")
+    assert traffic.requests
+
+
 #: JavaScript: whether two different Chinese characters draw different pixels in the page's body font.
 #: Missing glyphs ("tofu") draw the same empty box for both.
 _GLYPHS_DIFFER = """() => {
