@@ -32,7 +32,7 @@ ENGLISH_PIPELINE = ["trimmer", "stopWordFilter"]
 CHINESE_LANG = ["zh"]
 
 #: Elements whose text would only clutter a result: inline SVG figures, tables, nbconvert's heading permalinks.
-_EXCLUDED_OPENINGS = re.compile(r'<(svg|table)(?=[\s>])|<a class="anchor-link"')
+_EXCLUDED_OPENINGS = re.compile(r'<(svg|table)((?:\s[^>]*)?)>|<a class="anchor-link"')
 #: British -ise/-isation spellings; their -ize twins go into an extra field so both queries stem alike.
 _BRITISH = re.compile(r"\b([A-Za-z]{3,}?)is(e|ed|es|ing|ation|ations|er|ers)\b")
 #: The extra field (searched, never shown) and its weight, equal to the text's.
@@ -51,7 +51,7 @@ def exclude_from_search(html: str) -> str:
 
     def mark(match: re.Match[str]) -> str:
         if match.group(1):
-            return f"<{match.group(1)} data-search-exclude"
+            return f"<{match.group(1)}{match.group(2)} data-search-exclude>"
         return '<a data-search-exclude class="anchor-link"'
 
     return _EXCLUDED_OPENINGS.sub(mark, html)

@@ -207,7 +207,7 @@ def test_svg_probe_is_visible(page: Page, site_url: str, traffic: Traffic) -> No
         axes = fig.add_subplot()
         axes.plot([16, 32, 64, 128], [0.35, 0.70, 1.18, 2.37], label="算存比")
         axes.legend()
-        svg = to_svg(fig)
+        svg = to_svg(fig, title="探针")
     open_page(page, site_url, "discussion/heads-per-core/")
     before = page.locator(FIGURE_SELECTOR).count()
     page.evaluate("svg => document.querySelector('article').insertAdjacentHTML('beforeend', svg)", svg)

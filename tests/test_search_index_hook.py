@@ -60,6 +60,7 @@ def test_figures_tables_and_permalinks_leave_the_index(project_root: Path) -> No
     marked = load_hook(project_root).exclude_from_search(html)
     assert marked.count("data-search-exclude") == 3
     assert "<p>x</p>" in marked
+    assert '<svg width="1" data-search-exclude>' in marked
 
 
 def test_segmenter_bound_is_patched(project_root: Path, tmp_path: Path) -> None:

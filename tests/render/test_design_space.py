@@ -52,7 +52,7 @@ def test_figures_are_deterministic_and_localised(render: object) -> None:
     """Each figure is the same SVG twice, starts at <svg, has no metadata, and its labels follow the language."""
     first, second = render(lang="zh"), render(lang="zh")  # type: ignore[operator]
     assert first == second
-    assert first.startswith('<div class="ascend-figure"><svg')
+    assert first.startswith('<div class="ascend-figure" tabindex="0"><svg')
     assert "<metadata>" not in first
     english = render(lang="en")  # type: ignore[operator]
     assert english != first
@@ -65,7 +65,7 @@ def test_roofline_figure_is_guarded() -> None:
     slow = ASCEND_950.with_overrides(clock_hz=1.6e9)
     with pytest.raises(FigureMismatch, match="report \\(zh\\) line 104"):
         render_roofline_figure(slow)
-    assert render_roofline_figure(slow, check=False).startswith('<div class="ascend-figure"><svg')
+    assert render_roofline_figure(slow, check=False).startswith('<div class="ascend-figure" tabindex="0"><svg')
 
 
 def test_fixpipe_figure_is_guarded(monkeypatch: pytest.MonkeyPatch) -> None:

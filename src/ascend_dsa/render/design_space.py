@@ -314,15 +314,12 @@ def render_feasibility_map(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") 
         handles.append(Patch(color="white", label=pick(lang, "★ 报告的选择", "★ the report's choice")))
         fig.subplots_adjust(right=0.8, wspace=0.08)
         fig.legend(handles=handles, loc="center left", bbox_to_anchor=(0.805, 0.5), fontsize=8, frameon=False)
-        fig.suptitle(
-            pick(
-                lang,
-                "每格的颜色：占用率最高（最先触顶）的限制；bf16，topk 512",
-                "Colour: the limit with the highest use (the first to bind); bf16, topk 512",
-            ),
-            fontsize=10,
+        title = pick(
+            lang,
+            "每格的颜色：占用率最高（最先触顶）的限制；bf16，topk 512",
+            "Colour: the limit with the highest use (the first to bind); bf16, topk 512",
         )
-        return to_svg(fig)
+        return to_svg(fig, title=title)
 
 
 def render_rule_list(*, lang: Lang = "zh") -> str:
@@ -352,23 +349,23 @@ def render_roofline_figure(
         ax.axvline(chosen, color="black", linewidth=1, linestyle=":")
         ax.text(
             chosen + 2,
-            ax.get_ylim()[1] * 0.6,
+            0.98,
             pick(lang, f"报告的选择：{chosen} 个 head", f"the report's {chosen}"),
+            transform=ax.get_xaxis_transform(),
+            va="top",
             fontsize=9,
         )
         ax.set_yscale("log")
         ax.set_xlabel(pick(lang, "每个 AI Core 的 q head 数", "q heads per AI Core"))
         ax.set_ylabel(pick(lang, "每个 q token 的周期数", "cycles per query token"))
-        ax.set_title(
-            pick(
-                lang,
-                "实线在虚线之上：算力 bound；之下：带宽 bound",
-                "Solid above dashed: compute-bound; below: memory-bound",
-            ),
-            fontsize=10,
+        # Below the axes, so no label of the plot can land on an entry.
+        ax.legend(fontsize=8, ncol=3, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.16))
+        title = pick(
+            lang,
+            "实线在虚线之上：算力 bound；之下：带宽 bound",
+            "Solid above dashed: compute-bound; below: memory-bound",
         )
-        ax.legend(fontsize=8, ncol=2, frameon=False)
-        return to_svg(fig)
+        return to_svg(fig, title=title)
 
 
 def render_mma_fixpipe_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> str:
@@ -417,16 +414,13 @@ def render_mma_fixpipe_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh
         ax.set_xlabel("B_TOPK")
         ax.set_ylabel(pick(lang, "每个 KV 块的周期数（64 行）", "cycles per KV block (64 rows)"))
         ax.set_ylim(0, 2600)
-        ax.set_title(
-            pick(
-                lang,
-                "MMA 线在 FixPipe 线之上，FixPipe 才不是瓶颈",
-                "FixPipe is not the bottleneck where MMA is above it",
-            ),
-            fontsize=10,
-        )
         ax.legend(fontsize=8, frameon=False, loc="upper left")
-        return to_svg(fig)
+        title = pick(
+            lang,
+            "MMA 线在 FixPipe 线之上，FixPipe 才不是瓶颈",
+            "FixPipe is not the bottleneck where MMA is above it",
+        )
+        return to_svg(fig, title=title)
 
 
 def render_what_if_table(

@@ -145,9 +145,8 @@ def render_ub_plan_bars(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> 
         ax.set_xticks(list(x), labels, fontsize=8)
         ax.set_ylabel(pick(lang, "每个 VECTOR Core 的 UB（KiB）", "UB per VECTOR Core (KiB)"))
         ax.set_ylim(0, capacity * 1.12)
-        ax.set_title(pick(lang, "六个实例化的 UB 预算", "UB plan of the six shipped instantiations"), fontsize=11)
         ax.legend(fontsize=7.5, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
-        return to_svg(fig)
+        return to_svg(fig, title=pick(lang, "六个实例化的 UB 预算", "UB plan of the six shipped instantiations"))
 
 
 def _bank_of(start: int, bank_bytes: int) -> int:
@@ -251,7 +250,6 @@ def render_l1_bank_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -
         ax.invert_yaxis()
         ax.set_xlim(0, bank_bytes / KiB)
         ax.set_xlabel(pick(lang, "bank 内偏移（KiB）；S 横跨 256K 边界", "offset in the bank (KiB); S straddles 256K"))
-        ax.set_title(
-            pick(lang, "L1 的两个 bank：每个张量对半切分", "L1's two banks: every tensor split in two"), fontsize=11
+        return to_svg(
+            fig, title=pick(lang, "L1 的两个 bank：每个张量对半切分", "L1's two banks: every tensor split in two")
         )
-        return to_svg(fig)

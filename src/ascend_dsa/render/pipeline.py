@@ -278,4 +278,9 @@ def render_pipeline_gantt(
         )
         handles = [Patch(color=_TASK_COLOURS[t], label=task_name(t, lang)) for t in Task if t in shown]
         ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
-        return to_svg(fig)
+        title = pick(
+            lang,
+            "稳态下的流水线：每行一个硬件单元，条是它做的任务",
+            "The pipeline in its steady state: one row per hardware unit, bars are its tasks",
+        )
+        return to_svg(fig, title=title)
