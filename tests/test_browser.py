@@ -338,6 +338,56 @@ def test_notebook_cells_take_the_phone_width(page: Page, site_url: str, traffic:
     assert traffic.requests
 
 
+#: JavaScript: for each package figure in the article, [its SVG <title>, aria-label, numbered caption prefix].
+_FIGURE_NAMES = """() => [...document.querySelectorAll("article .ascend-figure")].map((figure) => {
+  const svg = figure.querySelector(":scope > svg");
+  const caption = figure.querySelector(".ascend-caption");
+  return [
+    svg.querySelector(":scope > title")?.textContent ?? "",
+    svg.getAttribute("aria-label") ?? "",
+    caption ? getComputedStyle(caption, "::before").content : "",
+  ];
+})"""
+
+
+@pytest.mark.parametrize(("path", "prefix"), [("design/", "图"), ("en/design/", "Figure")])
+def test_figures_are_named_and_numbered(page: Page, site_url: str, traffic: Traffic, path: str, prefix: str) -> None:
+    """Each figure has an SVG title and aria-label, and a caption the page's counter numbers in its language."""
+    open_page(page, site_url, path)
+    names = page.evaluate(_FIGURE_NAMES)
+    assert len(names) >= 2
+    for title, label, caption in names:
+        assert title
+        assert label == title
+        assert caption.startswith(f'"{prefix} " counter(ascend-figure)'), caption
+    page.locator("article .ascend-figure").first.click()
+    assert page.locator(".ascend-figure--full").count() == 1
+    page.keyboard.press("Escape")
+    assert page.locator(".ascend-figure--full").count() == 0
+    assert traffic.requests
+
+
+#: Pages photographed in light and dark, at desktop and phone width (saved to .screenshots/).
+SCREENSHOT_PAGES = ("discussion/heads-per-core/", "design/", "en/pipeline/", "en/design/what-if/")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize(("width", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])
+def test_screenshots_in_both_schemes_and_widths(
+    page: Page, site_url: str, traffic: Traffic, scheme: str, width: str, viewport: dict[str, int]
+) -> None:
+    """The palette follows the system's scheme (Material's slate when dark); key pages are photographed."""
+    page.set_viewport_size(viewport)
+    page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
+    for path in SCREENSHOT_PAGES:
+        open_page(page, site_url, path)
+        expected = "slate" if scheme == "dark" else "default"
+        assert page.locator("body").get_attribute("data-md-color-scheme") == expected
+        name = path.strip("/").replace("/", "-")
+        screenshot(page, f"{name}-{scheme}-{width}", full_page=True)
+    assert traffic.requests
+
+
 #: JavaScript: whether two different Chinese characters draw different pixels in the page's body font.
 #: Missing glyphs ("tofu") draw the same empty box for both.
 _GLYPHS_DIFFER = """() => {
