@@ -388,6 +388,26 @@ def test_screenshots_in_both_schemes_and_widths(
     assert traffic.requests
 
 
+API_PAGES = ("hardware", "numerics", "performance", "pipeline", "design", "render")
+_RAW_ROLE = re.compile(r":(?:class|data|func|meth|attr|mod|exc|obj):`?\w")
+
+
+@pytest.mark.parametrize("edition", ["", "en/"])
+def test_api_pages_link_instead_of_raw_roles(page: Page, site_url: str, traffic: Traffic, edition: str) -> None:
+    """No Sphinx role shows raw on the API pages; cross-references are links into the same edition's pages."""
+    links = 0
+    for name in API_PAGES:
+        path = f"{edition}reference/api/{name}/"
+        open_page(page, site_url, path)
+        text = page.locator("article").inner_text()
+        assert not _RAW_ROLE.search(text), (path, _RAW_ROLE.search(text))
+        hrefs = page.locator("article a.autorefs").evaluate_all("links => links.map(a => a.href)")
+        assert all(urlsplit(href).path.startswith(f"/{edition}reference/api/") for href in hrefs), (path, hrefs)
+        links += len(hrefs)
+    assert links >= 20
+    assert traffic.requests
+
+
 #: JavaScript: whether two different Chinese characters draw different pixels in the page's body font.
 #: Missing glyphs ("tofu") draw the same empty box for both.
 _GLYPHS_DIFFER = """() => {

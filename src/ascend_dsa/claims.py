@@ -1,9 +1,11 @@
 """The claims ledger: every quantitative statement of the report, what we compute for it, and whether they agree.
 
-Each :class:`Claim` names one published figure (``report_figures.PUBLISHED_FIGURES`` or a head-roofline row), says
+Each [`Claim`][ascend_dsa.claims.Claim] names one published figure (``report_figures.PUBLISHED_FIGURES`` or a
+head-roofline row), says
 in our words what the report claims, computes our value from the package's models, and states the rule by which
 the two are compared (exact, rounded to N decimals, a whole percent, a relative tolerance, membership, an upper
-bound). :func:`check_claims` raises :class:`FigureMismatch` naming each failing claim, its report line, ours and
+bound). [`check_claims()`][ascend_dsa.claims.check_claims] raises [`FigureMismatch`][ascend_dsa.errors.FigureMismatch]
+naming each failing claim, its report line, ours and
 theirs; renderers call it before drawing anything, so a mismatch fails the strict site build.
 
 "Stated" claims are constants the package adopts from the report (the icache sizes, say): the check then guards
@@ -54,7 +56,8 @@ from ascend_dsa.units import TFLOPS, KiB
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-#: What a claim's computation may return: exact fractions are turned into ints or floats by :func:`normalise`.
+#: What a claim's computation may return: exact fractions are turned into ints or floats by
+#: [`normalise()`][ascend_dsa.claims.normalise].
 Computed: TypeAlias = Fraction | int | float | tuple["Computed", ...]
 
 #: B_TOPK values the 1C1V margin argument chooses among: whole 16-row fractals per VECTOR Core (multiples of
@@ -654,7 +657,7 @@ def evaluate_claims(
 def check_claims(
     design: ClaimContext = SHIPPED_CONTEXT, *, chapter: str | None = None, ids: Iterable[str] | None = None
 ) -> tuple[ClaimResult, ...]:
-    """Evaluate the selected claims; raise :class:`FigureMismatch` naming every one that fails."""
+    """Evaluate the selected claims; raise `FigureMismatch` naming every one that fails."""
     results = evaluate_claims(design, chapter=chapter, ids=ids)
     failing = [r for r in results if not r.passed]
     if failing:

@@ -69,7 +69,7 @@ def ub_total_differences(
 
 
 def check_ub_totals(plans: Iterable[UbPlan], shipped: Iterable[ShippedUbTotal] = SHIPPED_UB_TOTALS) -> None:
-    """Raise :class:`FigureMismatch` naming every shipped UB total that ``plans`` do not reproduce."""
+    """Raise `FigureMismatch` naming every shipped UB total that ``plans`` do not reproduce."""
     differences = ub_total_differences(plans, shipped)
     if differences:
         raise FigureMismatch(

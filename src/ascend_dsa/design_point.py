@@ -206,7 +206,7 @@ class DesignEvaluation:
 
     @property
     def binding(self) -> Limit:
-        """The limit with the largest utilisation (the first in :data:`LIMITS` on a tie)."""
+        """The limit with the largest utilisation (the first in `LIMITS` on a tie)."""
         return max(self.checks, key=lambda c: c.utilisation).limit
 
     @property
@@ -216,7 +216,7 @@ class DesignEvaluation:
 
 
 def fixpipe_bytes_per_cycle(spec: AscendSpec, vector_cores: int) -> int:
-    """FixPipe bytes per cycle per AI Core with ``vector_cores`` receivers (see :data:`FIXPIPE_SCALING_SOURCE`)."""
+    """FixPipe bytes per cycle per AI Core with ``vector_cores`` receivers (see `FIXPIPE_SCALING_SOURCE`)."""
     if vector_cores <= 0:
         raise ValueError(f"vector_cores must be a positive integer, got {vector_cores!r}")
     return spec.fixpipe_bytes_per_cycle_1c1v * vector_cores
@@ -231,7 +231,7 @@ def fixpipe_cycles(spec: AscendSpec, config: KernelConfig, model: ModelShape = D
 def evaluate(point: DesignPoint, spec: AscendSpec, model: ModelShape = DSA_V41) -> DesignEvaluation:
     """Check ``point`` against every limit of ``spec``.
 
-    Raises :class:`~ascend_dsa.errors.ForbiddenDesign` naming the rule if the kernel rules the point out.
+    Raises [`ForbiddenDesign`][ascend_dsa.errors.ForbiddenDesign] naming the rule if the kernel rules the point out.
     """
     config = point.kernel_config()
     kv = point.kv_cache

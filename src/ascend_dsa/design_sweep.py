@@ -1,11 +1,12 @@
-"""Every limit of :mod:`ascend_dsa.design_point` over a whole grid of design points at once, with NumPy.
+"""Every limit of `ascend_dsa.design_point` over a whole grid of design points at once, with NumPy.
 
 Each parameter is one axis of the grid. A quantity is computed at the shape of the axes it depends on (the UB
 plan never sees topk, the roofline never sees B_TOPK) and NumPy broadcasting combines them; only the per-limit
 utilisation, the binding limit and the verdict have the full shape. There is no Python loop over points.
 
 The arithmetic repeats the scalar model's formulas term by term (same integer sums, same final division), so
-a point of the sweep equals :func:`ascend_dsa.design_point.evaluate` of the same point; the tests check it.
+a point of the sweep equals [`ascend_dsa.design_point.evaluate()`][ascend_dsa.design_point.evaluate] of the same point;
+the tests check it.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ if TYPE_CHECKING:
 
 #: The axes of a grid, in order.
 AXES: Final = ("heads", "topk", "b_topk", "vector_cores", "kv_cache", "sink", "index_block_size")
-#: Code of "no rule broken" in :attr:`SweepResult.rule` and of "forbidden" in :attr:`SweepResult.binding`.
+#: Code of "no rule broken" in [`SweepResult.rule`][ascend_dsa.design_sweep.SweepResult.rule] and of "forbidden" in
+#: [`SweepResult.binding`][ascend_dsa.design_sweep.SweepResult.binding].
 NONE: Final = -1
 
 _KV_ORDER: Final = tuple(KvCache)
@@ -80,7 +82,7 @@ class DesignGrid:
 
     @property
     def shape(self) -> tuple[int, ...]:
-        """Points along each axis, in :data:`AXES` order."""
+        """Points along each axis, in `AXES` order."""
         return tuple(len(getattr(self, name)) for name in AXES)
 
     @property
@@ -119,9 +121,9 @@ class SweepResult:
     """Demand and capacity of every limit over a grid, the utilisation, the binding limit and the verdict.
 
     ``demand``, ``capacity`` and ``utilisation`` map each limit to an array at the shape of the axes it depends
-    on (it broadcasts against the grid); ``binding`` holds an index into :data:`LIMITS` (:data:`NONE` where a
-    kernel rule forbids the point); ``rule`` an index into :data:`~ascend_dsa.kernel_rules.TILE_RULES`
-    (:data:`NONE` where no rule is broken); ``binding``, ``rule`` and ``fits`` have the grid's shape.
+    on (it broadcasts against the grid); ``binding`` holds an index into `LIMITS` (`NONE` where a kernel rule
+    forbids the point); ``rule`` an index into `TILE_RULES` (`NONE` where no rule is broken); ``binding``,
+    ``rule`` and ``fits`` have the grid's shape.
     """
 
     grid: DesignGrid
@@ -133,7 +135,7 @@ class SweepResult:
     fits: np.ndarray = field(repr=False)
 
     def utilisation_at(self, index: tuple[int, ...]) -> tuple[float, ...]:
-        """Every limit's utilisation at ``index``, in :data:`LIMITS` order."""
+        """Every limit's utilisation at ``index``, in `LIMITS` order."""
         return tuple(float(np.broadcast_to(self.utilisation[limit], self.grid.shape)[index]) for limit in LIMITS)
 
     def binding_limit(self, index: tuple[int, ...]) -> Limit | None:
@@ -147,7 +149,7 @@ def _ceil_div(a: np.ndarray, b: int | np.ndarray) -> np.ndarray:
 
 
 def _ub_bytes(g: DesignGrid, config: KernelConfig, model: ModelShape) -> np.ndarray:
-    """``sizeof(UnifiedBufferMemoryPlan)`` over the grid, the same sum as :func:`ascend_dsa.memory_budget.ub_plan`."""
+    """``sizeof(UnifiedBufferMemoryPlan)`` over the grid, the same sum as `ascend_dsa.memory_budget.ub_plan()`."""
     nv, b_topk = g.axis_array("vector_cores"), g.axis_array("b_topk")
     kv, sink, ib = g.axis_array("kv_cache"), g.axis_array("sink"), g.axis_array("index_block_size")
     m = _ceil_div(g.axis_array("heads"), MMA_M_GRANULE_ROWS) * MMA_M_GRANULE_ROWS // nv

@@ -1,7 +1,8 @@
 """Named inputs for the two forwards, random and adversarial, and how the blocked forward compares on them.
 
 The site runs these on every build (small shapes, milliseconds): the blocked forward must stay within the stated
-bf16 tolerance of the plain one (:func:`~ascend_dsa.reference.output_tolerance`), and no unnormalised exp term
+bf16 tolerance of the plain one ([`output_tolerance()`][ascend_dsa.reference.output_tolerance]), and no unnormalised
+exp term
 may exceed ``exp(threshold)`` (report (zh) line 67).
 """
 
@@ -97,7 +98,7 @@ TRACE_B_TOPK: Final = 4
 
 
 def trace_case() -> ForwardCase:
-    """One token, two heads, 20 keys whose scaled logits are :data:`TRACE_LOGITS` (``sm_scale`` 1, bf16-exact).
+    """One token, two heads, 20 keys whose scaled logits are `TRACE_LOGITS` (``sm_scale`` 1, bf16-exact).
 
     Key ``j`` is ``(logit of head 0, logit of head 1, j, 1)``; head ``h`` queries with the unit vector ``e_h``.
     """
@@ -157,7 +158,7 @@ def compare_forwards(case: ForwardCase, config: KernelConfig = SHIPPED_KERNEL) -
 
 
 def check_forwards_agree(comparisons: tuple[ForwardComparison, ...]) -> None:
-    """Raise :class:`~ascend_dsa.errors.AscendDsaError` naming every case where the blocked forward strays."""
+    """Raise [`AscendDsaError`][ascend_dsa.errors.AscendDsaError] naming every case where the blocked forward strays."""
     bad = [c for c in comparisons if not c.agrees]
     if bad:
         details = "; ".join(

@@ -112,7 +112,7 @@ def gather2_plan(
 
 
 def check_gather2_fills_queue(spec: AscendSpec = ASCEND_950, config: KernelConfig = SHIPPED_KERNEL) -> int:
-    """Raise :class:`FigureMismatch` unless gather2 makes one block's share exactly fill the MTE2 queue.
+    """Raise `FigureMismatch` unless gather2 makes one block's share exactly fill the MTE2 queue.
 
     Report (zh) line 138: 16 outstanding requests x 2 tokens = 32 tokens in flight, which is ``B_TOPK / 2``, and a
     VECTOR Core's share of a block needs exactly 16 requests. Returns the requests per VECTOR Core per block.

@@ -1,6 +1,7 @@
 """The Ascend 950 as the report describes it: one AI Core, the L2 it shares, every constant with its source.
 
-Presets are frozen; a what-if variant comes from :meth:`AscendSpec.with_overrides`, which marks the changed
+Presets are frozen; a what-if variant comes from
+[`AscendSpec.with_overrides()`][ascend_dsa.hardware.AscendSpec.with_overrides], which marks the changed
 fields as assumptions. Quantities that follow from the constants are computed by functions, never stored.
 """
 

@@ -1,7 +1,8 @@
 """The kernel's compile-time configuration (config.h), each constant with its source line.
 
 ``KernelConfig`` is the design point as the kernel ships it; what-if variants come from
-:meth:`KernelConfig.with_overrides`. Quantities derived from it (``mma_m``, the per-VECTOR-Core block) are
+[`KernelConfig.with_overrides()`][ascend_dsa.kernel_config.KernelConfig.with_overrides]. Quantities derived from it
+(``mma_m``, the per-VECTOR-Core block) are
 properties, not fields.
 """
 

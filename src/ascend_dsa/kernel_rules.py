@@ -134,7 +134,7 @@ def broken_format_rules(mode: Mode, main_cache: KvFormat, *, fp4_extra: bool) ->
 def check_kernel_rules(
     config: KernelConfig, mode: Mode, main_cache: KvFormat | None = None, *, fp4_extra: bool = False
 ) -> None:
-    """Raise :class:`ForbiddenDesign` naming the first rule the combination breaks (format rules first)."""
+    """Raise `ForbiddenDesign` naming the first rule the combination breaks (format rules first)."""
     cache = default_main_cache(mode) if main_cache is None else main_cache
     broken = broken_format_rules(mode, cache, fp4_extra=fp4_extra) + broken_tile_rules(config)
     if broken:

@@ -149,7 +149,7 @@ PUBLISHED_TOKEN_BYTES_SOURCE: Final = code_line(KV_CACHE_FORMAT_H, 19)
 
 
 def check_token_bytes(formats: tuple[KvTokenFormat, ...] = KV_TOKEN_FORMATS) -> None:
-    """Raise :class:`FigureMismatch` if a format's computed size differs from the one kv_cache_format.h states."""
+    """Raise `FigureMismatch` if a format's computed size differs from the one kv_cache_format.h states."""
     for fmt in formats:
         published = PUBLISHED_TOKEN_BYTES.get(fmt.name)
         if published is not None and published != fmt.token_bytes:

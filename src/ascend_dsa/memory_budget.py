@@ -124,7 +124,8 @@ def ub_plan(
 ) -> UbPlan:
     """The per-VECTOR-Core UB plan, field by field, of the instantiation ``config`` + ``mode`` + cache options.
 
-    Raises :class:`~ascend_dsa.errors.ForbiddenDesign` naming the rule for a combination the kernel rules out.
+    Raises [`ForbiddenDesign`][ascend_dsa.errors.ForbiddenDesign] naming the rule for a combination the kernel rules
+    out.
     """
     mode = Mode(mode)
     cache = default_main_cache(mode) if main_cache is None else KvFormat(main_cache)
@@ -189,7 +190,7 @@ SHIPPED_INSTANTIATIONS: Final = (
 
 
 def shipped_ub_plans(config: KernelConfig = SHIPPED_KERNEL, model: ModelShape = DSA_V41) -> tuple[UbPlan, ...]:
-    """The UB plans of the six shipped instantiations, in the order of :data:`SHIPPED_INSTANTIATIONS`."""
+    """The UB plans of the six shipped instantiations, in the order of `SHIPPED_INSTANTIATIONS`."""
     return tuple(
         ub_plan(config, mode, fp4_extra=fp4_extra, sink=sink, model=model)
         for mode, fp4_extra, sink in SHIPPED_INSTANTIATIONS

@@ -113,7 +113,7 @@ def nd2nz_store_slots(tokens: int, pad_rows: int, config: KernelConfig = SHIPPED
 
 
 def check_nz_padding(config: KernelConfig = SHIPPED_KERNEL) -> StoreSlots:
-    """Raise :class:`FigureMismatch` unless one padding row makes the kernel's ND2NZ stores conflict-free.
+    """Raise `FigureMismatch` unless one padding row makes the kernel's ND2NZ stores conflict-free.
 
     Checks report (zh) line 228 for the shipped tile of ``B_TOPK / 2`` tokens per VECTOR Core (32): without the
     row the 8 pieces of a store share one slot, with it they use all 8. Returns the padded case.

@@ -93,7 +93,8 @@ class Activation:
     source: Source
 
 
-#: What each of the report's VECTOR steps issues in this model, by the step's key in :data:`VECTOR_STAGES`.
+#: What each of the report's VECTOR steps issues in this model, by the step's key in
+#: [`VECTOR_STAGES`][ascend_dsa.schedule.VECTOR_STAGES].
 _STAGE_TASKS: Final = MappingProxyType(
     {
         "index-read": ((Task.INDEX_FETCH,), "index read"),
@@ -106,7 +107,8 @@ _STAGE_TASKS: Final = MappingProxyType(
     }
 )
 
-#: The VECTOR side's schedule: the steps and offsets of :data:`ascend_dsa.schedule.VECTOR_STAGES` (report (zh)
+#: The VECTOR side's schedule: the steps and offsets of
+#: [`ascend_dsa.schedule.VECTOR_STAGES`][ascend_dsa.schedule.VECTOR_STAGES] (report (zh)
 #: lines 188-200, kernel_body.h ``ACTIVATE``), each with the tasks it issues.
 VECTOR_SCHEDULE: Final = tuple(
     Activation(stage.report_step, stage.offset, *_STAGE_TASKS[stage.key], stage.source) for stage in VECTOR_STAGES

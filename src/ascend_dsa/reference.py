@@ -227,7 +227,8 @@ def sparse_attn_fwd(
 ) -> Result:
     """The plain reference: gather each token's keys, one softmax over all of them, then ``S @ V``.
 
-    Computes in float32 (what the benchmark's floor measures); see :func:`sparse_attn_fwd_float64` for the same
+    Computes in float32 (what the benchmark's floor measures); see
+    [`sparse_attn_fwd_float64()`][ascend_dsa.reference.sparse_attn_fwd_float64] for the same
     maths in float64. Shapes and meaning as in the module docstring.
 
     Returns:
@@ -247,7 +248,7 @@ def sparse_attn_fwd_float64(
     attn_sink: NDArray[Any] | None = None,
     topk_length: NDArray[Any] | None = None,
 ) -> tuple[Float64Array, Float64Array, Float64Array]:
-    """The dense oracle: :func:`sparse_attn_fwd` computed in float64, returned in float64."""
+    """The dense oracle: `sparse_attn_fwd()` computed in float64, returned in float64."""
     inputs = _check_inputs(q, kv, indices, sm_scale, d_v, attn_sink, topk_length, np.float64)
     out, max_logits, lse = _dense_forward(inputs)
     return out.astype(np.float64), max_logits.astype(np.float64), lse.astype(np.float64)
@@ -366,14 +367,16 @@ def blocked_sparse_attn_fwd(  # noqa: PLR0913 - FlashMLA's signature plus the ke
     """The kernel's algorithm: online softmax over blocks of ``b_topk`` indices, rescaling only past a threshold.
 
     Per block: gather the block's keys, ``P = Q K^T * sm_scale`` (invalid keys -inf), raise the running max, let
-    :func:`skip_scale_decision` decide whether to rescale ``out_accum`` and ``running_sumexp``, then
+    [`skip_scale_decision()`][ascend_dsa.reference.skip_scale_decision] decide whether to rescale ``out_accum`` and
+    ``running_sumexp``, then
     ``S = exp(P - max_for_softmax)``, ``running_sumexp += S.sum()`` and ``out_accum += bf16(S) @ V`` in float32
     (report (zh) lines 41-73). Unlike the report, the running max starts at the lowest finite float and block 0
     simply adopts its own max, as the kernel does; the kernel also decides per VECTOR Core (32 heads) which rows
     adopt the new max, while here all heads of a token move together (the O copy-out is the same either way).
 
     Returns:
-        ``(out, max_logits, lse, stats)``; the first three as in :func:`sparse_attn_fwd`.
+        ``(out, max_logits, lse, stats)``; the first three as in
+        [`sparse_attn_fwd()`][ascend_dsa.reference.sparse_attn_fwd].
     """
     _check_knobs(b_topk, rescale_threshold)
     inputs = _check_inputs(q, kv, indices, sm_scale, d_v, attn_sink, topk_length, np.float32)

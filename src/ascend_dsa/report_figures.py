@@ -117,7 +117,7 @@ def head_roofline_differences(
 
 
 def check_head_roofline(points: Iterable[RooflinePoint], published: Iterable[HeadRooflineRow] | None = None) -> None:
-    """Raise :class:`FigureMismatch` listing every row of the report's table that ``points`` do not reproduce."""
+    """Raise `FigureMismatch` listing every row of the report's table that ``points`` do not reproduce."""
     differences = head_roofline_differences(points, published)
     if differences:
         rows = "; ".join(d.describe() for d in differences)
@@ -249,7 +249,7 @@ ABOUT_TOLERANCE: Final = 0.01
 
 
 def check_fixpipe_break_even(b_topk: float) -> None:
-    """Raise :class:`FigureMismatch` unless ``b_topk``, rounded as printed (two decimals), equals line 142's 73.14."""
+    """Raise `FigureMismatch` unless ``b_topk``, rounded as printed (two decimals), equals line 142's 73.14."""
     figure = published_figure("fixpipe-break-even-b-topk")
     published = published_number(figure.key)
     if round(b_topk, 2) != published:
@@ -260,7 +260,7 @@ def check_fixpipe_break_even(b_topk: float) -> None:
 
 
 def check_p_ready_to_used(cycles: float) -> None:
-    """Raise :class:`FigureMismatch` unless ``cycles`` is within 1% of line 184's "about 1024 cycles"."""
+    """Raise `FigureMismatch` unless ``cycles`` is within 1% of line 184's "about 1024 cycles"."""
     figure = published_figure("softmax-slack-cycles")
     published = published_number(figure.key)
     if abs(cycles - published) > ABOUT_TOLERANCE * published:

@@ -87,7 +87,7 @@ def l2_bytes(heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_to
 def l2_cycles(
     spec: AscendSpec, heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_token: int | None = None
 ) -> float:
-    """Cycles the per-core L2 share needs to move :func:`l2_bytes` (line 99)."""
+    """Cycles the per-core L2 share needs to move [`l2_bytes()`][ascend_dsa.roofline.l2_bytes] (line 99)."""
     return l2_bytes(heads, topk, model, kv_bytes_per_token) / l2_bytes_per_cycle_per_core(spec)
 
 

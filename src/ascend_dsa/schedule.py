@@ -61,7 +61,7 @@ def vector_stage(key: str) -> VectorStage:
 
 
 class HasOffset(Protocol):
-    """Anything scheduled at a block offset: a :class:`VectorStage`, or a pipeline model's activation."""
+    """Anything scheduled at a block offset: a `VectorStage`, or a pipeline model's activation."""
 
     @property
     def offset(self) -> int:

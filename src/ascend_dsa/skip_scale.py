@@ -87,7 +87,8 @@ def synthetic_logits(
 def rescale_counts(logits: NDArray[np.float32], *, b_topk: int, threshold: float) -> tuple[int, NDArray[np.int64]]:
     """Blocks, and rescales per token, of the blocked forward on these ``sm_scale``-scaled logits.
 
-    Only the maxima matter: block ``k`` rescales when :func:`~ascend_dsa.reference.skip_scale_decision` says so for
+    Only the maxima matter: block ``k`` rescales when
+    [`skip_scale_decision()`][ascend_dsa.reference.skip_scale_decision] says so for
     the running max after block ``k``; block 0 sets the max and never counts.
     """
     _check_positive_int("b_topk", b_topk)

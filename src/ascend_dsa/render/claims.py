@@ -1,7 +1,9 @@
 """The claims ledger as Markdown: the whole ledger, one chapter's claims, one claim, and the tables that back them.
 
-Every renderer here runs :func:`ascend_dsa.claims.check_claims` on the claims it shows *before* it draws anything,
-so a figure that no longer agrees with the report raises :class:`FigureMismatch` inside the page's block and the
+Every renderer here runs [`ascend_dsa.claims.check_claims()`][ascend_dsa.claims.check_claims] on the claims it shows
+*before* it draws anything,
+so a figure that no longer agrees with the report raises [`FigureMismatch`][ascend_dsa.errors.FigureMismatch] inside
+the page's block and the
 strict build fails, naming the claim.
 """
 
@@ -749,7 +751,8 @@ def render_fp8_roofline(
 ) -> str:
     """The head roofline at the shipped heads with bf16 KV (as the report) and FP8 KV.
 
-    ``kv_bytes_per_token`` defaults to the FP8 "V41" token of :mod:`ascend_dsa.kv_formats`: 512 e4m3 values plus
+    ``kv_bytes_per_token`` defaults to the FP8 "V41" token of [`ascend_dsa.kv_formats`][ascend_dsa.kv_formats]: 512
+    e4m3 values plus
     16 ue8m0 scales, one per 32 dims, 528 B (kv_cache_format.h).
     """
     check_claims(design, ids=("head-roofline-line-108", "head-roofline-line-109"))

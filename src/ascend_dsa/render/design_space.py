@@ -216,7 +216,8 @@ def feasibility_map(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Binding-limit codes and the exceeded mask over (heads, B_TOPK), topk 512.
 
-    With ``fitted_index_block`` each B_TOPK gets :func:`fitted_index_block_size`; otherwise the shipped 640.
+    With ``fitted_index_block`` each B_TOPK gets
+    [`fitted_index_block_size()`][ascend_dsa.render.design_space.fitted_index_block_size]; otherwise the shipped 640.
     """
     index_blocks = (
         tuple(sorted({fitted_index_block_size(b) for b in MAP_STEPS}))
@@ -278,7 +279,8 @@ def render_feasibility_map(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") 
     """Over (heads, B_TOPK), colour each cell by the limit that binds (inline SVG).
 
     Three panels: 1C2V with the shipped INDEX_BLOCK_SIZE 640, then 1C2V and 1C1V with INDEX_BLOCK_SIZE fitted
-    to each B_TOPK (see :func:`fitted_index_block_size`), so that the rows 640 forbids show their limits too.
+    to each B_TOPK (see [`fitted_index_block_size()`][ascend_dsa.render.design_space.fitted_index_block_size]), so that
+    the rows 640 forbids show their limits too.
     """
     panels = (
         (2, False, pick(lang, "1C2V\nINDEX_BLOCK_SIZE 640（内核）", "1C2V\nINDEX_BLOCK_SIZE 640 (the kernel's)")),
