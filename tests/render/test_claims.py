@@ -132,3 +132,12 @@ def test_unknown_language() -> None:
     """An unknown language is rejected."""
     with pytest.raises(ValueError, match="lang"):
         r.render_claim_ledger(lang="fr")  # type: ignore[arg-type]
+
+
+def test_units_follow_the_language_and_the_count() -> None:
+    """One row is "1 row" in English; Chinese pages count in Chinese (5 块)."""
+    assert r.with_unit("1", 1, "rows", "en") == "1 row"
+    assert r.with_unit("5", 5, "blocks", "en") == "5 blocks"
+    assert r.with_unit("5", 5, "blocks", "zh") == "5 块"
+    assert r.with_unit("64", 64, "heads", "zh") == "64 个 head"
+    assert r.with_unit("8", 8, "", "zh") == "8"

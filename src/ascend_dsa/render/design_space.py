@@ -29,6 +29,7 @@ from ascend_dsa.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.kernel_rules import TILE_RULES, UINT32_PER_VECTOR
 from ascend_dsa.model import DSA_V41
 from ascend_dsa.render.markdown import Align, Lang, group_digits, pick, table
+from ascend_dsa.render.sources import citation
 from ascend_dsa.render.svg import figure, to_svg
 from ascend_dsa.report_figures import check_fixpipe_break_even, check_head_roofline
 from ascend_dsa.roofline import cube_cycles, head_roofline_sweep, l2_cycles
@@ -115,7 +116,7 @@ def render_design_limits(
                 _number(c.capacity),
                 _number(c.headroom),
                 _unit(c.unit, lang),
-                f"{source.citation}（{kind}）" if lang == "zh" else f"{source.citation} ({kind})",
+                f"{citation(source, lang)}（{kind}）" if lang == "zh" else f"{source.citation} ({kind})",
             ]
         )
     headers = [
@@ -326,7 +327,7 @@ def render_feasibility_map(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") 
 
 def render_rule_list(*, lang: Lang = "zh") -> str:
     """The kernel's tile-size rules the map greys out, with their sources."""
-    rows = [[f"`{t.rule.code}`", t.rule.statement, t.rule.source.citation] for t in TILE_RULES]
+    rows = [[f"`{t.rule.code}`", t.rule.statement, citation(t.rule.source, lang)] for t in TILE_RULES]
     return table([pick(lang, "规则", "rule"), pick(lang, "内容", "statement"), pick(lang, "出处", "source")], rows)
 
 
