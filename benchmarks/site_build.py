@@ -82,7 +82,10 @@ def page_files(site: Path, page: Path) -> set[Path]:
         target = (page.parent / url.split("#")[0].split("?")[0]).resolve()
         if target.is_file():
             files.add(target)
-    for pattern in SEARCH_ASSETS + (KATEX_ASSETS if 'class="arithmatex"' in html else ()):
+    # Each edition loads its own search index (hooks/search_index.py): en/search/ for English pages.
+    edition = "en/" if page.relative_to(site).parts[0] == "en" else ""
+    searched = tuple(f"{edition}{pattern}" if pattern.startswith("search/") else pattern for pattern in SEARCH_ASSETS)
+    for pattern in searched + (KATEX_ASSETS if 'class="arithmatex"' in html else ()):
         files |= set(site.glob(pattern))
     for sheet in [f for f in files if f.suffix == ".css"]:
         for font in WOFF2.findall(sheet.read_text(encoding="utf-8")):

@@ -155,7 +155,7 @@ def test_math_is_typeset_on_every_page_with_formulas(
 
 
 #: The package's figures sit in <div class="ascend-figure">; a notebook's SVG outputs in nbconvert's jp-RenderedSVG.
-FIGURE_MARK = f'class="{FIGURE_CLASS}"'
+FIGURE_MARK = f'<div class="{FIGURE_CLASS}"'
 NOTEBOOK_FIGURE_CLASS = "jp-RenderedSVG"
 NOTEBOOK_FIGURE_MARK = f'class="{NOTEBOOK_FIGURE_CLASS}'
 FIGURE_SELECTOR = f"article .{FIGURE_CLASS} > svg, article .{NOTEBOOK_FIGURE_CLASS} img"
