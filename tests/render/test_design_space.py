@@ -84,3 +84,11 @@ def test_rule_list_and_what_if_table() -> None:
     assert render_rule_list(lang="en").count("`") == 8
     table = render_what_if_table([("base", ASCEND_950, design_space.SHIPPED_DESIGN)], lang="en")
     assert "| base | MTE2 queue | 100% | all fit | 64 |" in table
+
+
+def test_rule_list_speaks_the_page_language() -> None:
+    """The Chinese rule list states each rule in Chinese; the English keeps the rules' own statements."""
+    zh, en = render_rule_list(lang="zh"), render_rule_list(lang="en")
+    assert "must be" not in zh
+    assert "必须是" in zh
+    assert "must be a multiple of B_TOPK" in en

@@ -325,9 +325,30 @@ def render_feasibility_map(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") 
         return to_svg(fig, title=title)
 
 
+#: The tile-size rules as a Chinese page states them, by rule code (the English is each rule's own statement).
+_RULE_STATEMENTS_ZH: Final = {
+    "index-block-multiple-of-b-topk": "INDEX_BLOCK_SIZE 必须是 B_TOPK 的整数倍（一组 index 装下整数个 KV 块）",
+    "even-b-topk-per-vector-core": "B_TOPK ÷ VECTOR Core 数必须是偶数（gather2 两个 token 一拷）",
+    "b-topk-whole-fractals": (
+        f"B_TOPK 必须是分形宽度 FRACTAL_W = {SHIPPED_KERNEL.fractal_cols} 的整数倍"
+        f"（S 按 B_TOPK ÷ {SHIPPED_KERNEL.fractal_cols} 个分形拷到 L1）"
+    ),
+    "index-block-whole-vector-pairs": (
+        f"INDEX_BLOCK_SIZE 必须是 {2 * UINT32_PER_VECTOR} 的整数倍（index 每次读两个 {UINT32_PER_VECTOR} 路的向量）"
+    ),
+}
+
+
 def render_rule_list(*, lang: Lang = "zh") -> str:
-    """The kernel's tile-size rules the map greys out, with their sources."""
-    rows = [[f"`{t.rule.code}`", t.rule.statement, citation(t.rule.source, lang)] for t in TILE_RULES]
+    """The kernel's tile-size rules the map greys out, with their sources, in the page's language."""
+    rows = [
+        [
+            f"`{t.rule.code}`",
+            pick(lang, _RULE_STATEMENTS_ZH[t.rule.code], t.rule.statement),
+            citation(t.rule.source, lang),
+        ]
+        for t in TILE_RULES
+    ]
     return table([pick(lang, "规则", "rule"), pick(lang, "内容", "statement"), pick(lang, "出处", "source")], rows)
 
 
