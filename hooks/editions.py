@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from mkdocs.plugins import event_priority
 
@@ -60,11 +61,31 @@ def rewrite_page(html: str, url: str) -> str:
     return _SELECTOR_LINK.sub(selector, html)
 
 
+def rewrite_not_found(html: str, site_path: str) -> str:
+    """The 404 page (served at any URL, so its links start at the site's path) offers both editions' home pages."""
+    root = site_path if site_path.endswith("/") else site_path + "/"
+
+    def selector(match: re.Match[str]) -> str:
+        lang = match.group(1)
+        href = root if lang == "zh" else root + ENGLISH_PREFIX
+        return f'<a href="{href}" hreflang="{lang}" class="md-select__link">'
+
+    return _SELECTOR_LINK.sub(selector, _ALTERNATE_LINK.sub("", html))
+
+
 @event_priority(-100)
-def on_post_page(output: str, page: Any, **kwargs: Any) -> str:  # noqa: ANN401 - MkDocs hook signature
+def on_post_page(output: str, page: Any, config: Any, **kwargs: Any) -> str:  # noqa: ANN401 - MkDocs hook signature
     """Point the page at its own edition's search and sitemap, and the language selector at its twin."""
-    del kwargs
+    del kwargs, config
     return rewrite_page(output, page.url)
+
+
+@event_priority(-100)
+def on_post_template(output_content: str, template_name: str, config: Any) -> str:  # noqa: ANN401 - MkDocs hook
+    """Give the 404 page (rendered as a template, not a page) both editions' home pages."""
+    if template_name != "404.html":
+        return output_content
+    return rewrite_not_found(output_content, urlsplit(str(config["site_url"] or "/")).path or "/")
 
 
 def english_sitemap(sitemap: str, site_url: str) -> str:

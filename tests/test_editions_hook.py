@@ -63,3 +63,11 @@ def test_built_site_has_english_sitemap_and_no_alternate_links(built_site: Path)
     assert (built_site / "en" / "sitemap.xml").is_file()
     for page in ("pipeline/index.html", "en/design/what-if/index.html"):
         assert '<link rel="alternate"' not in (built_site / page).read_text(encoding="utf-8")
+
+
+def test_not_found_page_offers_both_home_pages(project_root: Path) -> None:
+    """The 404 page, served at any URL, links each edition's home under the site's path."""
+    html = load_hook(project_root).rewrite_not_found(HEAD, "/docs")
+    assert '<a href="/docs/" hreflang="zh"' in html
+    assert '<a href="/docs/en/" hreflang="en"' in html
+    assert 'rel="alternate"' not in html
