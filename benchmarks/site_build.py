@@ -5,7 +5,8 @@
 Page weights are counted statically (an upper bound) and, where Debian's Chromium is installed, measured in it.
 The floor is the same strict build with ``ASCEND_DSA_NO_EXEC=1``: hooks/execution_switch.py then shows each
 markdown-exec block's source instead of running it and stops notebook execution. Goals: running the code adds at
-most 100% over the floor, and no chapter page weighs more than 1 MB with everything a browser fetches for it.
+most 100% over the floor, and no chapter page weighs more than 1 MB with everything a browser fetches for it, or
+300 kB gzipped.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run")
 MAX_OVERHEAD = 1.0  # execution may add at most 100% over the floor
 MAX_PAGE_BYTES = 1_000_000
+MAX_PAGE_GZIP_BYTES = 300_000  # what the browser fetches, as a server that gzips would send it (fonts as they are)
 ASSET = re.compile(r"""<(?:script|img)\b[^>]*\bsrc="([^"]+)"|<link\b[^>]*\bhref="([^"]+)"[^>]*>""")
 LOADED_LINK = re.compile(r"""\brel="(?:stylesheet|icon|preload|modulepreload|manifest)\"""")
 WOFF2 = re.compile(r"""url\(["']?([^"')]+\.woff2)["']?\)""")
@@ -105,7 +107,10 @@ def page_files(site: Path, page: Path) -> set[Path]:
         target = (page.parent / url.split("#")[0].split("?")[0]).resolve()
         if target.is_file():
             files.add(target)
-    for pattern in SEARCH_ASSETS + (KATEX_ASSETS if 'class="arithmatex"' in html else ()):
+    # Each edition loads its own search index (hooks/search_index.py): en/search/ for English pages.
+    edition = "en/" if page.relative_to(site).parts[0] == "en" else ""
+    searched = tuple(f"{edition}{pattern}" if pattern.startswith("search/") else pattern for pattern in SEARCH_ASSETS)
+    for pattern in searched + (KATEX_ASSETS if 'class="arithmatex"' in html else ()):
         files |= set(site.glob(pattern))
     for sheet in [f for f in files if f.suffix == ".css"]:
         for font in WOFF2.findall(sheet.read_text(encoding="utf-8")):
@@ -127,8 +132,13 @@ def weights(site: Path) -> list[tuple[int, int, str]]:
     return sorted(rows, reverse=True)
 
 
-def browser_weights(site: Path, pages: list[str]) -> dict[str, int]:
-    """Bytes each page really fetches in Debian's Chromium (fresh cache per page), served from 127.0.0.1."""
+def _gzipped(url: str, body: bytes) -> int:
+    """Bytes ``body`` takes gzipped; woff2 fonts are compressed already and servers send them as they are."""
+    return len(body) if url.endswith(".woff2") else len(gzip.compress(body, mtime=0))
+
+
+def browser_weights(site: Path, pages: list[str]) -> dict[str, tuple[int, int]]:
+    """(bytes, gzipped bytes) each page really fetches in Debian's Chromium (fresh cache), served from 127.0.0.1."""
     from playwright.sync_api import sync_playwright  # noqa: PLC0415 - only when a browser is there
 
     handler = functools.partial(_QuietHandler, directory=str(site))
@@ -145,7 +155,8 @@ def browser_weights(site: Path, pages: list[str]) -> dict[str, int]:
                 responses: list[Response] = []
                 page.on("response", lambda response, seen=responses: seen.append(response))
                 page.goto(base + ("" if name == "(home)" else name + "/"), wait_until="networkidle")
-                measured[name] = sum(len(r.body()) for r in responses if r.ok and r.request.method == "GET")
+                bodies = [(r.url, r.body()) for r in responses if r.ok and r.request.method == "GET"]
+                measured[name] = (sum(len(b) for _, b in bodies), sum(_gzipped(u, b) for u, b in bodies))
                 context.close()
             browser.close()
     finally:
@@ -185,13 +196,19 @@ def main() -> int:
         print(
             "  browser: bytes Chromium fetched for the page with an empty cache" + ("" if use_browser else " (skipped)")
         )
-        print(f"  {'static':>10}  {'gzipped':>10}  {'browser':>10}  page")
+        print(f"  {'static':>10}  {'gzipped':>10}  {'browser':>10}  {'gzipped':>10}  page")
         for raw, packed, name in rows:
-            real = f"{fetched[name] / 1e3:7.1f} kB" if name in fetched else f"{'—':>10}"
+            real = (
+                f"{fetched[name][0] / 1e3:7.1f} kB  {fetched[name][1] / 1e3:7.1f} kB"
+                if name in fetched
+                else f"{'—':>10}  {'—':>10}"
+            )
             print(f"  {raw / 1e3:7.1f} kB  {packed / 1e3:7.1f} kB  {real}  {name}")
-    heaviest = max(fetched.values()) if fetched else rows[0][0]
+    heaviest = max(raw for raw, _ in fetched.values()) if fetched else rows[0][0]
+    heaviest_gzip = max(packed for _, packed in fetched.values()) if fetched else rows[0][1]
     missed = [f"execution adds {overhead:.0%}"] * (overhead > MAX_OVERHEAD)
     missed += [f"a page weighs {heaviest / 1e6:.2f} MB"] * (heaviest > MAX_PAGE_BYTES)
+    missed += [f"a page weighs {heaviest_gzip / 1e3:.0f} kB gzipped"] * (heaviest_gzip > MAX_PAGE_GZIP_BYTES)
     print("\ngoals: " + ("met" if not missed else "MISSED: " + "; ".join(missed)))
     return 1 if missed else 0
 

@@ -15,25 +15,21 @@ from ascend_dsa import published_head_roofline
 from ascend_dsa.render.svg import FIGURE_CLASS, figure, to_svg
 from tests.conftest import SCREENSHOTS
 from tests.site_html import page_paths
-from tests.test_search import QUERIES
+from tests.test_search import EN_QUERIES, QUERIES
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
 
-    from playwright.sync_api import Page, Request, Response
+    from playwright.sync_api import ConsoleMessage, Page, Request, Response
 
 pytestmark = pytest.mark.browser
 
-#: Material fetches ``sitemap.xml`` next to each ``<link rel=alternate>`` to map pages for the language selector.
-#: mkdocs-static-i18n points those links at the same chapter (not at a language root), so the fetch finds nothing
-#: and the selector follows i18n's same-chapter link, which is what readers want. Those 404s are expected.
-EXPECTED_404_SUFFIX = "sitemap.xml"
 SEARCH_TIMEOUT_MS = 15_000
 
 
 class Traffic:
-    """Every request a page made, and every failed response and script error, during one test."""
+    """Every request a page made, and every failed response, console error and script error, during one test."""
 
     def __init__(self, site_url: str) -> None:
         self.site_url = site_url
@@ -50,8 +46,12 @@ class Traffic:
             self.failures.append(f"{request.failure} {request.url}")
 
     def on_response(self, response: Response) -> None:
-        if response.status >= 400 and not response.url.endswith(EXPECTED_404_SUFFIX):
+        if response.status >= 400:
             self.failures.append(f"{response.status} {response.url}")
+
+    def on_console(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            self.errors.append(f"console: {message.text} ({message.page.url if message.page else ''})")
 
     def external(self) -> list[str]:
         """Requests to anything but this server (data: and blob: URLs stay in the page)."""
@@ -64,11 +64,12 @@ class Traffic:
 
 @pytest.fixture
 def traffic(page: Page, site_url: str) -> Iterator[Traffic]:
-    """Record the page's traffic; after the test, assert nothing left localhost, nothing failed, no script threw."""
+    """Record the page's traffic; after the test: nothing left localhost, nothing failed, no console error."""
     log = Traffic(site_url)
     page.on("request", log.on_request)
     page.on("requestfailed", log.on_request_failed)
     page.on("response", log.on_response)
+    page.on("console", log.on_console)
     page.on("pageerror", lambda error: log.errors.append(str(error)))
     yield log
     assert log.external() == []
@@ -154,7 +155,7 @@ def test_math_is_typeset_on_every_page_with_formulas(
 
 
 #: The package's figures sit in <div class="ascend-figure">; a notebook's SVG outputs in nbconvert's jp-RenderedSVG.
-FIGURE_MARK = f'class="{FIGURE_CLASS}"'
+FIGURE_MARK = f'<div class="{FIGURE_CLASS}"'
 NOTEBOOK_FIGURE_CLASS = "jp-RenderedSVG"
 NOTEBOOK_FIGURE_MARK = f'class="{NOTEBOOK_FIGURE_CLASS}'
 FIGURE_SELECTOR = f"article .{FIGURE_CLASS} > svg, article .{NOTEBOOK_FIGURE_CLASS} img"
@@ -206,7 +207,7 @@ def test_svg_probe_is_visible(page: Page, site_url: str, traffic: Traffic) -> No
         axes = fig.add_subplot()
         axes.plot([16, 32, 64, 128], [0.35, 0.70, 1.18, 2.37], label="算存比")
         axes.legend()
-        svg = to_svg(fig)
+        svg = to_svg(fig, title="探针")
     open_page(page, site_url, "discussion/heads-per-core/")
     before = page.locator(FIGURE_SELECTOR).count()
     page.evaluate("svg => document.querySelector('article').insertAdjacentHTML('beforeend', svg)", svg)
@@ -220,6 +221,8 @@ def test_svg_probe_is_visible(page: Page, site_url: str, traffic: Traffic) -> No
         ("discussion/heads-per-core/", "en", "en/discussion/heads-per-core/"),
         ("en/discussion/heads-per-core/", "zh", "discussion/heads-per-core/"),
         ("en/reference/cli/", "zh", "reference/cli/"),
+        ("design/what-if/", "en", "en/design/what-if/"),
+        ("en/design/what-if/", "zh", "design/what-if/"),
     ],
 )
 def test_language_switch_lands_on_the_same_chapter(
@@ -235,9 +238,9 @@ def test_language_switch_lands_on_the_same_chapter(
     assert traffic.requests
 
 
-def search(page: Page, site_url: str, query: str) -> list[str]:
-    """Type ``query`` into the site's search box; the page paths of the results, best first."""
-    open_page(page, site_url, "")
+def search(page: Page, site_url: str, query: str, edition: str = "") -> list[str]:
+    """Type ``query`` into the search box of an edition ("" or "en/"); the page paths of the results, best first."""
+    open_page(page, site_url, edition)
     box = page.locator("input.md-search__input")
     box.click()
     box.fill(query)  # typed key events cannot carry Chinese; an input method inserts the text, as fill does
@@ -263,18 +266,146 @@ def test_chinese_search_finds_the_chapter_first(
     assert traffic.requests
 
 
+@pytest.mark.parametrize(("query", "expected"), EN_QUERIES)
+def test_english_search_finds_the_chapter_first(
+    page: Page, site_url: str, traffic: Traffic, query: str, expected: tuple[str, ...]
+) -> None:
+    """On the English edition, an English query ranks the English chapter first and returns only English pages."""
+    results = search(page, site_url, query, "en/")
+    assert results, query
+    assert results[0] in {f"en/{chapter}/" for chapter in expected}, results[:5]
+    assert all(path.startswith("en/") for path in results), results
+    if query == EN_QUERIES[0].values[0]:
+        screenshot(page, "search-en")
+    assert traffic.requests
+
+
+def test_chinese_search_returns_only_chinese_pages(page: Page, site_url: str, traffic: Traffic) -> None:
+    """A word both editions use (FixPipe) finds only Chinese pages from the Chinese edition."""
+    results = search(page, site_url, "FixPipe")
+    assert results
+    assert not [path for path in results if path.startswith("en/")], results
+    assert traffic.requests
+
+
 def test_every_page_loads_only_from_localhost(page: Page, built_site: Path, site_url: str, traffic: Traffic) -> None:
-    """Open every page of both languages: every request (scripts, styles, fonts, search index) goes to 127.0.0.1."""
+    """Open every page of both languages: every request goes to 127.0.0.1; no 404, no console error on any page."""
     paths = page_paths(built_site)
     assert len(paths) >= 20
-    open_page(page, site_url, paths[0])
-    for path in paths[1:]:
+    for path in paths:  # waiting for "load" only, so a late error shows in the fixture's check, with its URL
         page.goto(site_url + path, wait_until="load")
     page.wait_for_load_state("networkidle")
     loaded = {urlsplit(url).path for url in traffic.requests}
     assert "/search/search_index.json" in loaded
     assert any(path.endswith(".woff2") for path in loaded)
     assert {urlsplit(url).hostname for url in traffic.requests} == {"127.0.0.1"}
+
+
+#: JavaScript: each table in the article wider than the article's text column, as [index, width, column].
+_WIDE_TABLES = """() => {
+  const column = document.querySelector("article").getBoundingClientRect().width;
+  return [...document.querySelectorAll("article table")]
+    .map((table, index) => [index, Math.round(table.scrollWidth), Math.round(column)])
+    .filter(([, width, limit]) => width > limit + 1);
+}"""
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def test_no_table_is_wider_than_its_column(page: Page, built_site: Path, site_url: str, traffic: Traffic) -> None:
+    """At 1280 px, every table of every page of both editions fits the text column: no column hides."""
+    page.set_viewport_size(DESKTOP)
+    wide = {}
+    for path in page_paths(built_site):
+        page.goto(site_url + path, wait_until="load")
+        found = page.evaluate(_WIDE_TABLES)
+        if found:
+            wide[path] = found
+    assert wide == {}
+    assert traffic.requests
+
+
+def test_notebook_cells_take_the_phone_width(page: Page, site_url: str, traffic: Traffic) -> None:
+    """On a 390 px phone a notebook's code and output use nearly the whole width: no prompt gutter beside them."""
+    page.set_viewport_size(PHONE)
+    open_page(page, site_url, "design/what-if/")
+    widths = page.locator(".jp-InputArea-editor, .jp-OutputArea-output").evaluate_all(
+        "cells => cells.map(cell => cell.getBoundingClientRect().width)"
+    )
+    assert widths
+    assert min(widths) >= 0.8 * PHONE["width"], widths
+    screenshot(page, "what-if-zh-phone")
+    assert traffic.requests
+
+
+#: JavaScript: for each package figure in the article, [its SVG <title>, aria-label, numbered caption prefix].
+_FIGURE_NAMES = """() => [...document.querySelectorAll("article .ascend-figure")].map((figure) => {
+  const svg = figure.querySelector(":scope > svg");
+  const caption = figure.querySelector(".ascend-caption");
+  return [
+    svg.querySelector(":scope > title")?.textContent ?? "",
+    svg.getAttribute("aria-label") ?? "",
+    caption ? getComputedStyle(caption, "::before").content : "",
+  ];
+})"""
+
+
+@pytest.mark.parametrize(("path", "prefix"), [("design/", "图"), ("en/design/", "Figure")])
+def test_figures_are_named_and_numbered(page: Page, site_url: str, traffic: Traffic, path: str, prefix: str) -> None:
+    """Each figure has an SVG title and aria-label, and a caption the page's counter numbers in its language."""
+    open_page(page, site_url, path)
+    names = page.evaluate(_FIGURE_NAMES)
+    assert len(names) >= 2
+    for title, label, caption in names:
+        assert title
+        assert label == title
+        assert caption.startswith(f'"{prefix} " counter(ascend-figure)'), caption
+    page.locator("article .ascend-figure").first.click()
+    assert page.locator(".ascend-figure--full").count() == 1
+    page.keyboard.press("Escape")
+    assert page.locator(".ascend-figure--full").count() == 0
+    assert traffic.requests
+
+
+#: Pages photographed in light and dark, at desktop and phone width (saved to .screenshots/).
+SCREENSHOT_PAGES = ("discussion/heads-per-core/", "design/", "en/pipeline/", "en/design/what-if/")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize(("width", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])
+def test_screenshots_in_both_schemes_and_widths(
+    page: Page, site_url: str, traffic: Traffic, scheme: str, width: str, viewport: dict[str, int]
+) -> None:
+    """The palette follows the system's scheme (Material's slate when dark); key pages are photographed."""
+    page.set_viewport_size(viewport)
+    page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
+    for path in SCREENSHOT_PAGES:
+        open_page(page, site_url, path)
+        expected = "slate" if scheme == "dark" else "default"
+        assert page.locator("body").get_attribute("data-md-color-scheme") == expected
+        name = path.strip("/").replace("/", "-")
+        screenshot(page, f"{name}-{scheme}-{width}", full_page=True)
+    assert traffic.requests
+
+
+API_PAGES = ("hardware", "cycles", "design", "forward", "layouts", "claims", "render-claims", "render-figures")
+_RAW_ROLE = re.compile(r":(?:class|data|func|meth|attr|mod|exc|obj):`?\w")
+
+
+@pytest.mark.parametrize("edition", ["", "en/"])
+def test_api_pages_link_instead_of_raw_roles(page: Page, site_url: str, traffic: Traffic, edition: str) -> None:
+    """No Sphinx role shows raw on the API pages; cross-references are links into the same edition's pages."""
+    links = 0
+    for name in API_PAGES:
+        path = f"{edition}reference/api/{name}/"
+        open_page(page, site_url, path)
+        text = page.locator("article").inner_text()
+        assert not _RAW_ROLE.search(text), (path, _RAW_ROLE.search(text))
+        hrefs = page.locator("article a.autorefs").evaluate_all("links => links.map(a => a.href)")
+        assert all(urlsplit(href).path.startswith(f"/{edition}reference/api/") for href in hrefs), (path, hrefs)
+        links += len(hrefs)
+    assert links >= 20
+    assert traffic.requests
 
 
 #: JavaScript: whether two different Chinese characters draw different pixels in the page's body font.

@@ -1,4 +1,4 @@
-"""Chinese search: the index is segmented by jieba at build time, and a reader's query finds the right chapter.
+"""Search per edition: a Chinese index segmented by jieba, an English one of its own; a query finds the chapter.
 
 The ranking here is a stand-in for lunr's (title matches weigh 1000 times text matches, as Material configures
 them); tests/test_browser.py checks the real search in Chromium with the same queries.
@@ -24,22 +24,35 @@ QUERIES = [
     pytest.param("流水线", ("pipeline",), id="pipeline"),
     pytest.param("反量化", ("discussion/one-vector-core", "optimizations/kv-cache-layout"), id="dequantisation"),
     pytest.param("双 bank", ("optimizations/l1-banks",), id="two-banks"),
+    pytest.param("FixPipe", ("discussion/one-vector-core",), id="fixpipe-zh"),
+]
+
+#: English queries a reader would type, on the English edition (chapters relative to en/).
+EN_QUERIES = [
+    pytest.param("pipeline", ("pipeline",), id="en-pipeline"),
+    pytest.param("dequantization", ("discussion/one-vector-core",), id="en-dequantization"),
+    pytest.param("dequantisation", ("discussion/one-vector-core",), id="en-dequantisation"),
+    pytest.param("synchronised", ("discussion/skip-scale-sync",), id="en-synchronised"),
+    pytest.param("accumulator", ("discussion/accumulator",), id="en-accumulator"),
+    pytest.param("roofline", ("discussion/heads-per-core",), id="en-roofline"),
+    pytest.param("FixPipe", ("discussion/one-vector-core",), id="en-fixpipe"),
 ]
 
 
-def load_index(site: Path) -> dict[str, object]:
-    """The built search index (one for both languages)."""
-    data: dict[str, object] = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+def load_index(site: Path, edition: str = "") -> dict[str, object]:
+    """The built search index of one edition ("" for Chinese, "en/" for English)."""
+    path = site / edition / "search" / "search_index.json"
+    data: dict[str, object] = json.loads(path.read_text(encoding="utf-8"))
     return data
 
 
-def page_scores(site: Path, query: str) -> Counter[str]:
+def page_scores(site: Path, query: str, edition: str = "") -> Counter[str]:
     """Per page (URL path without anchor), its best section's score: query words counted, title hits weighing 1000.
 
     Lunr scores each section on its own and Material orders pages by their best section, so a page is as good as
     its best section, not the sum of all of them (a long API page would otherwise win on sheer length).
     """
-    index = load_index(site)
+    index = load_index(site, edition)
     terms = query.split()
     scores: Counter[str] = Counter()
     docs = index["docs"]
@@ -84,3 +97,42 @@ def test_query_ranks_the_chapter_first(built_site: Path, query: str, expected: t
     chinese = {f"{chapter}/" for chapter in expected}
     assert best & chinese, scores.most_common(3)
     assert best <= chinese | {f"en/{page}" for page in chinese}, scores.most_common(3)
+
+
+def test_each_edition_has_its_own_index(built_site: Path) -> None:
+    """The Chinese index holds only Chinese pages, the English one only English pages, each in its language."""
+    chinese, english = load_index(built_site), load_index(built_site, "en/")
+    for data, lang in ((chinese, "zh"), (english, "en")):
+        config = data["config"]
+        assert isinstance(config, dict)
+        assert config["lang"] == [lang]
+    zh_docs, en_docs = chinese["docs"], english["docs"]
+    assert isinstance(zh_docs, list)
+    assert isinstance(en_docs, list)
+    assert not [doc for doc in zh_docs if doc["location"].startswith("en/")]
+    assert {doc["location"].split("#")[0] for doc in en_docs} == {doc["location"].split("#")[0] for doc in zh_docs}
+    assert not [doc for doc in en_docs if ZWSP in doc["text"] or ZWSP in doc["title"]]
+
+
+def test_snippets_hold_no_figure_labels_tables_or_pilcrows(built_site: Path) -> None:
+    """No indexed section carries an SVG's text, a table's cells or a notebook heading's "¶"."""
+    for edition in ("", "en/"):
+        docs = load_index(built_site, edition)["docs"]
+        assert isinstance(docs, list)
+        for doc in docs:
+            assert "¶" not in doc["title"] + doc["text"], doc["location"]
+            assert "✅" not in doc["text"], doc["location"]  # the claims tables' status cells
+
+
+@pytest.mark.parametrize(("query", "expected"), EN_QUERIES)
+def test_english_query_finds_the_chapter(built_site: Path, query: str, expected: tuple[str, ...]) -> None:
+    """The English index holds the query (or its American twin, in the spellings field) in the expected chapter."""
+    docs = load_index(built_site, "en/")["docs"]
+    assert isinstance(docs, list)
+    term = query.lower()
+    pages = {
+        doc["location"].split("#")[0]
+        for doc in docs
+        if term in " ".join((doc["title"], doc["text"], doc.get("spellings", ""))).lower()
+    }
+    assert {f"{chapter}/" for chapter in expected} <= pages, sorted(pages)

@@ -146,3 +146,12 @@ def test_accumulator_ub_share_checks_first() -> None:
     """A UB twice as large breaks the line 116 claim, and the table raises instead of printing."""
     with pytest.raises(FigureMismatch, match="accumulator-vector-cores-at-128-heads"):
         r.render_accumulator_ub_share(ClaimContext(spec=ASCEND_950.with_overrides(ub_bytes_per_vector_core=2**19)))
+
+
+def test_units_follow_the_language_and_the_count() -> None:
+    """One row is "1 row" in English; Chinese pages count in Chinese (5 块)."""
+    assert r.with_unit("1", 1, "rows", "en") == "1 row"
+    assert r.with_unit("5", 5, "blocks", "en") == "5 blocks"
+    assert r.with_unit("5", 5, "blocks", "zh") == "5 块"
+    assert r.with_unit("64", 64, "heads", "zh") == "64 个 head"
+    assert r.with_unit("8", 8, "", "zh") == "8"

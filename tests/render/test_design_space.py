@@ -23,6 +23,7 @@ def test_limits_table_marks_the_binding_limit() -> None:
     en = render_design_limits(lang="en")
     assert len(re.findall(r"^\| ", en, flags=re.MULTILINE)) == 9  # header, rule, 7 limits
     assert "**MTE2 queue (requests per block per core)** ◀" in en
+    assert en.startswith("| limit | verdict | use |")  # the conclusion before the numbers
     assert "MTE2 队列" in zh
     assert "259,600" in en
     assert "config.h:77-125" in en
@@ -51,7 +52,7 @@ def test_figures_are_deterministic_and_localised(render: object) -> None:
     """Each figure is the same SVG twice, starts at <svg, has no metadata, and its labels follow the language."""
     first, second = render(lang="zh"), render(lang="zh")  # type: ignore[operator]
     assert first == second
-    assert first.startswith('<div class="ascend-figure"><svg')
+    assert first.startswith('<div class="ascend-figure" tabindex="0"><svg')
     assert "<metadata>" not in first
     english = render(lang="en")  # type: ignore[operator]
     assert english != first
@@ -64,7 +65,7 @@ def test_roofline_figure_is_guarded() -> None:
     slow = ASCEND_950.with_overrides(clock_hz=1.6e9)
     with pytest.raises(FigureMismatch, match="report \\(zh\\) line 104"):
         render_roofline_figure(slow)
-    assert render_roofline_figure(slow, check=False).startswith('<div class="ascend-figure"><svg')
+    assert render_roofline_figure(slow, check=False).startswith('<div class="ascend-figure" tabindex="0"><svg')
 
 
 def test_fixpipe_figure_is_guarded(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -83,3 +84,11 @@ def test_rule_list_and_what_if_table() -> None:
     assert render_rule_list(lang="en").count("`") == 8
     table = render_what_if_table([("base", ASCEND_950, design_space.SHIPPED_DESIGN)], lang="en")
     assert "| base | MTE2 queue | 100% | all fit | 64 |" in table
+
+
+def test_rule_list_speaks_the_page_language() -> None:
+    """The Chinese rule list states each rule in Chinese; the English keeps the rules' own statements."""
+    zh, en = render_rule_list(lang="zh"), render_rule_list(lang="en")
+    assert "must be" not in zh
+    assert "必须是" in zh
+    assert "must be a multiple of B_TOPK" in en

@@ -9,6 +9,9 @@ def test_wrappers_display_in_jupyter() -> None:
     assert md._repr_markdown_() == "| a |\n| - |"
     svg = as_svg("<svg></svg>")
     assert svg._repr_svg_() == "<svg></svg>"
+    figure = as_svg('<div class="ascend-figure"><svg></svg><div>caption</div></div>')
+    assert figure._repr_html_().endswith("<div>caption</div></div>")
+    assert figure._repr_svg_() == "<svg></svg>"
     assert repr(svg) == "<SVG figure, 11 characters>"
 
 

@@ -22,7 +22,7 @@ def test_table_has_one_row_per_order_and_scale() -> None:
 def test_plot_is_deterministic_svg() -> None:
     """The plot is inline SVG, identical on two renders, with labels in the page's language."""
     first = render_rescale_plot(lang="zh")
-    assert first.startswith('<div class="ascend-figure"><svg')
+    assert first.startswith('<div class="ascend-figure" tabindex="0"><svg')
     assert first == render_rescale_plot(lang="zh")
     assert "每个 q token 的 rescale 次数" in first
     assert "rescales per q token" in render_rescale_plot(lang="en")

@@ -9,14 +9,14 @@ def _draw() -> str:
         ax.plot([0, 1], [0, 1], label="算力")
         ax.set_title("每核 L2 周期")
         ax.legend()
-        return to_svg(fig)
+        return to_svg(fig, title="算力 & 带宽")
 
 
 def test_svg_is_deterministic_and_keeps_text() -> None:
     """Two renders are identical, start with the figure <div>, keep Chinese as text and name no external resource."""
     first, second = _draw(), _draw()
     assert first == second
-    assert first.startswith('<div class="ascend-figure"><svg')
+    assert first.startswith('<div class="ascend-figure" tabindex="0"><svg')
     assert "每核 L2 周期" in first
     assert 'href="http' not in first
     assert "<metadata>" not in first
@@ -26,7 +26,15 @@ def test_figure_is_one_block_level_line() -> None:
     """The figure is one line wrapped in a <div>, so Markdown passes it through as a raw HTML block."""
     html = _draw()
     assert "\n" not in html
-    assert html.endswith("</svg></div>")
+    assert html.endswith('</svg><div class="ascend-caption">算力 &amp; 带宽</div></div>')
+
+
+def test_figure_is_named_for_screen_readers() -> None:
+    """The title becomes the SVG's <title> and aria-label (escaped); an empty title is refused."""
+    svg = svg_element(_draw())
+    assert 'role="img" aria-label="算力 &amp; 带宽"><title>算力 &amp; 带宽</title>' in svg
+    with figure(3, 2) as fig, pytest.raises(ValueError, match="title must name the figure"):
+        to_svg(fig, title=" ")
 
 
 def test_svg_element_extracts_the_svg() -> None:

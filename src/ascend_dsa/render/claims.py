@@ -46,6 +46,7 @@ from ascend_dsa.nd2nz_stride import (
 )
 from ascend_dsa.peak_clock import clock_range_for_percent, intersect
 from ascend_dsa.render.markdown import Align, Lang, check_lang, group_digits, pick, table
+from ascend_dsa.render.sources import citation
 from ascend_dsa.report_figures import FigureValue, published_number
 from ascend_dsa.rescale_bound import illustrative_sm_scale, raw_logit_threshold, rescale_factor_bound
 from ascend_dsa.roofline import REPORT_HEADS, REPORT_TOPK, head_roofline
@@ -131,13 +132,38 @@ def format_figure(value: FigureValue, decimals: int = 4) -> str:
     return _number(value, decimals)
 
 
-def _ours_cell(result: ClaimResult) -> str:
+#: Count units as a Chinese page writes them after a number (5 块, 64 个 head).
+_COUNT_UNITS_ZH: Final = {
+    "blocks": "块",
+    "cycles": "周期",
+    "heads": "个 head",
+    "requests": "个请求",
+    "rows": "行",
+    "tokens": "个 token",
+    "VECTOR Cores": "个 VECTOR Core",
+}
+#: The singular of each plural count unit, for a value of exactly one (1 row, not 1 rows).
+_SINGULAR: Final = {unit: unit.removesuffix("s") for unit in _COUNT_UNITS_ZH}
+
+
+def with_unit(text: str, value: FigureValue, unit: str, lang: Lang) -> str:
+    """``text`` (a formatted value) followed by ``unit`` in the page's language, singular for exactly one."""
+    if not unit:
+        return text
+    if lang == "zh":
+        return f"{text} {_COUNT_UNITS_ZH.get(unit, unit)}"
+    if not isinstance(value, tuple) and value == 1:
+        return f"{text} {_SINGULAR.get(unit, unit)}"
+    return f"{text} {unit}"
+
+
+def _ours_cell(result: ClaimResult, lang: Lang) -> str:
     rule, unit = result.claim.rule, result.claim.figure.unit
     ours = result.ours
     if rule.kind is RuleKind.PERCENT and not isinstance(ours, tuple):
         return f"{100 * ours:.2f} %"
     decimals = 2 if rule.kind is RuleKind.RELATIVE else 4
-    return f"{format_figure(ours, decimals)} {unit}".strip()
+    return with_unit(format_figure(ours, decimals), ours, unit, lang)
 
 
 def _published_text(value: FigureValue) -> str:
@@ -150,7 +176,7 @@ def _published_text(value: FigureValue) -> str:
 def _theirs_cell(result: ClaimResult, lang: Lang) -> str:
     figure = result.claim.figure
     unit = "%" if result.claim.rule.kind is RuleKind.PERCENT else figure.unit
-    text = f"{_published_text(figure.value)} {unit}".strip()
+    text = with_unit(_published_text(figure.value), figure.value, unit, lang)
     if not figure.written:
         return text
     return pick(lang, f"{text}（原文 `{figure.written}`）", f"{text} (written `{figure.written}`)")
@@ -191,7 +217,7 @@ def _claims_table(results: Sequence[ClaimResult], lang: Lang) -> str:
             _line_cell(r, lang),
             f"`{r.claim.claim_id}`",
             _statement(r, lang),
-            _ours_cell(r),
+            _ours_cell(r, lang),
             _theirs_cell(r, lang),
             rule_text(r.claim.rule, lang),
             status_text(r.passed, lang),
@@ -234,9 +260,9 @@ def render_claim(claim_id: str, design: ClaimContext = SHIPPED_CONTEXT, *, lang:
     theirs = _theirs_cell(result, lang)
     return pick(
         lang,
-        f"{status_text(result.passed, lang)}：我们算得 **{_ours_cell(result)}**，{where}为 **{theirs}**"
+        f"{status_text(result.passed, lang)}：我们算得 **{_ours_cell(result, lang)}**，{where}为 **{theirs}**"
         f"（{rule_text(result.claim.rule, lang)}；`{claim_id}`）。\n",
-        f"{status_text(result.passed, lang)}: we compute **{_ours_cell(result)}**, {where} has "
+        f"{status_text(result.passed, lang)}: we compute **{_ours_cell(result, lang)}**, {where} has "
         f"**{theirs}** ({rule_text(result.claim.rule, lang)}; `{claim_id}`).\n",
     )
 
@@ -245,7 +271,7 @@ def claim_lines(results: Iterable[ClaimResult], lang: Lang = "en") -> list[str]:
     """Plain-text lines for the command line: line, id, claim, ours, theirs, rule, status."""
     return [
         f"{_line_cell(r, lang):<14} {'PASS' if r.passed else 'FAIL'}  {r.claim.claim_id}: {_statement(r, lang)}\n"
-        f"{'':<20} ours {_ours_cell(r)} | report {_theirs_cell(r, lang)} | {rule_text(r.claim.rule, lang)}"
+        f"{'':<20} ours {_ours_cell(r, lang)} | report {_theirs_cell(r, lang)} | {rule_text(r.claim.rule, lang)}"
         for r in results
     ]
 
@@ -693,7 +719,7 @@ def render_vector_schedule(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang
                 pick(lang, f"第 {stage.report_line} 行", f"line {stage.report_line}"),
                 f"`{result.claim.figure.written}`",
                 f"`ACTIVATE({stage.offset}, …)`",
-                stage.source.citation,
+                citation(stage.source, lang),
                 status_text(result.passed, lang),
             ]
         )

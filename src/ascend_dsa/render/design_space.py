@@ -29,6 +29,7 @@ from ascend_dsa.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.kernel_rules import TILE_RULES, UINT32_PER_VECTOR
 from ascend_dsa.model import DSA_V41
 from ascend_dsa.render.markdown import Align, Lang, group_digits, pick, table
+from ascend_dsa.render.sources import citation
 from ascend_dsa.render.svg import figure, to_svg
 from ascend_dsa.report_figures import check_fixpipe_break_even, check_head_roofline
 from ascend_dsa.roofline import cube_cycles, head_roofline_sweep, l2_cycles
@@ -96,7 +97,7 @@ def render_design_limits(
     lang: Lang = "zh",
     with_sources: bool = True,
 ) -> str:
-    """Every limit of ``point`` side by side: demand, capacity, headroom, utilisation, and the one that binds.
+    """Every limit of ``point`` side by side: verdict, utilisation, demand, capacity, headroom, and the one that binds.
 
     ``with_sources=False`` leaves out the source column (narrower, for notebooks).
     """
@@ -109,23 +110,23 @@ def render_design_limits(
         rows.append(
             [
                 f"**{limit_name(c.limit, lang)}**{mark}" if mark else limit_name(c.limit, lang),
+                pick(lang, "满足", "fits") if c.fits else pick(lang, "**超出**", "**exceeded**"),
+                f"{c.utilisation:.1%}",
                 _number(c.demand),
                 _number(c.capacity),
-                _unit(c.unit, lang),
                 _number(c.headroom),
-                f"{c.utilisation:.1%}",
-                pick(lang, "满足", "fits") if c.fits else pick(lang, "**超出**", "**exceeded**"),
-                f"{source.citation}（{kind}）" if lang == "zh" else f"{source.citation} ({kind})",
+                _unit(c.unit, lang),
+                f"{citation(source, lang)}（{kind}）" if lang == "zh" else f"{source.citation} ({kind})",
             ]
         )
     headers = [
         pick(lang, "限制", "limit"),
+        pick(lang, "结论", "verdict"),
+        pick(lang, "占用率", "use"),
         pick(lang, "需求", "demand"),
         pick(lang, "容量", "capacity"),
-        pick(lang, "单位", "unit"),
         pick(lang, "余量", "headroom"),
-        pick(lang, "占用率", "use"),
-        pick(lang, "结论", "verdict"),
+        pick(lang, "单位", "unit"),
         pick(lang, "出处", "source"),
     ]
     caption = pick(
@@ -135,7 +136,8 @@ def render_design_limits(
         f"Design point: {point.describe()}; hardware: {spec.name}. ◀ marks the limit with the highest use, the one "
         f"that binds first ({limit_name(evaluation.binding, lang)}).",
     )
-    aligns: tuple[Align, ...] = ("left", "right", "right", "left", "right", "right", "left", "left")
+    # The verdict and the use come first, so a narrow screen shows the conclusion before it has to scroll.
+    aligns: tuple[Align, ...] = ("left", "left", "right", "right", "right", "right", "left", "left")
     if not with_sources:
         headers, aligns = headers[:-1], aligns[:-1]
         rows = [row[:-1] for row in rows]
@@ -313,20 +315,38 @@ def render_feasibility_map(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") 
         handles.append(Patch(color="white", label=pick(lang, "★ 报告的选择", "★ the report's choice")))
         fig.subplots_adjust(right=0.8, wspace=0.08)
         fig.legend(handles=handles, loc="center left", bbox_to_anchor=(0.805, 0.5), fontsize=8, frameon=False)
-        fig.suptitle(
-            pick(
-                lang,
-                "每格的颜色：占用率最高（最先触顶）的限制；bf16，topk 512",
-                "Colour: the limit with the highest use (the first to bind); bf16, topk 512",
-            ),
-            fontsize=10,
+        title = pick(
+            lang,
+            "每格的颜色：占用率最高（最先触顶）的限制；bf16，topk 512",
+            "Colour: the limit with the highest use (the first to bind); bf16, topk 512",
         )
-        return to_svg(fig)
+        return to_svg(fig, title=title)
+
+
+#: The tile-size rules as a Chinese page states them, by rule code (the English is each rule's own statement).
+_RULE_STATEMENTS_ZH: Final = {
+    "index-block-multiple-of-b-topk": "INDEX_BLOCK_SIZE 必须是 B_TOPK 的整数倍（一组 index 装下整数个 KV 块）",
+    "even-b-topk-per-vector-core": "B_TOPK ÷ VECTOR Core 数必须是偶数（gather2 两个 token 一拷）",
+    "b-topk-whole-fractals": (
+        f"B_TOPK 必须是分形宽度 FRACTAL_W = {SHIPPED_KERNEL.fractal_cols} 的整数倍"
+        f"（S 按 B_TOPK ÷ {SHIPPED_KERNEL.fractal_cols} 个分形拷到 L1）"
+    ),
+    "index-block-whole-vector-pairs": (
+        f"INDEX_BLOCK_SIZE 必须是 {2 * UINT32_PER_VECTOR} 的整数倍（index 每次读两个 {UINT32_PER_VECTOR} 路的向量）"
+    ),
+}
 
 
 def render_rule_list(*, lang: Lang = "zh") -> str:
-    """The kernel's tile-size rules the map greys out, with their sources."""
-    rows = [[f"`{t.rule.code}`", t.rule.statement, t.rule.source.citation] for t in TILE_RULES]
+    """The kernel's tile-size rules the map greys out, with their sources, in the page's language."""
+    rows = [
+        [
+            f"`{t.rule.code}`",
+            pick(lang, _RULE_STATEMENTS_ZH[t.rule.code], t.rule.statement),
+            citation(t.rule.source, lang),
+        ]
+        for t in TILE_RULES
+    ]
     return table([pick(lang, "规则", "rule"), pick(lang, "内容", "statement"), pick(lang, "出处", "source")], rows)
 
 
@@ -351,23 +371,23 @@ def render_roofline_figure(
         ax.axvline(chosen, color="black", linewidth=1, linestyle=":")
         ax.text(
             chosen + 2,
-            ax.get_ylim()[1] * 0.6,
+            0.98,
             pick(lang, f"报告的选择：{chosen} 个 head", f"the report's {chosen}"),
+            transform=ax.get_xaxis_transform(),
+            va="top",
             fontsize=9,
         )
         ax.set_yscale("log")
         ax.set_xlabel(pick(lang, "每个 AI Core 的 q head 数", "q heads per AI Core"))
         ax.set_ylabel(pick(lang, "每个 q token 的周期数", "cycles per query token"))
-        ax.set_title(
-            pick(
-                lang,
-                "实线在虚线之上：算力 bound；之下：带宽 bound",
-                "Solid above dashed: compute-bound; below: memory-bound",
-            ),
-            fontsize=10,
+        # Below the axes, so no label of the plot can land on an entry.
+        ax.legend(fontsize=8, ncol=3, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.16))
+        title = pick(
+            lang,
+            "实线在虚线之上：算力 bound；之下：带宽 bound",
+            "Solid above dashed: compute-bound; below: memory-bound",
         )
-        ax.legend(fontsize=8, ncol=2, frameon=False)
-        return to_svg(fig)
+        return to_svg(fig, title=title)
 
 
 def render_mma_fixpipe_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> str:
@@ -416,16 +436,13 @@ def render_mma_fixpipe_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh
         ax.set_xlabel("B_TOPK")
         ax.set_ylabel(pick(lang, "每个 KV 块的周期数（64 行）", "cycles per KV block (64 rows)"))
         ax.set_ylim(0, 2600)
-        ax.set_title(
-            pick(
-                lang,
-                "MMA 线在 FixPipe 线之上，FixPipe 才不是瓶颈",
-                "FixPipe is not the bottleneck where MMA is above it",
-            ),
-            fontsize=10,
-        )
         ax.legend(fontsize=8, frameon=False, loc="upper left")
-        return to_svg(fig)
+        title = pick(
+            lang,
+            "MMA 线在 FixPipe 线之上，FixPipe 才不是瓶颈",
+            "FixPipe is not the bottleneck where MMA is above it",
+        )
+        return to_svg(fig, title=title)
 
 
 def render_what_if_table(

@@ -24,6 +24,7 @@ from ascend_dsa.kv_quant import (
 from ascend_dsa.nd2nz_stride import UB_VECTOR_BYTES
 from ascend_dsa.nz_layout import block_bytes, check_nz_padding, nd2nz_store_slots, nd_to_nz
 from ascend_dsa.render.markdown import Align, Lang, pick, table
+from ascend_dsa.render.sources import citation
 
 #: The gather2 example: one block's indices into a cache of 100 tokens, a few of them invalid.
 _GATHER2_S_KV = 100
@@ -113,7 +114,8 @@ def render_kv_token_formats(lang: Lang = "zh") -> str:
     ]
     caption = pick(
         lang,
-        f"“kv_cache_format.h”一列是源码写明的大小（{PUBLISHED_TOKEN_BYTES_SOURCE.citation}）；构建时与左边算出的值比对。",
+        f"“kv_cache_format.h”一列是源码写明的大小（{citation(PUBLISHED_TOKEN_BYTES_SOURCE, lang)}）；"
+        "构建时与左边算出的值比对。",
         f"The kv_cache_format.h column is the size the source states ({PUBLISHED_TOKEN_BYTES_SOURCE.citation}); the "
         "build compares it with the size computed on its left.",
     )

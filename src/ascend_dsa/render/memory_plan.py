@@ -17,6 +17,7 @@ from ascend_dsa.memory_budget import (
 )
 from ascend_dsa.model import DSA_V41
 from ascend_dsa.render.markdown import Align, Lang, group_digits, pick, table
+from ascend_dsa.render.sources import citation
 from ascend_dsa.render.svg import figure, to_svg
 from ascend_dsa.units import KiB
 
@@ -95,7 +96,7 @@ def render_ub_plan_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
     rows: list[list[str]] = []
     for i, f in enumerate(plans[0].fields):
         cells = [group_digits(p.fields[i].bytes) if p.fields[i].bytes else "—" for p in plans]
-        rows.append([f"`{f.name}`", f.source.citation, *cells])
+        rows.append([f"`{f.name}`", citation(f.source, lang), *cells])
     rows.append(
         [pick(lang, "**合计**", "**total**"), UB_PLAN_CITATION.short]
         + [f"**{group_digits(p.total_bytes)}**" for p in plans]
@@ -145,9 +146,8 @@ def render_ub_plan_bars(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> 
         ax.set_xticks(list(x), labels, fontsize=8)
         ax.set_ylabel(pick(lang, "每个 VECTOR Core 的 UB（KiB）", "UB per VECTOR Core (KiB)"))
         ax.set_ylim(0, capacity * 1.12)
-        ax.set_title(pick(lang, "六个实例化的 UB 预算", "UB plan of the six shipped instantiations"), fontsize=11)
         ax.legend(fontsize=7.5, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
-        return to_svg(fig)
+        return to_svg(fig, title=pick(lang, "六个实例化的 UB 预算", "UB plan of the six shipped instantiations"))
 
 
 def _bank_of(start: int, bank_bytes: int) -> int:
@@ -197,7 +197,7 @@ def render_l1_bank_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
     ]
     caption = pick(
         lang,
-        f"地址取自 {SHIPPED_L1_LAYOUT_SOURCE.citation}；每个 bank 的用量另由缓冲个数与形状算出"
+        f"地址取自 {citation(SHIPPED_L1_LAYOUT_SOURCE, lang)}；每个 bank 的用量另由缓冲个数与形状算出"
         f"（Q {SHIPPED_KERNEL.l1_q_buffers} 份、KV {SHIPPED_KERNEL.l1_kv_buffers} 份、S 1 份，各自对半分到两个 bank），"
         f"两者一致才会出现在页面上。",
         f"Addresses from {SHIPPED_L1_LAYOUT_SOURCE.citation}; the bytes per bank are also computed from the buffer "
@@ -251,7 +251,6 @@ def render_l1_bank_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -
         ax.invert_yaxis()
         ax.set_xlim(0, bank_bytes / KiB)
         ax.set_xlabel(pick(lang, "bank 内偏移（KiB）；S 横跨 256K 边界", "offset in the bank (KiB); S straddles 256K"))
-        ax.set_title(
-            pick(lang, "L1 的两个 bank：每个张量对半切分", "L1's two banks: every tensor split in two"), fontsize=11
+        return to_svg(
+            fig, title=pick(lang, "L1 的两个 bank：每个张量对半切分", "L1's two banks: every tensor split in two")
         )
-        return to_svg(fig)

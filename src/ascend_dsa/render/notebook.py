@@ -23,12 +23,16 @@ class NotebookMarkdown(str):
 
 
 class NotebookSvg(str):
-    """An inline SVG that Jupyter draws as a picture."""
+    """A renderer's figure that Jupyter draws as a picture: inline HTML (with caption) or the bare SVG."""
 
     __slots__ = ()
 
-    def _repr_svg_(self) -> str:
+    def _repr_html_(self) -> str:
+        """The figure as the site shows it: inline SVG text with its caption, not a base64 image (a third larger)."""
         return str(self)
+
+    def _repr_svg_(self) -> str:
+        return svg_element(self)
 
     def __repr__(self) -> str:
         """A short stand-in, so that a notebook does not store the picture twice (as SVG and as text)."""
@@ -41,8 +45,9 @@ def as_markdown(text: str) -> NotebookMarkdown:
 
 
 def as_svg(svg: str) -> NotebookSvg:
-    """``svg`` (a renderer's inline SVG) for display in a notebook."""
+    """``svg`` (a renderer's figure, holding an ``<svg>`` element) for display in a notebook."""
     try:
-        return NotebookSvg(svg_element(svg))
+        svg_element(svg)
     except ValueError:
         raise ValueError(f"svg must be an <svg> element, got text starting {svg[:20]!r}") from None
+    return NotebookSvg(svg)

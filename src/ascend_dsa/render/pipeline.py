@@ -20,11 +20,13 @@ from ascend_dsa.pipeline import (
     stage_costs,
 )
 from ascend_dsa.render.markdown import Lang, pick, table
+from ascend_dsa.render.sources import citation
 from ascend_dsa.render.svg import figure, to_svg
 from ascend_dsa.report_figures import check_p_ready_to_used
 
 if TYPE_CHECKING:
     from ascend_dsa.hardware import AscendSpec
+    from ascend_dsa.provenance import Source
 
 #: Each task's name on the page: (zh, en).
 TASK_NAMES: Final = {
@@ -82,7 +84,7 @@ def render_pipeline_schedule(*, lang: Lang = "zh") -> str:
             lang, "写 SS buffer（标量）", "SS buffer (scalar)"
         )
         units = " + ".join(sorted({TASK_UNIT[t].value for t in a.tasks})) or "scalar"
-        rows.append([a.order, f"i+{a.offset}" if a.offset else "i", tasks, units, a.source.citation])
+        rows.append([a.order, f"i+{a.offset}" if a.offset else "i", tasks, units, citation(a.source, lang)])
     headers = [
         pick(lang, "步", "step"),
         pick(lang, "块", "block"),
@@ -107,6 +109,33 @@ def _checked(timeline: Timeline) -> Timeline:
     return timeline
 
 
+#: How each task's cost is obtained, as a Chinese page says it (the English is the source's own note).
+_HOW_ZH: Final = {
+    Task.QK: "MMA_M × B_TOPK × d_qk ÷ 每周期 FMA 数；由硬件参数推出",
+    Task.SV: "MMA_M × B_TOPK × d_v ÷ 每周期 FMA 数；由硬件参数推出",
+    Task.P_OUT: "fp32 的 P 经 FixPipe 搬出；1C2V 的 FixPipe 带宽是假设",
+    Task.O_OUT: "fp32 的 O 经 FixPipe 搬出；1C2V 的 FixPipe 带宽是假设",
+    Task.GATHER: "B_TOPK 个 token 按本 AI Core 分到的 L2 带宽搬入",
+    Task.INDEX_FETCH: "INDEX_BLOCK_SIZE 个 int32 按分到的 L2 带宽读入",
+    Task.ND2NZ: "读写本核的一半 KV；VECTOR 的吞吐是假设",
+    Task.KV_TO_L1: "本核的一半 KV 经 MTE3 搬到 L1；MTE3 带宽是假设",
+    Task.SOFTMAX: "对本核的 P 做 max、exp、求和、转换；VECTOR 的吞吐是假设",
+    Task.S_TO_L1: "本核的 bf16 S 经 MTE3 搬到 L1；MTE3 带宽是假设",
+    Task.SCALE_O: "读 O 和累加器、写回累加器；VECTOR 的吞吐是假设",
+    Task.PROCESS_INDEX: "读入 index，写出成对的 index 和 stride；VECTOR 的吞吐是假设",
+}
+
+
+def how_obtained(task: Task, source: Source, lang: Lang) -> str:
+    """How a task's cost per block is obtained, in the page's language, with its citation where it has one."""
+    if lang == "en":
+        return source.note or source.citation
+    if source.citation == "what-if override":
+        return citation(source, lang)
+    cited = "" if source.citation == "assumed" else f"（{citation(source, lang)}）"
+    return _HOW_ZH[task] + cited
+
+
 def render_pipeline_costs(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> str:
     """Cycles per block of each task, and where each number comes from."""
     costs = stage_costs(spec, SHIPPED_KERNEL)
@@ -120,7 +149,7 @@ def render_pipeline_costs(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -
                 TASK_UNIT[task].value,
                 f"{costs.cycles[task]:.0f}",
                 kind,
-                source.note or source.citation,
+                how_obtained(task, source, lang),
             ]
         )
     headers = [
@@ -146,7 +175,9 @@ def render_pipeline_summary(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh")
             pick(lang, "P[i] 就绪到被使用（SV[i-1] + QK[i+1]）", "P[i] ready to used (SV[i-1] + QK[i+1])"),
             f"{window:.0f}",
             pick(
-                lang, f"约 1024（{P_READY_TO_USED_SOURCE.citation}）", f"about 1024 ({P_READY_TO_USED_SOURCE.citation})"
+                lang,
+                f"约 1024（{citation(P_READY_TO_USED_SOURCE, lang)}）",
+                f"about 1024 ({P_READY_TO_USED_SOURCE.citation})",
             ),
         ],
         [
@@ -280,4 +311,9 @@ def render_pipeline_gantt(
         )
         handles = [Patch(color=_TASK_COLOURS[t], label=task_name(t, lang)) for t in Task if t in shown]
         ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
-        return to_svg(fig)
+        title = pick(
+            lang,
+            "稳态下的流水线：每行一个硬件单元，条是它做的任务",
+            "The pipeline in its steady state: one row per hardware unit, bars are its tasks",
+        )
+        return to_svg(fig, title=title)

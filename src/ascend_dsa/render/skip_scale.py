@@ -122,7 +122,12 @@ def render_rescale_plot(lang: Lang = "zh") -> str:
         right.set_ylim(0, 100)
         fig.legend(loc="lower center", ncol=3, fontsize=7, bbox_to_anchor=(0.5, -0.22))
         fig.tight_layout()
-        return to_svg(fig)
+        title = pick(
+            lang,
+            "每个 q token 的 rescale 次数（左）和省下的 O 拷贝（右），随 topk 变化",
+            "Rescales per q token (left) and O copies saved (right) against topk",
+        )
+        return to_svg(fig, title=title)
 
 
 def render_fixpipe_with_skip_scale(lang: Lang = "zh", topk: int = SWEEP_TOPK[-1]) -> str:

@@ -10,6 +10,7 @@ import io
 import re
 import warnings
 from contextlib import contextmanager
+from html import escape
 from typing import TYPE_CHECKING, Any
 
 import matplotlib as mpl
@@ -53,11 +54,18 @@ def figure(width_in: float = 7.0, height_in: float = 4.0) -> Iterator[Figure]:
 FIGURE_CLASS = "ascend-figure"
 
 
-def to_svg(fig: Figure) -> str:
-    """The figure as one line of HTML, ``<div class="ascend-figure"><svg>...</svg></div>``, to print in a page.
+#: Class of the caption under each figure; the site's style sheet numbers captions per page (图 N / Figure N).
+CAPTION_CLASS = "ascend-caption"
 
+
+def to_svg(fig: Figure, *, title: str) -> str:
+    """The figure as one line of HTML to print in a page: ``<div class="ascend-figure"><svg>...</svg>`` + caption.
+
+    ``title`` names the figure for screen readers (the SVG's ``<title>`` and ``aria-label``) and is its caption.
     No XML prolog, no metadata, no date; white space that holds a line break is folded to one blank.
     """
+    if not title.strip():
+        raise ValueError(f"title must name the figure, got {title!r}")
     buffer = io.StringIO()
     with mpl.rc_context(_RC), warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=_MISSING_GLYPH, category=UserWarning)
@@ -65,7 +73,10 @@ def to_svg(fig: Figure) -> str:
     text = buffer.getvalue()
     text = re.sub(r"\s*<metadata>.*?</metadata>", "", text[text.index("<svg") :], flags=re.DOTALL)
     text = re.sub(r"\s*\n\s*", " ", text.strip())
-    return f'<div class="{FIGURE_CLASS}">{text}</div>'
+    label = escape(title.strip())
+    opening = text.index(">") + 1
+    text = f'{text[: opening - 1]} role="img" aria-label="{label}"><title>{label}</title>{text[opening:]}'
+    return f'<div class="{FIGURE_CLASS}" tabindex="0">{text}<div class="{CAPTION_CLASS}">{label}</div></div>'
 
 
 def svg_element(html: str) -> str:

@@ -1,0 +1,110 @@
+"""MkDocs hook: each edition (Chinese at the root, English under ``en/``) stands on its own in the browser.
+
+- English pages get ``en/`` as Material's base, so they load the English search index (hooks/search_index.py)
+  and ``en/sitemap.xml``, which this hook writes from the English entries of the root sitemap.
+- The header's language selector links each page to its twin in the other edition, as a relative link
+  (mkdocs-static-i18n sent notebook pages to the other edition's home page, by an absolute link).
+- The ``<link rel="alternate">`` tags go: Material fetches a ``sitemap.xml`` beside each of them, which for
+  per-page links means two 404 console errors on every page; the selector's own links already do the job.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from mkdocs.plugins import event_priority
+
+ENGLISH_PREFIX = "en/"
+LANGUAGES = ("zh", "en")
+
+_BASE = re.compile(r'(<script id="__config" type="application/json">[^<]*?"base": ")([^"]*)(")')
+_ALTERNATE_LINK = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
+_SELECTOR_LINK = re.compile(r'<a href="[^"]*" hreflang="([^"]*)" class="md-select__link">')
+_SITEMAP_URL = re.compile(r"\s*<url>.*?</url>", re.DOTALL)
+_SITEMAP_LOC = re.compile(r"<loc>([^<]*)</loc>")
+
+
+def is_english(url: str) -> bool:
+    """Whether a page URL (site-relative, as MkDocs gives it) belongs to the English edition."""
+    return url.startswith(ENGLISH_PREFIX)
+
+
+def twin_url(url: str, lang: str) -> str:
+    """The site-relative URL of the page ``url`` in edition ``lang``."""
+    if lang not in LANGUAGES:
+        message = f"lang must be one of {LANGUAGES}, got {lang!r}"
+        raise ValueError(message)
+    chinese = url.removeprefix(ENGLISH_PREFIX)
+    return chinese if lang == "zh" else ENGLISH_PREFIX + chinese
+
+
+def relative_link(from_url: str, to_url: str) -> str:
+    """A link from the directory URL ``from_url`` to the site-relative ``to_url``."""
+    up = "../" * from_url.count("/")
+    return (up + to_url) or "./"
+
+
+def rewrite_page(html: str, url: str) -> str:
+    """``html`` of the page at ``url`` with its edition's base, twin links in the selector, no alternate tags."""
+    if is_english(url):
+        html = _BASE.sub(lambda m: f"{m.group(1)}{m.group(2).rstrip('/')}/{ENGLISH_PREFIX}{m.group(3)}", html, 1)
+    html = _ALTERNATE_LINK.sub("", html)
+
+    def selector(match: re.Match[str]) -> str:
+        lang = match.group(1)
+        href = relative_link(url, twin_url(url, lang))
+        return f'<a href="{href}" hreflang="{lang}" class="md-select__link">'
+
+    return _SELECTOR_LINK.sub(selector, html)
+
+
+def rewrite_not_found(html: str, site_path: str) -> str:
+    """The 404 page (served at any URL, so its links start at the site's path) offers both editions' home pages."""
+    root = site_path if site_path.endswith("/") else site_path + "/"
+
+    def selector(match: re.Match[str]) -> str:
+        lang = match.group(1)
+        href = root if lang == "zh" else root + ENGLISH_PREFIX
+        return f'<a href="{href}" hreflang="{lang}" class="md-select__link">'
+
+    return _SELECTOR_LINK.sub(selector, _ALTERNATE_LINK.sub("", html))
+
+
+@event_priority(-100)
+def on_post_page(output: str, page: Any, config: Any, **kwargs: Any) -> str:  # noqa: ANN401 - MkDocs hook signature
+    """Point the page at its own edition's search and sitemap, and the language selector at its twin."""
+    del kwargs, config
+    return rewrite_page(output, page.url)
+
+
+@event_priority(-100)
+def on_post_template(output_content: str, template_name: str, config: Any) -> str:  # noqa: ANN401 - MkDocs hook
+    """Give the 404 page (rendered as a template, not a page) both editions' home pages."""
+    if template_name != "404.html":
+        return output_content
+    return rewrite_not_found(output_content, urlsplit(str(config["site_url"] or "/")).path or "/")
+
+
+def english_sitemap(sitemap: str, site_url: str) -> str:
+    """The root sitemap reduced to the English edition's pages."""
+    prefix = site_url.rstrip("/") + "/" + ENGLISH_PREFIX
+
+    def keep(match: re.Match[str]) -> str:
+        loc = _SITEMAP_LOC.search(match.group(0))
+        return match.group(0) if loc and loc.group(1).startswith(prefix) else ""
+
+    return _SITEMAP_URL.sub(keep, sitemap)
+
+
+@event_priority(-200)
+def on_post_build(config: Any, **kwargs: Any) -> None:  # noqa: ANN401, ARG001 - MkDocs hook signature
+    """Write ``en/sitemap.xml``, which Material fetches from the English edition's base."""
+    site = Path(config["site_dir"])
+    sitemap = site / "sitemap.xml"
+    if not sitemap.is_file() or not (site / ENGLISH_PREFIX).is_dir():
+        return
+    text = english_sitemap(sitemap.read_text(encoding="utf-8"), str(config["site_url"] or ""))
+    (site / ENGLISH_PREFIX / "sitemap.xml").write_text(text, encoding="utf-8")

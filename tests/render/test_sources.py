@@ -1,0 +1,42 @@
+import pytest
+
+from ascend_dsa.provenance import Source, report_line
+from ascend_dsa.render.sources import citation, quantity, render_spec_sources
+
+
+@pytest.mark.parametrize(
+    ("value", "unit", "lang", "expected"),
+    [
+        (5e12, "B/s", "en", "5 TB/s"),
+        (1.65e9, "Hz", "en", "1,650 MHz"),
+        (262144, "B", "en", "256 KiB"),
+        (4096, "FMA/cycle", "en", "4,096 FMA/cycle"),
+        (32, "AI Cores", "zh", "32 个 AI Core"),
+        (100, "B", "en", "100 B"),
+    ],
+)
+def test_quantity_reads_like_a_person_writes_it(value: float, unit: str, lang: str, expected: str) -> None:
+    """Rates in decimal prefixes, clocks in MHz, capacities in binary prefixes, counts in the page's language."""
+    assert quantity(value, unit, lang) == expected  # type: ignore[arg-type]
+
+
+def test_citation_in_chinese() -> None:
+    """A Chinese page cites 报告 (zh) 第 N 行; the English keeps the citation; code citations stay as they are."""
+    assert citation(report_line(184), "zh") == "报告 (zh) 第 184 行"
+    assert citation(report_line(85, 99), "zh") == "报告 (zh) 第 85-99 行"
+    assert citation(report_line(184), "en") == "report (zh) line 184"
+    either = Source("kernel_body.h:1312 or 1316 (which one depends on the block)", "code")
+    assert citation(either, "zh") == "kernel_body.h:1312 或 1316（取决于是哪一块）"
+
+
+def test_spec_sources_have_no_scientific_notation_or_english_on_zh() -> None:
+    """The constants table prints 5 TB/s and 1,650 MHz, and the Chinese one cites in Chinese."""
+    fields = ("l2_bandwidth_bytes_per_s", "clock_hz", "l0c_bytes")
+    zh, en = render_spec_sources(fields=fields, lang="zh"), render_spec_sources(fields=fields, lang="en")
+    for text in (zh, en):
+        assert "e+" not in text
+        assert "5 TB/s" in text
+        assert "1,650 MHz" in text
+    assert "report (zh)" not in zh
+    assert "报告 (zh) 第 85 行" in zh
+    assert "derived: the report says" in en
