@@ -53,6 +53,14 @@ def _check_positive_int(name: str, value: object) -> int:
     return check_int(name, value, 1)
 
 
+def _logit_spread(sm_scale: float, model: ModelShape, overflow: ValueError) -> np.float32:
+    """``sm_scale x sqrt(d_qk)`` as float32, raising ``overflow`` when it is not a finite float32."""
+    spread = sm_scale * math.sqrt(model.d_qk)
+    if not spread <= np.finfo(np.float32).max:
+        raise overflow
+    return np.float32(spread)
+
+
 def synthetic_logits(
     tokens: int,
     heads: int,
@@ -86,13 +94,14 @@ def synthetic_logits(
         if order == "descending":
             common = common[:, :, ::-1]
     own = rng.standard_normal((tokens, heads, topk), dtype=np.float32)  # [tokens, heads, topk]
+    overflow = ValueError(f"sm_scale must keep the scaled logits finite in float32, got {sm_scale!r}")
+    spread = _logit_spread(sm_scale, model, overflow)
     try:
-        with np.errstate(over="raise"):
-            spread = np.float32(sm_scale * math.sqrt(model.d_qk))
+        with np.errstate(over="raise", invalid="raise"):
             own *= np.float32(math.sqrt(1 - shared)) * spread
             own += np.float32(math.sqrt(shared)) * spread * common
     except FloatingPointError:
-        raise ValueError(f"sm_scale must keep the scaled logits finite in float32, got {sm_scale!r}") from None
+        raise overflow from None
     return own
 
 
