@@ -74,7 +74,7 @@ MODULES = (
 #: Classes whose constructors take user values, called like the functions.
 CONSTRUCTORS = (AscendSpec, KernelConfig, ModelShape, DesignPoint, DesignGrid, ClaimContext)
 #: Functions that hand a number back as given (NaN in, NaN out): their results are not checked for finiteness.
-PASS_THROUGH = frozenset({"normalise", "plain", "require_instance"})
+PASS_THROUGH = frozenset({"normalise", "plain", "require_instance", "require_real", "require_array"})
 
 NAN, INF = math.nan, math.inf
 HUGE = 10**400

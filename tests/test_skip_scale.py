@@ -102,8 +102,8 @@ def test_synthetic_logits_have_the_stated_spread() -> None:
     ("kwargs", "message"),
     [
         ({"order": "sideways"}, "order must be one of random, ascending, descending, got 'sideways'"),
-        ({"sm_scale": 0.0}, "sm_scale must be a finite number > 0, got 0.0"),
-        ({"tokens": 0}, "tokens must be an integer >= 1, got 0"),
+        ({"sm_scale": 0.0}, "sm_scale must be positive, got 0.0"),
+        ({"tokens": 0}, "tokens must be a positive integer, got 0"),
         ({"tokens": 10**6, "heads": 10**6}, "tokens x heads x topk must be at most"),
         ({"shared": 1.5}, r"shared must lie in \[0, 1\], got 1.5"),
     ],

@@ -15,10 +15,10 @@ import ml_dtypes
 import numpy as np
 from numpy.typing import NDArray
 
-from ascend_dsa.arguments import check_finite, check_int
 from ascend_dsa.errors import AscendDsaError
 from ascend_dsa.kernel_config import SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.reference import blocked_sparse_attn_fwd, output_tolerance, sparse_attn_fwd
+from ascend_dsa.validate import require_finite, require_int
 
 #: Small shapes: one AI Core's worth of heads would cost more than the point needs.
 _S_Q, _H_Q, _D_QK, _D_V, _S_KV = 4, 8, 64, 48, 400
@@ -51,9 +51,9 @@ class ForwardCase:
 
 def random_case(seed: int = 0, topk: int = 4 * SHIPPED_KERNEL.b_topk, spread: float = 6.0) -> ForwardCase:
     """bf16 queries and keys with unit-variance entries (queries times ``spread``), 1 index in 10 invalid."""
-    topk = check_int("topk", topk, 0, MAX_CASE_TOPK)
-    spread = check_finite("spread", spread, positive=True)
-    rng = np.random.default_rng(check_int("seed", seed, 0))
+    topk = require_int("topk", topk, minimum=0, maximum=MAX_CASE_TOPK)
+    spread = require_finite("spread", spread, positive=True)
+    rng = np.random.default_rng(require_int("seed", seed, minimum=0))
     q = (rng.standard_normal((_S_Q, _H_Q, _D_QK)) * spread).astype(ml_dtypes.bfloat16)
     kv = rng.standard_normal((_S_KV, 1, _D_QK)).astype(ml_dtypes.bfloat16)
     indices = rng.integers(0, _S_KV, (_S_Q, 1, topk)).astype(np.int32)
@@ -67,8 +67,8 @@ def ramp_case(name: str, blocks: int, rise_per_block: float, b_topk: int, *, asc
         raise TypeError(f"name must be a str, got {type(name).__name__}")
     if not isinstance(ascending, bool):
         raise TypeError(f"ascending must be a bool, got {type(ascending).__name__}")
-    rise_per_block = check_finite("rise_per_block", rise_per_block)
-    topk = check_int("blocks", blocks, 1) * check_int("b_topk", b_topk, 1)
+    rise_per_block = require_finite("rise_per_block", rise_per_block)
+    topk = require_int("blocks", blocks, minimum=1) * require_int("b_topk", b_topk, minimum=1)
     if topk > MAX_CASE_TOPK:
         raise ValueError(f"blocks x b_topk must be at most {MAX_CASE_TOPK}, got {topk}")
     kv = np.zeros((topk, 1, _D_QK), dtype=np.float32)
@@ -136,7 +136,7 @@ def two_core_case(config: KernelConfig = SHIPPED_KERNEL, b_topk: int = TRACE_B_T
     block 2; jointly, every head adopts its max at block 1 and nothing rescales at block 2.
     """
     _check_config(config)
-    width = check_int("b_topk", b_topk, 1)
+    width = require_int("b_topk", b_topk, minimum=1)
     threshold = config.rescale_threshold
     jump, climb = threshold + 1, threshold * 2 / 3
     keys = np.zeros((3 * width, 1, 4), dtype=np.float32)  # key j: (logit of core 0's heads, of core 1's, 0, 1)

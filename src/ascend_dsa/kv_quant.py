@@ -24,10 +24,10 @@ import ml_dtypes
 import numpy as np
 from numpy.typing import NDArray
 
-from ascend_dsa.arguments import as_array, check_int
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.model import DSA_V41
 from ascend_dsa.provenance import KV_CACHE_FORMAT_PATH, Source, code_line
+from ascend_dsa.validate import require_array, require_int
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -188,7 +188,7 @@ def token_format(fmt: object) -> KvTokenFormat:
 
 def _check_values(values: object, fmt: KvTokenFormat) -> NDArray[np.float32]:
     expected = f"a float array (bfloat16 or a numpy float) of shape [tokens, {fmt.dims}]"
-    array = as_array("values", values, expected)
+    array = require_array("values", values, expected)
     if array.dtype.kind != "f" and array.dtype != np.dtype(ml_dtypes.bfloat16):
         raise TypeError(f"values must be {expected}, got dtype {array.dtype}")
     if array.ndim != 2 or array.shape[1] != fmt.dims:  # noqa: PLR2004 - two axes
@@ -250,7 +250,7 @@ def dequantize_tokens(raw: NDArray[Any], fmt: KvTokenFormat | str) -> NDArray[np
     """Cache bytes ``[tokens, token_bytes]`` back to values ``[tokens, 512]`` (exact in bf16 as well)."""
     fmt = token_format(fmt)
     expected = f"a uint8 array of shape [tokens, {fmt.token_bytes}] for {fmt.name}"
-    data = as_array("raw", raw, expected)
+    data = require_array("raw", raw, expected)
     if data.dtype != np.uint8:
         raise TypeError(f"raw must be {expected}, got dtype {data.dtype}")
     if data.ndim != 2 or data.shape[1] != fmt.token_bytes:  # noqa: PLR2004
@@ -354,8 +354,8 @@ def token_byte_ranges(
         raise TypeError(f"layout must be a KvTokenFormat or a SplitTokenLayout, got {type(layout).__name__}")
     if not isinstance(adjacent, bool):
         raise TypeError(f"adjacent must be a bool, got {type(adjacent).__name__}")
-    tokens = check_int("block_tokens", block_tokens, 1)
-    index = check_int("token", token, 0)
+    tokens = require_int("block_tokens", block_tokens, minimum=1)
+    index = require_int("token", token, minimum=0)
     if index >= tokens:
         raise ValueError(f"token must lie in [0, block_tokens = {tokens}), got {index}")
     if isinstance(layout, KvTokenFormat) and adjacent:

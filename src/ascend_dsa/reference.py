@@ -29,10 +29,10 @@ import ml_dtypes
 import numpy as np
 from numpy.typing import NDArray
 
-from ascend_dsa.arguments import as_array, check_int, check_real
 from ascend_dsa.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.model import DSA_V41
 from ascend_dsa.units import MiB
+from ascend_dsa.validate import require_array, require_int, require_real
 
 FloatArray = NDArray[np.float32]
 Float64Array = NDArray[np.float64]
@@ -80,7 +80,7 @@ class _Inputs:
 def _float_array(name: str, value: object, expected_shape: str, compute: type[np.floating[Any]]) -> NDArray[Any]:
     """``value`` as an array of the compute type; raise unless it was bf16, float32 or float64 and finite."""
     expected = f"a bfloat16, float32 or float64 array {expected_shape}"
-    array = as_array(name, value, expected)
+    array = require_array(name, value, expected)
     if array.dtype not in FLOAT_DTYPES:
         raise TypeError(f"{name} must be {expected}, got dtype {array.dtype}")
     with np.errstate(over="ignore", invalid="ignore"):  # a float64 beyond float32 becomes inf: rejected below
@@ -92,7 +92,7 @@ def _float_array(name: str, value: object, expected_shape: str, compute: type[np
 
 def _int_array(name: str, value: object, expected_shape: str) -> NDArray[Any]:
     expected = f"an integer array {expected_shape}"
-    array = as_array(name, value, expected)
+    array = require_array(name, value, expected)
     if array.dtype.kind not in "iu":
         raise TypeError(f"{name} must be {expected}, got dtype {array.dtype}")
     return array
@@ -100,7 +100,7 @@ def _int_array(name: str, value: object, expected_shape: str) -> NDArray[Any]:
 
 def _check_sm_scale(sm_scale: object, compute: type[np.floating[Any]]) -> float:
     expected = f"a positive number finite and nonzero in {np.dtype(compute)}"
-    value = check_real("sm_scale", sm_scale, expected)
+    value = require_real("sm_scale", sm_scale, expected)
     with np.errstate(over="ignore", under="ignore"):
         in_compute = compute(value)
     if not (math.isfinite(value) and value > 0 and np.isfinite(in_compute) and in_compute > 0):
@@ -131,7 +131,7 @@ def _check_inputs(
         raise ValueError(f"indices must have shape [s_q = {s_q}, 1, topk], got shape {idx.shape}")
     topk = idx.shape[2]
     scale = _check_sm_scale(sm_scale, compute)
-    value_dims = d_qk if d_v is None else check_int("d_v", d_v, 1, d_qk)
+    value_dims = d_qk if d_v is None else require_int("d_v", d_v, minimum=1, maximum=d_qk)
     sink = _check_sink(attn_sink, h_q)
     lengths = np.full(s_q, topk, dtype=np.int64)
     if topk_length is not None:
@@ -161,7 +161,7 @@ def _check_sink(attn_sink: object, h_q: int) -> FloatArray | None:
     if attn_sink is None:
         return None
     expected = f"None or a float array of shape [h_q] = ({h_q},)"
-    sink_arr = as_array("attn_sink", attn_sink, expected)
+    sink_arr = require_array("attn_sink", attn_sink, expected)
     if sink_arr.dtype not in FLOAT_DTYPES:
         raise TypeError(f"attn_sink must be {expected}, got dtype {sink_arr.dtype}")
     if sink_arr.shape != (h_q,):
@@ -364,10 +364,10 @@ def skip_scale_decision(
         raise ValueError(
             f"running_max and max_for_softmax must have one shape [..., h_q], got {running.shape} and {used.shape}"
         )
-    value = check_real("threshold", threshold, "a number >= 0")
+    value = require_real("threshold", threshold, "a number >= 0")
     if not value >= 0:
         raise ValueError(f"threshold must be a number >= 0, got {threshold!r}")
-    group = check_int("heads_per_core", heads_per_core, 1)
+    group = require_int("heads_per_core", heads_per_core, minimum=1)
     with np.errstate(over="ignore", invalid="ignore"):
         gap = running - used
     if np.isnan(gap).any():
@@ -436,12 +436,12 @@ MAX_RESCALE_THRESHOLD: Final = 64.0
 
 def _check_knobs(b_topk: object, rescale_threshold: object, heads_per_core: object) -> tuple[int, float, int]:
     """The block size and heads per core as positive integers, the threshold a number in [0, 64]."""
-    block = check_int("b_topk", b_topk, 1)
+    block = require_int("b_topk", b_topk, minimum=1)
     expected = f"a number in [0, {MAX_RESCALE_THRESHOLD:g}] (larger ones let float32 exp sums overflow)"
-    threshold = check_real("rescale_threshold", rescale_threshold, expected)
+    threshold = require_real("rescale_threshold", rescale_threshold, expected)
     if not 0 <= threshold <= MAX_RESCALE_THRESHOLD:
         raise ValueError(f"rescale_threshold must be {expected}, got {rescale_threshold!r}")
-    return block, threshold, check_int("heads_per_core", heads_per_core, 1)
+    return block, threshold, require_int("heads_per_core", heads_per_core, minimum=1)
 
 
 @dataclass
@@ -671,7 +671,7 @@ def output_tolerance(kv: NDArray[Any], d_v: int, topk: int) -> float:
         raise ValueError(f"kv must have shape [s_kv, 1, d_qk], got shape {array.shape}")
     values = np.abs(array)
     d_qk = values.shape[-1] if values.ndim else 0
-    dims = check_int("d_v", d_v, 1)
-    check_int("topk", topk, 0)
+    dims = require_int("d_v", d_v, minimum=1)
+    require_int("topk", topk, minimum=0)
     largest = float(values[..., :dims].max()) if values.size else 0.0
     return (2 * BF16_UNIT_ROUNDOFF + 2 * (d_qk + max(topk, 1)) * FP32_UNIT_ROUNDOFF) * largest

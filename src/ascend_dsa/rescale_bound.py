@@ -12,17 +12,17 @@ from __future__ import annotations
 
 import math
 
-from ascend_dsa.arguments import check_finite
 from ascend_dsa.model import DSA_V41, ModelShape
+from ascend_dsa.validate import require_finite
 
 
 def _threshold(threshold: object) -> float:
-    return check_finite("threshold", threshold, low=0.0)
+    return require_finite("threshold", threshold, minimum=0.0)
 
 
 def rescale_triggered(running_max: float, max_for_softmax: float, threshold: float) -> bool:
     """Whether this row forces a rescale: the gap strictly exceeds the threshold (the kernel's ``>``)."""
-    gap = check_finite("running_max", running_max) - check_finite("max_for_softmax", max_for_softmax)
+    gap = require_finite("running_max", running_max) - require_finite("max_for_softmax", max_for_softmax)
     return gap > _threshold(threshold)
 
 
@@ -38,7 +38,7 @@ def rescale_factor_bound(threshold: float) -> float:
 
 def raw_logit_threshold(threshold: float, sm_scale: float) -> float:
     """The same threshold on unscaled logits, as the kernel applies it: ``threshold / sm_scale``."""
-    scale = check_finite("sm_scale", sm_scale, positive=True)
+    scale = require_finite("sm_scale", sm_scale, positive=True)
     value = _threshold(threshold)
     raw = value / scale
     if not math.isfinite(raw):

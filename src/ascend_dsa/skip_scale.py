@@ -23,13 +23,13 @@ from typing import Final, Literal, get_args
 import numpy as np
 from numpy.typing import NDArray
 
-from ascend_dsa.arguments import as_array, check_finite, check_int
 from ascend_dsa.assumptions import SHARED_SCORE_VARIANCE, SHARED_VARIANCE, SM_SCALE_EXPONENT
 from ascend_dsa.design_point import fixpipe_cycles
 from ascend_dsa.hardware import ASCEND_950, AscendSpec
 from ascend_dsa.kernel_config import SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.model import DSA_V41, ModelShape
 from ascend_dsa.reference import HEADS_PER_VECTOR_CORE, skip_scale_decision
+from ascend_dsa.validate import require_array, require_finite, require_int
 
 ScoreOrder = Literal["random", "ascending", "descending"]
 SCORE_ORDERS: Final[tuple[ScoreOrder, ...]] = get_args(ScoreOrder)
@@ -50,13 +50,13 @@ MAX_SYNTHETIC_LOGITS: Final = 2**27
 
 
 def _check_positive_int(name: str, value: object) -> int:
-    return check_int(name, value, 1)
+    return require_int(name, value, minimum=1)
 
 
 def _logit_spread(sm_scale: float, model: ModelShape, overflow: ValueError) -> np.float32:
     """``sm_scale x sqrt(d_qk)`` as float32, raising ``overflow`` when it is not a finite float32."""
     spread = sm_scale * math.sqrt(model.d_qk)
-    if not spread <= np.finfo(np.float32).max:
+    if not spread <= float(np.finfo(np.float32).max):
         raise overflow
     return np.float32(spread)
 
@@ -82,12 +82,12 @@ def synthetic_logits(
         raise TypeError(f"order must be one of {', '.join(SCORE_ORDERS)}, got {type(order).__name__} {order!r}")
     if order not in SCORE_ORDERS:
         raise ValueError(f"order must be one of {', '.join(SCORE_ORDERS)}, got {order!r}")
-    check_finite("sm_scale", sm_scale, positive=True)
+    require_finite("sm_scale", sm_scale, positive=True)
     if not isinstance(model, ModelShape):
         raise TypeError(f"model must be a ModelShape, got {type(model).__name__}")
-    if not 0 <= check_finite("shared", shared, low=0.0) <= 1:
+    if not 0 <= require_finite("shared", shared, minimum=0.0) <= 1:
         raise ValueError(f"shared must lie in [0, 1], got {shared!r}")
-    rng = np.random.default_rng(check_int("seed", seed, 0))
+    rng = np.random.default_rng(require_int("seed", seed, minimum=0))
     common = rng.standard_normal((tokens, 1, topk), dtype=np.float32)  # [tokens, 1, topk]
     if order != "random":
         common.sort(axis=2)
@@ -120,9 +120,9 @@ def rescale_counts(
     """
     _check_positive_int("b_topk", b_topk)
     _check_positive_int("heads_per_core", heads_per_core)
-    check_finite("threshold", threshold, low=0.0)
+    require_finite("threshold", threshold, minimum=0.0)
     expected = "a float array [tokens >= 1, heads >= 1, topk]"
-    array = as_array("logits", logits, expected)
+    array = require_array("logits", logits, expected)
     if array.dtype.kind != "f":
         raise TypeError(f"logits must be {expected}, got dtype {array.dtype}")
     if array.ndim != 3 or 0 in array.shape[:2]:  # noqa: PLR2004 - three axes

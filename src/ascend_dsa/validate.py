@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
+
+import numpy as np
+from numpy.typing import NDArray
 
 from ascend_dsa.errors import OutOfRange
 
@@ -33,19 +36,36 @@ def require_int(name: str, value: object, *, minimum: int | None = None, maximum
     return number
 
 
-def require_finite(name: str, value: object, *, positive: bool = False) -> float:
-    """``value`` as a finite ``float`` (greater than zero when ``positive``): any real number type but ``bool``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {value!r} ({type(value).__name__})")
+def require_real(name: str, value: object, expected: str = "a real number") -> float:
+    """``value`` as a ``float`` (infinities and NaN included): any real number type but ``bool``."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be {expected}, got {value!r} ({type(value).__name__})")
     try:
-        number = float(value)
+        return float(value)
     except OverflowError:
-        raise ValueError(f"{name} must be a finite number, got one too large for a float ({value!r})") from None
+        raise ValueError(f"{name} must be {expected}, got one too large for a float ({value!r})") from None
+
+
+def require_finite(name: str, value: object, *, positive: bool = False, minimum: float | None = None) -> float:
+    """``value`` as a finite ``float``, above zero when ``positive`` and at least ``minimum`` when given."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {value!r} ({type(value).__name__})")
+    number = require_real(name, value, "a finite number")
     if not math.isfinite(number):
         raise ValueError(f"{name} must be a finite number, got {value!r}")
     if positive and number <= 0:
         raise ValueError(f"{name} must be positive, got {value!r}")
+    if minimum is not None and number < minimum:
+        raise ValueError(f"{name} must be at least {minimum:g}, got {value!r}")
     return number
+
+
+def require_array(name: str, value: object, expected: str) -> NDArray[Any]:
+    """``np.asarray(value)``, or a `TypeError` naming ``name`` when NumPy cannot make an array of it."""
+    try:
+        return np.asarray(value)
+    except (TypeError, ValueError, OverflowError) as error:
+        raise TypeError(f"{name} must be {expected}, got {type(value).__name__} ({error})") from None
 
 
 def require_bool(name: str, value: object) -> bool:
