@@ -42,6 +42,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from hypothesis import settings
+
+#: Property tests draw the same examples on every run, so CI and a developer see the same result; run
+#: ``pytest --hypothesis-profile=explore`` to search with fresh random examples.
+settings.register_profile("repeatable", derandomize=True, deadline=None)
+settings.register_profile("explore", max_examples=500, deadline=None)
+settings.load_profile("repeatable")
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
