@@ -55,7 +55,7 @@ def require_finite(name: str, value: object, *, positive: bool = False, minimum:
         raise ValueError(f"{name} must be a finite number, got {value!r}")
     if positive and number <= 0:
         raise ValueError(f"{name} must be positive, got {value!r}")
-    if minimum is not None and number < minimum:
+    if minimum is not None and number < require_finite("minimum", minimum):
         raise ValueError(f"{name} must be at least {minimum:g}, got {value!r}")
     return number
 
