@@ -46,7 +46,7 @@ typecheck: setup
 	$(BIN)/python -m mypy
 
 pytest: setup
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist worksteal
 
 build: setup
 	$(BIN)/python -m mkdocs build --strict

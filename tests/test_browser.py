@@ -135,25 +135,6 @@ _KATEX_FONT_LOADED = (
 )
 
 
-def test_math_is_typeset_on_every_page_with_formulas(
-    page: Page, built_site: Path, site_url: str, traffic: Traffic
-) -> None:
-    """Every formula becomes KaTeX markup with its fonts loaded; no raw TeX delimiters and no KaTeX error remain."""
-    pages = math_pages(built_site)
-    assert "discussion/heads-per-core/" in pages
-    for path in pages:
-        open_page(page, site_url, path)
-        formulas = page.locator("article .arithmatex")
-        assert formulas.count() > 0, path
-        assert page.locator("article .arithmatex .katex").count() == formulas.count(), path
-        assert page.locator(".katex-error").count() == 0, path
-        text = page.locator("article").inner_text()
-        for raw in ("$$", "\\(", "\\[", "\\frac"):
-            assert raw not in text, (path, raw)
-        assert page.evaluate(_KATEX_FONT_LOADED), path
-    assert traffic.requests
-
-
 #: The package's figures sit in <div class="ascend-figure">; a notebook's SVG outputs in nbconvert's jp-RenderedSVG.
 FIGURE_MARK = f'<div class="{FIGURE_CLASS}"'
 NOTEBOOK_FIGURE_CLASS = "jp-RenderedSVG"
@@ -190,14 +171,32 @@ def assert_figures_visible(page: Page, where: str) -> int:
     return figures.count()
 
 
-def test_figures_are_visible(page: Page, built_site: Path, site_url: str, traffic: Traffic) -> None:
-    """On every page with an inline SVG figure, each figure is displayed at a readable size."""
-    pages = figure_pages(built_site)
-    if not pages:
-        pytest.skip("no page has an inline SVG figure yet; test_svg_probe_is_visible checks the same logic")
-    for path in pages:
+def assert_math_typeset(page: Page, where: str) -> None:
+    """Every formula is KaTeX markup with its fonts loaded; no raw TeX delimiters and no KaTeX error remain."""
+    formulas = page.locator("article .arithmatex")
+    assert formulas.count() > 0, where
+    assert page.locator("article .arithmatex .katex").count() == formulas.count(), where
+    assert page.locator(".katex-error").count() == 0, where
+    text = page.locator("article").inner_text()
+    for raw in ("$$", "\\(", "\\[", "\\frac"):
+        assert raw not in text, (where, raw)
+    assert page.evaluate(_KATEX_FONT_LOADED), where
+
+
+def test_math_is_typeset_and_figures_are_visible(page: Page, built_site: Path, site_url: str, traffic: Traffic) -> None:
+    """One walk over the pages with formulas or figures (both editions), each page loaded once.
+
+    Every formula is typeset by KaTeX with its fonts; every figure is displayed at a readable size and draws.
+    """
+    with_math, with_figures = math_pages(built_site), figure_pages(built_site)
+    assert "discussion/heads-per-core/" in with_math
+    assert with_figures
+    for path in sorted(set(with_math) | set(with_figures)):
         open_page(page, site_url, path)
-        assert assert_figures_visible(page, path) > 0, path
+        if path in with_math:
+            assert_math_typeset(page, path)
+        if path in with_figures:
+            assert assert_figures_visible(page, path) > 0, path
     assert traffic.requests
 
 
@@ -288,19 +287,6 @@ def test_chinese_search_returns_only_chinese_pages(page: Page, site_url: str, tr
     assert traffic.requests
 
 
-def test_every_page_loads_only_from_localhost(page: Page, built_site: Path, site_url: str, traffic: Traffic) -> None:
-    """Open every page of both languages: every request goes to 127.0.0.1; no 404, no console error on any page."""
-    paths = page_paths(built_site)
-    assert len(paths) >= 20
-    for path in paths:  # waiting for "load" only, so a late error shows in the fixture's check, with its URL
-        page.goto(site_url + path, wait_until="load")
-    page.wait_for_load_state("networkidle")
-    loaded = {urlsplit(url).path for url in traffic.requests}
-    assert "/search/search_index.json" in loaded
-    assert any(path.endswith(".woff2") for path in loaded)
-    assert {urlsplit(url).hostname for url in traffic.requests} == {"127.0.0.1"}
-
-
 #: JavaScript: each table in the article wider than the article's text column, as [index, width, column].
 _WIDE_TABLES = """() => {
   const column = document.querySelector("article").getBoundingClientRect().width;
@@ -312,17 +298,29 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 
-def test_no_table_is_wider_than_its_column(page: Page, built_site: Path, site_url: str, traffic: Traffic) -> None:
-    """At 1280 px, every table of every page of both editions fits the text column: no column hides."""
+def test_every_page_loads_from_localhost_and_fits_its_tables(
+    page: Page, built_site: Path, site_url: str, traffic: Traffic
+) -> None:
+    """One walk over every page of both editions at 1280 px, checking on each page what holds for all of them.
+
+    Every request goes to 127.0.0.1, with no 404 and no console error (the traffic fixture); every table of the
+    article fits the text column, so no column hides.
+    """
+    paths = page_paths(built_site)
+    assert len(paths) >= 20
     page.set_viewport_size(DESKTOP)
     wide = {}
-    for path in page_paths(built_site):
+    for path in paths:  # waiting for "load" only, so a late error shows in the fixture's check, with its URL
         page.goto(site_url + path, wait_until="load")
         found = page.evaluate(_WIDE_TABLES)
         if found:
             wide[path] = found
+    page.wait_for_load_state("networkidle")
     assert wide == {}
-    assert traffic.requests
+    loaded = {urlsplit(url).path for url in traffic.requests}
+    assert "/search/search_index.json" in loaded
+    assert any(path.endswith(".woff2") for path in loaded)
+    assert {urlsplit(url).hostname for url in traffic.requests} == {"127.0.0.1"}
 
 
 def test_notebook_cells_take_the_phone_width(page: Page, site_url: str, traffic: Traffic) -> None:
