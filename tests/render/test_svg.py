@@ -1,3 +1,5 @@
+import re
+
 import pytest
 
 from ascend_dsa.render.svg import figure, svg_element, to_svg
@@ -42,3 +44,16 @@ def test_svg_element_extracts_the_svg() -> None:
     assert svg_element(_draw()).startswith("<svg")
     with pytest.raises(ValueError, match="must contain an <svg> element"):
         svg_element("<div></div>")
+
+
+def test_path_coordinates_keep_two_decimals_and_text_keeps_all() -> None:
+    """Outlines drop digits past a hundredth of a point; a label's number keeps every digit it was given."""
+    with figure(3, 2) as fig:
+        ax = fig.add_subplot()
+        ax.plot([0, 1 / 3, 1], [0, 2 / 3, 1])
+        ax.set_title("94.697 B/cycle")
+        html = to_svg(fig, title="precision")
+    outlines = re.findall(r' d="([^"]*)"', html)
+    assert outlines
+    assert not any(re.search(r"\d\.\d{3}", outline) for outline in outlines)
+    assert "94.697 B/cycle" in html

@@ -58,6 +58,12 @@ FIGURE_CLASS = "ascend-figure"
 CAPTION_CLASS = "ascend-caption"
 
 
+#: Path outlines (``d="..."``) and the decimals past the second in their coordinates: a hundredth of a point is far
+#: below a pixel, and the dropped digits are about a third of a large figure's bytes. Text is never touched.
+_PATH_DATA = re.compile(r' d="[^"]*"')
+_EXCESS_DECIMALS = re.compile(r"(\d\.\d\d)\d+")
+
+
 def to_svg(fig: Figure, *, title: str) -> str:
     """The figure as one line of HTML to print in a page: ``<div class="ascend-figure"><svg>...</svg>`` + caption.
 
@@ -73,6 +79,7 @@ def to_svg(fig: Figure, *, title: str) -> str:
     text = buffer.getvalue()
     text = re.sub(r"\s*<metadata>.*?</metadata>", "", text[text.index("<svg") :], flags=re.DOTALL)
     text = re.sub(r"\s*\n\s*", " ", text.strip())
+    text = _PATH_DATA.sub(lambda match: _EXCESS_DECIMALS.sub(r"\1", match.group(0)), text)
     label = escape(title.strip())
     opening = text.index(">") + 1
     text = f'{text[: opening - 1]} role="img" aria-label="{label}"><title>{label}</title>{text[opening:]}'
