@@ -30,12 +30,16 @@ added here from the fixtures a test uses (``mutated_build`` counts as ``build``)
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import threading
+import time
+import urllib.request
 from dataclasses import dataclass
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -80,19 +84,67 @@ class BuildResult:
     output: str
 
 
-def build_site(project: Path, site_dir: Path, extra_env: dict[str, str] | None = None) -> BuildResult:
-    """Build ``project`` strictly into ``site_dir`` with ``project/src`` first on the import path."""
-    env = {**os.environ, "PYTHONPATH": str(project / "src"), "NO_MKDOCS_2_WARNING": "1", **(extra_env or {})}
+def mkdocs_env(project: Path, extra_env: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment for running MkDocs on ``project``: its ``src`` first on the import path, no 2.0 notice."""
+    return {**os.environ, "PYTHONPATH": str(project / "src"), "NO_MKDOCS_2_WARNING": "1", **(extra_env or {})}
+
+
+def build_site(
+    project: Path, site_dir: Path, extra_env: dict[str, str] | None = None, extra_args: tuple[str, ...] = ()
+) -> BuildResult:
+    """Build ``project`` strictly into ``site_dir`` (``extra_args``, e.g. ``-q``, go to ``mkdocs build``)."""
     completed = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)],
+        [sys.executable, "-m", "mkdocs", "build", "--strict", *extra_args, "--site-dir", str(site_dir)],
         cwd=project,
-        env=env,
+        env=mkdocs_env(project, extra_env),
         capture_output=True,
         text=True,
         check=False,
         timeout=600,
     )
     return BuildResult(completed.returncode, completed.stdout + completed.stderr)
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def wait_for_text(url: str, text: str, timeout_s: float) -> str:
+    """The body of ``url`` once it contains ``text``; fails the test after ``timeout_s`` seconds."""
+    deadline = time.monotonic() + timeout_s
+    body = ""
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:  # noqa: S310 - our own server on 127.0.0.1
+                body = response.read().decode("utf-8")
+        except OSError:  # refused, reset or timed out while the server (re)builds
+            body = ""
+        if text in body:
+            return body
+        time.sleep(0.5)
+    pytest.fail(f"{url} did not show {text!r} within {timeout_s} s")
+
+
+@contextlib.contextmanager
+def mkdocs_serve(project: Path, *extra_args: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Run ``mkdocs serve`` on ``project`` at a free loopback port: yields (base URL, server); stops it after."""
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "serve", *extra_args, "--dev-addr", f"127.0.0.1:{port}"],
+        cwd=project,
+        env=mkdocs_env(project),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        yield f"http://127.0.0.1:{port}/", server
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
 def copy_project(root: Path, destination: Path) -> Path:
@@ -147,9 +199,9 @@ class ProjectCopy:
         perturb(self.root / "mkdocs.yml", NOTEBOOKS_EXECUTED, NOTEBOOKS_EXECUTED.replace("true", "false"))
         return self
 
-    def build(self, extra_env: dict[str, str] | None = None) -> BuildResult:
+    def build(self, extra_env: dict[str, str] | None = None, extra_args: tuple[str, ...] = ()) -> BuildResult:
         """Build the copy strictly into ``site`` next to it."""
-        return build_site(self.root, self.site, extra_env)
+        return build_site(self.root, self.site, extra_env, extra_args)
 
     @property
     def site(self) -> Path:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import subprocess
-import sys
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -15,12 +13,14 @@ from markdown_exec import ExecutionError, validator
 from mkdocs.exceptions import Abort
 
 from ascend_dsa.errors import FigureMismatch, Mismatch
-from tests.test_hooks import _free_port, _wait_for_text, load_hook
-from tests.test_site import copy_project, perturb
+from tests.conftest import mkdocs_serve, wait_for_text
+from tests.test_hooks import load_hook
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
+
+    from tests.conftest import ProjectCopy
 
 #: A logger below the one markdown-exec's MkDocs plugin gives its modules.
 BLOCK_LOGGER = "mkdocs.plugins.markdown_exec._internal.formatters.base"
@@ -139,31 +139,21 @@ QUIET_BUILD_FAILURES = 5
 
 
 @pytest.mark.build
-def test_quiet_strict_build_fails_naming_every_failure(project_root: Path, tmp_path: Path) -> None:
+def test_quiet_strict_build_fails_naming_every_failure(project_copy: ProjectCopy) -> None:
     """`mkdocs build --strict -q` of a copy with a mismatched figure and a failing notebook cell exits 1.
 
     Each failure is one line naming the page file (zh and en), the block or the notebook cell; the final count
     covers both languages; no traceback and no colour codes.
     """
-    project = copy_project(project_root, tmp_path / "project")
-    perturb(project / "src/ascend_dsa/report_figures.py", "mem_cycles=  6921", "mem_cycles=  6922")
-    notebook_path = project / "docs/design/what-if.en.ipynb"
+    project_copy.replace("src/ascend_dsa/report_figures.py", "mem_cycles=  6921", "mem_cycles=  6922")
+    notebook_path = project_copy.root / "docs/design/what-if.en.ipynb"
     notebook = json.loads(notebook_path.read_text(encoding="utf-8"))
     notebook["cells"][-1] = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None}
     notebook["cells"][-1]["source"] = ["total = 1\n", "total / 0\n"]
     notebook_path.write_text(json.dumps(notebook), encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(project / "src"), "NO_MKDOCS_2_WARNING": "1"}
-    completed = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "--site-dir", str(tmp_path / "site")],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
-    output = completed.stdout + completed.stderr
-    assert completed.returncode == 1, output[-3000:]
+    result = project_copy.build(extra_args=("-q",))
+    output = result.output
+    assert result.returncode == 1, output[-3000:]
     errors = [line for line in output.splitlines() if line.startswith("ERROR")]
     failing_pages = {line.split()[2].rstrip(":") for line in errors}
     assert {"docs/discussion/heads-per-core.md", "docs/discussion/heads-per-core.en.md"} <= failing_pages
@@ -178,33 +168,14 @@ def test_quiet_strict_build_fails_naming_every_failure(project_root: Path, tmp_p
 
 
 @pytest.mark.build
-def test_serve_renders_a_mismatch_as_an_error_box(project_root: Path, tmp_path: Path) -> None:
+def test_serve_renders_a_mismatch_as_an_error_box(project_copy: ProjectCopy) -> None:
     """`mkdocs serve` of a copy with a mismatched figure serves the page, with the claim's row in an error box."""
-    project = copy_project(project_root, tmp_path / "project")
-    perturb(project / "src/ascend_dsa/report_figures.py", "mem_cycles=  6921", "mem_cycles=  6922")
-    perturb(
-        project / "mkdocs.yml",
-        "          name: English\n          build: true",
-        "          name: English\n          build: false",
-    )
-    perturb(project / "mkdocs.yml", "      execute: true\n", "      execute: false\n")
-    port = _free_port()
-    env = {**os.environ, "PYTHONPATH": str(project / "src"), "NO_MKDOCS_2_WARNING": "1"}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "mkdocs", "serve", "--no-livereload", "--dev-addr", f"127.0.0.1:{port}"],
-        cwd=project,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        page = _wait_for_text(f"http://127.0.0.1:{port}/discussion/heads-per-core/", "build-guard-error", timeout_s=240)
+    project_copy.replace("src/ascend_dsa/report_figures.py", "mem_cycles=  6921", "mem_cycles=  6922").lean()
+    with mkdocs_serve(project_copy.root, "--no-livereload") as (base, server):
+        page = wait_for_text(f"{base}discussion/heads-per-core/", "build-guard-error", timeout_s=240)
         assert "<td>report (zh) line 108</td>" in page
         assert "docs/discussion/heads-per-core.md" in page
         assert server.poll() is None  # still serving
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 def test_failure_line_is_one_line_naming_page_and_block(guard: ModuleType) -> None:

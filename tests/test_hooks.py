@@ -4,13 +4,9 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import socket
 import subprocess
 import sys
 import textwrap
-import time
-import urllib.error
-import urllib.request
 from types import ModuleType, SimpleNamespace
 from typing import TYPE_CHECKING
 
@@ -19,9 +15,8 @@ import pytest
 from markdown_exec import formatter, validator
 from mkdocs.exceptions import PluginError
 
-from tests.conftest import ROOT, build_site
+from tests.conftest import ROOT, build_site, copy_project, mkdocs_serve, perturb, wait_for_text
 from tests.test_offline import external_resources
-from tests.test_site import copy_project, perturb
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -150,51 +145,17 @@ def test_offline_hook_names_the_setup_command_when_katex_is_missing(tmp_path: Pa
         load_hook("offline").on_config({"docs_dir": str(tmp_path)})
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
-
-
-def _wait_for_text(url: str, text: str, timeout_s: float) -> str:
-    deadline = time.monotonic() + timeout_s
-    body = ""
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(url, timeout=5) as response:  # noqa: S310 - our own server on 127.0.0.1
-                body = response.read().decode("utf-8")
-        except OSError:  # refused, reset or timed out while the server (re)builds
-            body = ""
-        if text in body:
-            return body
-        time.sleep(0.5)
-    pytest.fail(f"{url} did not show {text!r} within {timeout_s} s")
-
-
 @pytest.mark.build
 def test_serve_shows_an_edit_to_the_package_without_restart(project_copy: ProjectCopy) -> None:
     """`mkdocs serve` watches src/: edit a subcommand's help in a copy and the served CLI page shows the new text."""
     project = project_copy.lean().root  # the Chinese CLI page is all this needs: two lean builds, not two full ones
-    port = _free_port()
-    env = {**os.environ, "PYTHONPATH": str(project / "src"), "NO_MKDOCS_2_WARNING": "1"}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "mkdocs", "serve", "--dev-addr", f"127.0.0.1:{port}"],
-        cwd=project,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        url = f"http://127.0.0.1:{port}/reference/cli/"
-        _wait_for_text(url, "CUBE vs L2 cycles per AI Core", timeout_s=180)
+    with mkdocs_serve(project) as (base, _):
+        url = f"{base}reference/cli/"
+        wait_for_text(url, "CUBE vs L2 cycles per AI Core", timeout_s=180)
         perturb(
             project / "src/ascend_dsa/cli/head_roofline.py", "CUBE vs L2 cycles per", "CUBE vs L2 (edited) cycles per"
         )
-        _wait_for_text(url, "CUBE vs L2 (edited) cycles per", timeout_s=180)
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+        wait_for_text(url, "CUBE vs L2 (edited) cycles per", timeout_s=180)
 
 
 @pytest.mark.parametrize(

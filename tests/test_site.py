@@ -7,15 +7,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.conftest import copy_project, perturb
-
 if TYPE_CHECKING:
     from pathlib import Path
 
     from tests.conftest import ProjectCopy
-
-#: copy_project and perturb live in tests/conftest.py; still importable from here for tests written before.
-__all__ = ["copy_project", "perturb"]
 
 
 def test_strict_build_passes(built_site: Path) -> None:
