@@ -7,13 +7,11 @@ resolved from the server root, so a link that is absolute (``/en/``) or climbs o
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import shutil
 from pathlib import Path
-from types import ModuleType, SimpleNamespace
-from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from mkdocs.config import load_config
@@ -25,19 +23,6 @@ DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
 SUBPATH = ("sub", "path")
 CONFIG_SCRIPT = re.compile(r'<script id="__config" type="application/json">(.*?)</script>', re.DOTALL)
 HREFLANG = re.compile(r'<(?:a|link)\b[^>]*\bhref="([^"]*)"[^>]*\bhreflang="([^"]*)"')
-
-
-def load_hook() -> ModuleType:
-    """hooks/relative_links.py as a module (hooks are not a package)."""
-    spec = importlib.util.spec_from_file_location("relative_links_hook", ROOT / "hooks" / "relative_links.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-hook = load_hook()
 
 
 @pytest.mark.parametrize(
@@ -52,75 +37,6 @@ def test_site_url_comes_from_the_environment(
     for key, value in environment.items():
         monkeypatch.setenv(key, value)
     assert load_config(str(ROOT / "mkdocs.yml"))["site_url"] == expected
-
-
-@pytest.mark.parametrize(
-    ("site_url", "expected"),
-    [("http://127.0.0.1:8000/", "/"), ("https://example.org/a/b", "/a/b/"), (None, "/"), ("", "/")],
-)
-def test_site_path(site_url: str | None, expected: str) -> None:
-    """The path of site_url always ends in one slash."""
-    assert hook.site_path(site_url) == expected
-
-
-@pytest.mark.parametrize(
-    ("link", "expected"), [("/a/b/en/", "en/"), ("/a/b/", ""), ("/elsewhere/", "/elsewhere/"), ("en/x/", "en/x/")]
-)
-def test_root_relative(link: str, expected: str) -> None:
-    """A link under the site's path loses that path; any other link is left alone."""
-    assert hook.root_relative(link, "/a/b/") == expected
-
-
-@pytest.mark.parametrize(
-    ("src_uri", "language", "target", "expected"),
-    [
-        ("design/what-if.ipynb", "zh", "en", "design/what-if.en.ipynb"),
-        ("design/what-if.en.ipynb", "en", "zh", "design/what-if.ipynb"),
-        ("what-if.en.ipynb", "en", "en", "what-if.en.ipynb"),
-    ],
-)
-def test_twin_source(src_uri: str, language: str, target: str, expected: str) -> None:
-    """A notebook's twin differs only by the language suffix (none for the default language)."""
-    assert hook.twin_source(src_uri, language, target, "zh") == expected
-
-
-def test_twin_url_swaps_the_language_home() -> None:
-    """The twin's URL is the page's URL with the other language's home in front."""
-    assert hook.twin_url("design/what-if/", "", "en/") == "en/design/what-if/"
-    assert hook.twin_url("en/design/what-if/", "en/", "") == "design/what-if/"
-
-
-def _context(
-    alternates: list[dict[str, str]], src_uri: str, url: str, language: str
-) -> tuple[dict[str, Any], SimpleNamespace]:
-    """Stand-ins for the config (with the i18n plugin, site_url /a/) and the page that the hook reads."""
-    extra = SimpleNamespace(alternate=alternates)
-    homes = [{"lang": "zh", "link": "/a/"}, {"lang": "en", "link": "/a/en/"}]
-    i18n = SimpleNamespace(current_language=language, default_language="zh", extra_alternate=homes)
-    config = {
-        "extra": extra,
-        "plugins": {"i18n": i18n},
-        "site_url": "https://h.example/a/",
-        "docs_dir": str(ROOT / "docs"),
-    }
-    page = SimpleNamespace(file=SimpleNamespace(src_uri=src_uri), url=url)
-    return config, page
-
-
-def test_hook_makes_homes_relative_and_points_a_notebook_at_its_twin() -> None:
-    """On a notebook page the other language's link becomes the twin; every link is relative to the site root."""
-    alternates = [{"lang": "zh", "link": "design/what-if/"}, {"lang": "en", "link": "/a/en/"}]
-    config, page = _context(alternates, "design/what-if.ipynb", "design/what-if/", "zh")
-    hook.on_page_context({}, page=page, config=config, nav=None)
-    assert [alt["link"] for alt in alternates] == ["design/what-if/", "en/design/what-if/"]
-
-
-def test_hook_leaves_a_home_page_on_the_homes() -> None:
-    """On a home page (not a notebook) the links stay the languages' homes, relative to the site root."""
-    alternates = [{"lang": "zh", "link": "/a/"}, {"lang": "en", "link": "/a/en/"}]
-    config, page = _context(alternates, "index.en.md", "en/", "en")
-    hook.on_page_context({}, page=page, config=config, nav=None)
-    assert [alt["link"] for alt in alternates] == ["", "en/"]
 
 
 @pytest.fixture(scope="module")
@@ -201,4 +117,4 @@ def test_canonical_sitemap_and_404_follow_site_url(built_site: Path) -> None:
     assert all(loc.startswith(site_url) for loc in locations)
     absolute = re.findall(r'(?:href|src)="(/[^"]*)"', (built_site / "404.html").read_text(encoding="utf-8"))
     assert absolute
-    assert all(link.startswith(hook.site_path(site_url)) for link in absolute)
+    assert all(link.startswith(urlsplit(site_url).path) for link in absolute)
