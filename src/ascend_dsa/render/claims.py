@@ -45,7 +45,7 @@ from ascend_dsa.nd2nz_stride import (
     worst_slot_conflict,
 )
 from ascend_dsa.peak_clock import clock_range_for_percent, intersect
-from ascend_dsa.render.markdown import Align, Lang, check_lang, group_digits, pick, table
+from ascend_dsa.render.markdown import UNITS_ZH, Align, Lang, check_lang, group_digits, pick, table, unit_name
 from ascend_dsa.render.sources import citation
 from ascend_dsa.report_figures import FigureValue, published_number
 from ascend_dsa.rescale_bound import illustrative_sm_scale, raw_logit_threshold, rescale_factor_bound
@@ -133,17 +133,8 @@ def format_figure(value: FigureValue, decimals: int = 4) -> str:
 
 
 #: Count units as a Chinese page writes them after a number (5 块, 64 个 head).
-_COUNT_UNITS_ZH: Final = {
-    "blocks": "块",
-    "cycles": "周期",
-    "heads": "个 head",
-    "requests": "个请求",
-    "rows": "行",
-    "tokens": "个 token",
-    "VECTOR Cores": "个 VECTOR Core",
-}
 #: The singular of each plural count unit, for a value of exactly one (1 row, not 1 rows).
-_SINGULAR: Final = {unit: unit.removesuffix("s") for unit in _COUNT_UNITS_ZH}
+_SINGULAR: Final = {unit: unit.removesuffix("s") for unit in UNITS_ZH if unit.endswith("s") and "/" not in unit}
 
 
 def with_unit(text: str, value: FigureValue, unit: str, lang: Lang) -> str:
@@ -151,7 +142,7 @@ def with_unit(text: str, value: FigureValue, unit: str, lang: Lang) -> str:
     if not unit:
         return text
     if lang == "zh":
-        return f"{text} {_COUNT_UNITS_ZH.get(unit, unit)}"
+        return f"{text} {unit_name(unit, lang)}"
     if not isinstance(value, tuple) and value == 1:
         return f"{text} {_SINGULAR.get(unit, unit)}"
     return f"{text} {unit}"

@@ -28,8 +28,8 @@ from ascend_dsa.hardware import ASCEND_950
 from ascend_dsa.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.kernel_rules import TILE_RULES, UINT32_PER_VECTOR
 from ascend_dsa.model import DSA_V41
-from ascend_dsa.render.markdown import Align, Lang, group_digits, pick, table
-from ascend_dsa.render.sources import citation
+from ascend_dsa.render.markdown import Align, Lang, group_digits, pick, table, unit_name
+from ascend_dsa.render.sources import citation, kind_name
 from ascend_dsa.render.svg import figure, to_svg
 from ascend_dsa.report_figures import check_fixpipe_break_even, check_head_roofline
 from ascend_dsa.roofline import cube_cycles, head_roofline_sweep, l2_cycles
@@ -59,10 +59,8 @@ _SHORT_NAMES: Final = {
     Limit.MTE2_QUEUE: ("MTE2 队列", "MTE2 queue"),
     Limit.L1_BANK: ("L1 bank", "L1 bank"),
 }
-_UNITS_ZH: Final = {"cycles/token": "周期/token", "cycles/block": "周期/块", "B": "B", "requests": "个请求"}
 _LIMIT_COLOURS: Final = ("#4e79a7", "#f28e2b", "#ffbe7d", "#e15759", "#59a14f", "#b07aa1", "#9c755f")
 _FORBIDDEN_COLOUR: Final = "#d9d9d9"
-_KIND_ZH: Final = {"report": "报告", "code": "源码", "derived": "推导", "assumed": "假设"}
 
 
 def limit_name(limit: Limit, lang: Lang, *, short: bool = False) -> str:
@@ -73,10 +71,6 @@ def limit_name(limit: Limit, lang: Lang, *, short: bool = False) -> str:
 
 def _number(value: float) -> str:
     return group_digits(value, 0 if float(value).is_integer() else 1)
-
-
-def _unit(unit: str, lang: Lang) -> str:
-    return pick(lang, _UNITS_ZH[unit], unit)
 
 
 def describe_point(point: DesignPoint, lang: Lang) -> str:
@@ -105,7 +99,7 @@ def render_design_limits(
     rows = []
     for c in evaluation.checks:
         source = LIMIT_SOURCES[c.limit]
-        kind = pick(lang, _KIND_ZH[source.kind], source.kind)
+        kind = kind_name(source, lang)
         mark = " ◀" if c.limit is evaluation.binding else ""
         rows.append(
             [
@@ -115,7 +109,7 @@ def render_design_limits(
                 _number(c.demand),
                 _number(c.capacity),
                 _number(c.headroom),
-                _unit(c.unit, lang),
+                unit_name(c.unit, lang),
                 f"{citation(source, lang)}（{kind}）" if lang == "zh" else f"{source.citation} ({kind})",
             ]
         )

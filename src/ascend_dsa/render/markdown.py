@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import TYPE_CHECKING, Final, Literal, get_args
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -11,6 +11,26 @@ Lang = Literal["zh", "en"]
 Align = Literal["left", "right", "center"]
 
 _RULES: dict[str, str] = {"left": ":--", "right": "--:", "center": ":-:"}
+
+#: Unit names as a Chinese reader reads them; a unit not listed reads the same in both languages.
+UNITS_ZH: Final = {
+    "AI Cores": "个 AI Core",
+    "VECTOR Cores": "个 VECTOR Core",
+    "banks": "个 bank",
+    "blocks": "块",
+    "cycles": "周期",
+    "cycles/block": "周期/块",
+    "cycles/token": "周期/token",
+    "heads": "个 head",
+    "requests": "个请求",
+    "rows": "行",
+    "tokens": "个 token",
+}
+
+
+def unit_name(unit: str, lang: Lang) -> str:
+    """``unit`` as the page's language names it (``个请求`` for requests on a Chinese page)."""
+    return UNITS_ZH.get(unit, unit) if lang == "zh" else unit
 
 
 def check_lang(lang: str) -> Lang:

@@ -20,7 +20,7 @@ from ascend_dsa.pipeline import (
     stage_costs,
 )
 from ascend_dsa.render.markdown import Lang, pick, table
-from ascend_dsa.render.sources import citation
+from ascend_dsa.render.sources import citation, kind_name
 from ascend_dsa.render.svg import figure, to_svg
 from ascend_dsa.report_figures import check_p_ready_to_used
 
@@ -66,7 +66,6 @@ _UNIT_ZH: Final = {
     Unit.MTE2: "MTE2",
     Unit.MTE3: "MTE3",
 }
-_KIND_ZH: Final = {"report": "报告", "code": "源码", "derived": "推导", "assumed": "假设"}
 #: Blocks in the simulated job: enough for a steady state between the first and the last blocks.
 SIMULATED_BLOCKS: Final = 32
 
@@ -142,7 +141,7 @@ def render_pipeline_costs(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -
     rows = []
     for task in Task:
         source = costs.sources[task]
-        kind = pick(lang, _KIND_ZH[source.kind], source.kind)
+        kind = kind_name(source, lang)
         rows.append(
             [
                 task_name(task, lang),

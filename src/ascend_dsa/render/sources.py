@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.hardware import ASCEND_950, FIELD_UNITS, AscendSpec, numeric_fields
-from ascend_dsa.render.markdown import Lang, check_lang, group_digits, pick, table
+from ascend_dsa.render.markdown import Lang, check_lang, group_digits, pick, table, unit_name
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -14,13 +14,6 @@ if TYPE_CHECKING:
     from ascend_dsa.provenance import Source
 
 _KIND_ZH: Final = {"report": "报告", "code": "源码", "derived": "推导", "assumed": "假设"}
-#: Unit names as a Chinese reader reads them; units not listed read the same in both languages.
-_UNITS_ZH: Final = {
-    "AI Cores": "个 AI Core",
-    "VECTOR Cores": "个 VECTOR Core",
-    "requests": "个请求",
-    "banks": "个 bank",
-}
 #: Decimal prefixes for rates and clocks (5 TB/s, 1650 MHz), largest first.
 _DECIMAL_PREFIXES: Final = ((10**12, "T"), (10**9, "G"), (10**6, "M"), (10**3, "k"))
 #: Binary prefixes for capacities (256 KiB), largest first.
@@ -48,9 +41,7 @@ def quantity(value: float, unit: str, lang: Lang = "en") -> str:
         if abs(value) >= factor and (value / factor) * 100 == round((value / factor) * 100):
             return f"{group_digits(value / factor, _decimals(value / factor))} {prefix}{unit}"
     shown = group_digits(value, _decimals(value))
-    if lang == "zh" and unit in _UNITS_ZH:
-        return f"{shown} {_UNITS_ZH[unit]}"
-    return f"{shown} {unit}"
+    return f"{shown} {unit_name(unit, lang)}"
 
 
 def _decimals(value: float) -> int:
