@@ -14,7 +14,9 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
+from ascend_dsa.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.kernel_rules import VECTOR_BYTES
+from ascend_dsa.model import DSA_V41
 from ascend_dsa.provenance import Source
 
 if TYPE_CHECKING:
@@ -37,8 +39,10 @@ PROCESS_INDEX_PASSES: Final = 4
 SHARED_VARIANCE: Final = 0.5
 #: The illustrative softmax scale is ``d_qk ** SM_SCALE_EXPONENT`` (the usual ``1 / sqrt(d_qk)``).
 SM_SCALE_EXPONENT: Final = -0.5
-#: Bytes of one UB row in the ND2NZ bank model: one vector register, cut into 32 B slots.
+#: Bytes of one UB row in the ND2NZ bank model: one vector register, cut into slots of one NZ block (32 B).
 UB_ROW_BYTES: Final = VECTOR_BYTES
+#: One slot: an NZ block, a fractal row of bf16 (what ND2NZ writes at once).
+_SLOT_BYTES: Final = SHIPPED_KERNEL.fractal_cols * DSA_V41.element_bytes
 #: The FP8 + FP4 roofline counts an FP4 extra-cache token at this many FP8 main-cache tokens (an upper bound).
 FP4_EXTRA_TOKEN_AT_FP8_TOKENS: Final = 1
 #: fp32 FMA per cycle with HF32 on, as a multiple of the bf16 rate (not in the report).
@@ -126,7 +130,10 @@ VECTOR_RATE = Assumption(
     unit="B/cycle",
     why_zh="报告没有给 VECTOR Core 的周期数；取一个向量寄存器的宽度",
     why_en="the report gives no VECTOR Core cycle counts; we take one vector register's width per cycle",
-    source=_assumed("config.h:10 (256 B vector)", "one 256 B vector per cycle per pass; the report gives no figure"),
+    source=_assumed(
+        f"config.h:10 ({VECTOR_BYTES} B vector)",
+        f"one {VECTOR_BYTES} B vector per cycle per pass; the report gives no figure",
+    ),
     renderers=_PIPELINE_RENDERERS,
     prose_values=("vector_bytes_per_cycle",),
 )
@@ -138,7 +145,9 @@ MTE3_RATE = Assumption(
     unit="B/cycle",
     why_zh="报告没有给 MTE3 的速率；取与 VECTOR 相同的宽度",
     why_en="the report gives no MTE3 rate; we take the same width as the VECTOR Core's",
-    source=_assumed("our estimate", "MTE3 moves 256 B per cycle per VECTOR Core; the report gives no figure"),
+    source=_assumed(
+        "our estimate", f"MTE3 moves {MTE3_BYTES_PER_CYCLE} B per cycle per VECTOR Core; the report gives no figure"
+    ),
     renderers=_PIPELINE_RENDERERS,
 )
 VECTOR_PASSES = Assumption(
@@ -184,18 +193,19 @@ SM_SCALE = Assumption(
 )
 UB_SLOTS = Assumption(
     key="ub-row-bytes",
-    quantity_zh="ND2NZ 槽位模型中一行 UB 的字节（分成 32 B 的槽位）",
-    quantity_en="bytes of one UB row in the ND2NZ slot model (cut into 32 B slots)",
+    quantity_zh=f"ND2NZ 槽位模型中一行 UB 的字节（分成 {_SLOT_BYTES} B 的槽位）",
+    quantity_en=f"bytes of one UB row in the ND2NZ slot model (cut into {_SLOT_BYTES} B slots)",
     value=UB_ROW_BYTES,
     unit="B",
-    why_zh="报告只说多 pad 一行能避开 UB bank 冲突；我们把一行 UB 看成一个向量宽，切成 32 B 的槽位，"
+    why_zh=f"报告只说多 pad 一行能避开 UB bank 冲突；我们把一行 UB 看成一个向量宽，切成 {_SLOT_BYTES} B 的槽位，"
     "块落在不同槽位即无冲突",
     why_en="the report says only that one padded row avoids UB bank conflicts; we model a UB row as one vector "
-    "cut into 32 B slots and call a write conflict-free when its blocks use distinct slots",
+    f"cut into {_SLOT_BYTES} B slots and call a write conflict-free when its blocks use distinct slots",
     source=_assumed(
         "report (zh) line 228",
-        "the report says only that one padded row avoids UB bank conflicts; we model a UB row as one 256 B vector "
-        "of 32 B slots and call a write conflict-free when its blocks use distinct slots",
+        "the report says only that one padded row avoids UB bank conflicts; we model a UB row as one "
+        f"{UB_ROW_BYTES} B vector of {_SLOT_BYTES} B slots and call a write conflict-free when its blocks use "
+        "distinct slots",
     ),
     renderers=("render_nd2nz_banks", "render_nd2nz_bank_slots"),
     prose_values=("ub_row_bytes", "ub_row_slots", "nz_stride_padded_mod_row"),
