@@ -18,8 +18,8 @@ import time
 import numpy as np
 
 from ascend_dsa import ASCEND_950, LIMITS, SHIPPED_KERNEL, DesignGrid, KvCache, sweep
-from ascend_dsa.design_sweep import NONE
-from ascend_dsa.kv_formats import KV_TOKEN_LAYOUTS, KvFormat
+from ascend_dsa.facts.kv_formats import KV_TOKEN_LAYOUTS, KvFormat
+from ascend_dsa.models.design_sweep import NONE
 
 # Constants, as the seed keeps them at module level (here read from the package's presets).
 D = 512

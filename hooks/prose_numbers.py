@@ -1,6 +1,7 @@
 """MkDocs hook: fill ``{{ name }}`` in page prose from the package, and fail on any number typed by hand.
 
-The rules and the exemptions are in :mod:`ascend_dsa.prose_numbers`; the values in :mod:`ascend_dsa.prose_values`.
+The rules and the exemptions are in :mod:`ascend_dsa.site.prose_numbers`; the values in
+:mod:`ascend_dsa.report.prose_values`.
 Markdown pages are filled before they are rendered; notebooks (rendered by mkdocs-jupyter) are checked from their
 markdown cells and filled in the HTML. A typed number, or an unknown name, stops the build naming the page file.
 The package is imported on each call, so ``mkdocs serve`` sees a reloaded package (hooks/reload_package.py).
@@ -21,7 +22,7 @@ def _lang(page: Any) -> str:  # noqa: ANN401 - MkDocs' Page
 
 
 def _module() -> Any:  # noqa: ANN401 - the module, imported afresh after a reload
-    return importlib.import_module("ascend_dsa.prose_numbers")
+    return importlib.import_module("ascend_dsa.site.prose_numbers")
 
 
 def _check(source: str, page: Any) -> None:  # noqa: ANN401 - MkDocs' Page
@@ -36,7 +37,7 @@ def _check(source: str, page: Any) -> None:  # noqa: ANN401 - MkDocs' Page
         listed = "; ".join(f"line {t.line}: {t.number} in {t.context!r}" for t in typed)
         raise PluginError(
             f"docs/{page.file.src_uri}: {len(typed)} number(s) typed by hand in prose ({listed}); "
-            "write {{ name }} with a value from ascend_dsa.prose_values, or cite"
+            "write {{ name }} with a value from ascend_dsa.report.prose_values, or cite"
         )
 
 

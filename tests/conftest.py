@@ -11,7 +11,7 @@ Two patterns keep the suite fast (one full strict build costs about 15 s of CPU,
   cost), then ``build()``::
 
       def test_wrong_constant_breaks_the_build(project_copy: ProjectCopy) -> None:
-          project_copy.replace("src/ascend_dsa/hardware.py", "clock_hz=1650 * MHz", "clock_hz=1600 * MHz")
+          project_copy.replace("src/ascend_dsa/facts/hardware.py", "clock_hz=1650 * MHz", "clock_hz=1600 * MHz")
           result = project_copy.lean().build()
           assert result.returncode != 0
           assert "report (zh) line 108" in result.output
@@ -223,20 +223,22 @@ class Mutation:
 MUTATIONS: dict[str, Mutation] = {
     # tests/test_claims_guard.py: a PublishedFigure value that is a claim's input (report (zh) line 5)
     "prefill-tflops": Mutation(
-        "src/ascend_dsa/report_figures.py",
+        "src/ascend_dsa/facts/report_figures.py",
         'key="prefill-tflops", value=410,',
         'key="prefill-tflops", value=821,',
     ),
     # tests/test_claims_guard.py: one row of the head-roofline table kept as text (report (zh) line 108)
     "head-roofline-line-108": Mutation(
-        "src/ascend_dsa/report_figures.py",
+        "src/ascend_dsa/facts/report_figures.py",
         "cube_cycles=  8192, mem_cycles=  6921",
         "cube_cycles=  8192, mem_cycles= 13843",
     ),
     # tests/test_site_algorithm.py: the token size kv_cache_format.h:19 states
-    "kv-token-bytes": Mutation("src/ascend_dsa/kv_quant.py", '{"FP8": 528, "FP4": 288}', '{"FP8": 529, "FP4": 288}'),
+    "kv-token-bytes": Mutation(
+        "src/ascend_dsa/models/kv_quant.py", '{"FP8": 528, "FP4": 288}', '{"FP8": 529, "FP4": 288}'
+    ),
     # tests/test_design_site.py: one shipped UB total (config.h)
-    "ub-total": Mutation("src/ascend_dsa/code_figures.py", "total_bytes=259600", "total_bytes=259601"),
+    "ub-total": Mutation("src/ascend_dsa/facts/code_figures.py", "total_bytes=259600", "total_bytes=259601"),
 }
 
 

@@ -18,24 +18,25 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ascend_dsa.claims import SHIPPED_CONTEXT, ClaimContext
-from ascend_dsa.design_point import SHIPPED_DESIGN, DesignPoint, KvCache
-from ascend_dsa.design_sweep import DesignGrid
 from ascend_dsa.errors import AscendDsaError
-from ascend_dsa.hardware import ASCEND_950, AscendSpec
-from ascend_dsa.kernel_config import SHIPPED_KERNEL, KernelConfig
-from ascend_dsa.kv_formats import KvFormat, Mode
-from ascend_dsa.memory_budget import SHIPPED_L1_LAYOUT
-from ascend_dsa.model import DSA_V41, ModelShape
+from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.facts.kv_formats import KvFormat, Mode
+from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
+from ascend_dsa.models.design_point import SHIPPED_DESIGN, DesignPoint, KvCache
+from ascend_dsa.models.design_sweep import DesignGrid
+from ascend_dsa.models.memory_plans import SHIPPED_L1_LAYOUT
+from ascend_dsa.report.claims import SHIPPED_CONTEXT, ClaimContext
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
 #: The modules whose public functions are called (the reference-forward modules have their own property tests).
 MODULE_NAMES = (
-    "block_cycles", "claims", "design_point", "design_sweep", "gather2", "hardware", "kernel_config",
-    "kernel_rules", "l1_banks", "memory_budget", "mte2", "nd2nz_stride", "nz_layout", "peak_clock", "pipeline",
-    "roofline", "schedule", "throughput", "validate",
+    "models.block_cycles", "report.claims", "models.design_point", "models.design_sweep", "models.gather2",
+    "facts.hardware", "facts.kernel_config", "facts.kernel_rules", "models.l1_banks", "models.memory_plans",
+    "models.mte2", "models.nd2nz_stride", "models.nz_layout", "models.peak_clock", "models.pipeline",
+    "models.roofline", "models.schedule", "models.throughput", "validate",
 )  # fmt: skip
 MODULES = tuple(importlib.import_module(f"ascend_dsa.{name}") for name in MODULE_NAMES)
 #: Classes whose constructors take user values, called like the functions.

@@ -1,4 +1,4 @@
-"""Every assumption is kept once, in ascend_dsa.assumptions, and every page uses the same value for it."""
+"""Every assumption is kept once, in ascend_dsa.facts.assumptions, and every page uses the same value for it."""
 
 from __future__ import annotations
 
@@ -8,15 +8,15 @@ from typing import TYPE_CHECKING
 import pytest
 
 import ascend_dsa
-from ascend_dsa.assumptions import ASSUMPTIONS, FIXPIPE_1C2V, Assumption, assumption_pages
-from ascend_dsa.block_cycles import fixpipe_bytes_per_block
-from ascend_dsa.design_point import DesignPoint, Limit, evaluate, fixpipe_bytes_per_cycle, fixpipe_cycles
-from ascend_dsa.hardware import ASCEND_950
-from ascend_dsa.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.pipeline import Task, stage_costs
-from ascend_dsa.prose_values import PROSE_VALUES
-from ascend_dsa.provenance import Source
-from ascend_dsa.skip_scale import RescaleMeasurement, fixpipe_cycles_per_block_with
+from ascend_dsa.facts.assumptions import ASSUMPTIONS, FIXPIPE_1C2V, Assumption, assumption_pages
+from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.facts.provenance import Source
+from ascend_dsa.models.block_cycles import fixpipe_bytes_per_block
+from ascend_dsa.models.design_point import DesignPoint, Limit, evaluate, fixpipe_bytes_per_cycle, fixpipe_cycles
+from ascend_dsa.models.pipeline import Task, stage_costs
+from ascend_dsa.models.skip_scale import RescaleMeasurement, fixpipe_cycles_per_block_with
+from ascend_dsa.report.prose_values import PROSE_VALUES
 from tests.conftest import ROOT
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ def test_pages_using_an_assumption_are_found() -> None:
 
 
 def test_prose_values_of_assumptions_exist() -> None:
-    """Every prose value an assumption names is defined in ascend_dsa.prose_values."""
+    """Every prose value an assumption names is defined in ascend_dsa.report.prose_values."""
     named = {name for a in ASSUMPTIONS for name in a.prose_values}
     assert named - set(PROSE_VALUES) == set()
 

@@ -1,15 +1,15 @@
 import pytest
 
-from ascend_dsa.assumptions import HF32_RATE, HF32_RATE_OVER_BF16
-from ascend_dsa.block_cycles import (
+from ascend_dsa.facts.assumptions import HF32_RATE, HF32_RATE_OVER_BF16
+from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.models.block_cycles import (
     fixpipe_break_even_b_topk,
     fixpipe_cycles_per_block,
     hf32_fma_per_cycle,
     identity_rescale_cycles,
     mma_cycles_per_block,
 )
-from ascend_dsa.hardware import ASCEND_950
-from ascend_dsa.kernel_config import SHIPPED_KERNEL
 
 
 @pytest.mark.parametrize(

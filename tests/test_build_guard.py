@@ -145,7 +145,7 @@ def test_quiet_strict_build_fails_naming_every_failure(project_copy: ProjectCopy
     Each failure is one line naming the page file (zh and en), the block or the notebook cell; the final count
     covers both languages; no traceback and no colour codes.
     """
-    project_copy.replace("src/ascend_dsa/report_figures.py", "mem_cycles=  6921", "mem_cycles=  6922")
+    project_copy.replace("src/ascend_dsa/facts/report_figures.py", "mem_cycles=  6921", "mem_cycles=  6922")
     notebook_path = project_copy.root / "docs/design/what-if.en.ipynb"
     notebook = json.loads(notebook_path.read_text(encoding="utf-8"))
     notebook["cells"][-1] = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None}
@@ -170,7 +170,7 @@ def test_quiet_strict_build_fails_naming_every_failure(project_copy: ProjectCopy
 @pytest.mark.build
 def test_serve_renders_a_mismatch_as_an_error_box(project_copy: ProjectCopy) -> None:
     """`mkdocs serve` of a copy with a mismatched figure serves the page, with the claim's row in an error box."""
-    project_copy.replace("src/ascend_dsa/report_figures.py", "mem_cycles=  6921", "mem_cycles=  6922").lean()
+    project_copy.replace("src/ascend_dsa/facts/report_figures.py", "mem_cycles=  6921", "mem_cycles=  6922").lean()
     with mkdocs_serve(project_copy.root, "--no-livereload") as (base, server):
         page = wait_for_text(f"{base}discussion/heads-per-core/", "build-guard-error", timeout_s=240)
         assert "<td>report (zh) line 108</td>" in page

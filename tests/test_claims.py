@@ -4,7 +4,11 @@ from pathlib import Path
 
 import pytest
 
-from ascend_dsa.claims import (
+from ascend_dsa.errors import FigureMismatch
+from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.facts.report_figures import PUBLISHED_FIGURES, head_roofline_figures
+from ascend_dsa.report.claims import (
     CHAPTERS,
     CLAIMS,
     SHIPPED_CONTEXT,
@@ -18,10 +22,6 @@ from ascend_dsa.claims import (
     normalise,
     select_claims,
 )
-from ascend_dsa.errors import FigureMismatch
-from ascend_dsa.hardware import ASCEND_950
-from ascend_dsa.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.report_figures import PUBLISHED_FIGURES, head_roofline_figures
 
 
 def test_every_claim_passes_on_the_shipped_design() -> None:

@@ -22,10 +22,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from ascend_dsa import report_figures
-from ascend_dsa.claims import CLAIMS, RuleKind, check_claims
 from ascend_dsa.errors import FigureMismatch
-from ascend_dsa.report_figures import (
+from ascend_dsa.facts import report_figures
+from ascend_dsa.facts.report_figures import (
     HEAD_ROOFLINE_CITATION,
     HEAD_ROOFLINE_PUBLISHED_TEXT,
     PUBLISHED_FIGURES,
@@ -33,14 +32,15 @@ from ascend_dsa.report_figures import (
     head_roofline_figures,
     published_head_roofline,
 )
+from ascend_dsa.report.claims import CLAIMS, RuleKind, check_claims
 from tests.conftest import MUTATIONS, ROOT
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from pathlib import Path
 
-    from ascend_dsa.claims import ClaimResult
-    from ascend_dsa.report_figures import HeadRooflineRow
+    from ascend_dsa.facts.report_figures import HeadRooflineRow
+    from ascend_dsa.report.claims import ClaimResult
     from tests.conftest import BuildResult
 
 ROOFLINE_KEYS = [f.key for f in head_roofline_figures()]
@@ -96,7 +96,7 @@ def all_page_blocks() -> list[PageBlock]:
 def replace_everywhere(monkeypatch: pytest.MonkeyPatch, original: object, replacement: object) -> None:
     """Rebind every ``ascend_dsa`` module attribute that is ``original`` to ``replacement`` for this test.
 
-    Modules import names from each other (``from ascend_dsa.claims import check_claims``), so rebinding the
+    Modules import names from each other (``from ascend_dsa.report.claims import check_claims``), so rebinding the
     defining module alone would miss the copies the renderers hold.
     """
     for name, module in list(sys.modules.items()):

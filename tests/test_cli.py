@@ -4,7 +4,7 @@ import sys
 import pytest
 
 from ascend_dsa.cli import main
-from ascend_dsa.report_figures import HEAD_ROOFLINE_PUBLISHED_TEXT
+from ascend_dsa.facts.report_figures import HEAD_ROOFLINE_PUBLISHED_TEXT
 from tests.cli.in_process import run_cli
 
 

@@ -1,7 +1,7 @@
 import pytest
 
-from ascend_dsa.claims import CLAIMS
 from ascend_dsa.cli import main
+from ascend_dsa.report.claims import CLAIMS
 from tests.cli.in_process import run_cli
 
 

@@ -1,6 +1,8 @@
 import pytest
 
-from ascend_dsa.design_point import (
+from ascend_dsa.errors import ForbiddenDesign
+from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.models.design_point import (
     SHIPPED_DESIGN,
     DesignPoint,
     KvCache,
@@ -9,8 +11,6 @@ from ascend_dsa.design_point import (
     fixpipe_bytes_per_cycle,
     smallest_compute_bound_heads,
 )
-from ascend_dsa.errors import ForbiddenDesign
-from ascend_dsa.hardware import ASCEND_950
 from ascend_dsa.units import KiB
 
 

@@ -3,10 +3,10 @@ import random
 import numpy as np
 import pytest
 
-from ascend_dsa.design_point import LIMITS, evaluate
-from ascend_dsa.design_sweep import NONE, DesignGrid, sweep
 from ascend_dsa.errors import ForbiddenDesign
-from ascend_dsa.hardware import ASCEND_950
+from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.models.design_point import LIMITS, evaluate
+from ascend_dsa.models.design_sweep import NONE, DesignGrid, sweep
 
 GRID = DesignGrid(
     heads=(8, 16, 32, 48, 64, 96, 128, 200),

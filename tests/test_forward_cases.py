@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ascend_dsa import SHIPPED_KERNEL, AscendDsaError
-from ascend_dsa.forward_cases import (
+from ascend_dsa.report.forward_cases import (
     check_forwards_agree,
     compare_forwards,
     forward_cases,

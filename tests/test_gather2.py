@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ascend_dsa import ASCEND_950, SHIPPED_KERNEL, FigureMismatch
-from ascend_dsa.gather2 import BF16_TOKEN_BYTES, check_gather2_fills_queue, gather2_copies, gather2_plan
+from ascend_dsa.models.gather2 import BF16_TOKEN_BYTES, check_gather2_fills_queue, gather2_copies, gather2_plan
 
 
 @pytest.mark.parametrize(

@@ -3,8 +3,8 @@ import math
 import numpy as np
 import pytest
 
-from ascend_dsa.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, numeric_fields, peak_flops
-from ascend_dsa.provenance import Source
+from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, numeric_fields, peak_flops
+from ascend_dsa.facts.provenance import Source
 
 
 def test_every_field_has_a_source() -> None:

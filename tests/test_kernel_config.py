@@ -3,7 +3,7 @@ import math
 import numpy as np
 import pytest
 
-from ascend_dsa.kernel_config import SHIPPED_KERNEL, config_fields
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, config_fields
 
 
 def test_every_field_sourced() -> None:

@@ -2,8 +2,8 @@ import numpy as np
 import pytest
 
 from ascend_dsa.errors import ForbiddenDesign
-from ascend_dsa.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.kernel_rules import (
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.facts.kernel_rules import (
     B_TOPK_WHOLE_FRACTALS,
     EVEN_B_TOPK_PER_VECTOR_CORE,
     FP4_EXTRA_DECODE_ONLY,
@@ -16,7 +16,7 @@ from ascend_dsa.kernel_rules import (
     broken_tile_rules,
     check_kernel_rules,
 )
-from ascend_dsa.kv_formats import KvFormat, Mode
+from ascend_dsa.facts.kv_formats import KvFormat, Mode
 
 
 def test_shipped_kernel_breaks_no_rule() -> None:

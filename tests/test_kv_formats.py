@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascend_dsa.kv_formats import KV_TOKEN_LAYOUTS, KvFormat, Mode, default_main_cache, kv_bytes_per_token
+from ascend_dsa.facts.kv_formats import KV_TOKEN_LAYOUTS, KvFormat, Mode, default_main_cache, kv_bytes_per_token
 
 
 @pytest.mark.parametrize(

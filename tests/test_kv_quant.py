@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ascend_dsa import FigureMismatch
-from ascend_dsa.kv_quant import (
+from ascend_dsa.models.kv_quant import (
     FP4_V41,
     FP8_V41,
     KV_TOKEN_FORMATS,

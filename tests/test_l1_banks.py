@@ -1,7 +1,7 @@
 import pytest
 
-from ascend_dsa.hardware import ASCEND_950
-from ascend_dsa.l1_banks import l1_bank_bytes, l1_bank_of, l1_bank_ranges
+from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.models.l1_banks import l1_bank_bytes, l1_bank_of, l1_bank_ranges
 from ascend_dsa.units import KiB
 
 

@@ -1,5 +1,5 @@
-from ascend_dsa.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.memory_budget import (
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.models.memory_plans import (
     l0c_output_bytes,
     l0c_scores_bytes,
     l0c_used_bytes,
@@ -17,11 +17,11 @@ def test_l0c_plans() -> None:
 
 import pytest  # noqa: E402
 
-from ascend_dsa.code_figures import SHIPPED_UB_TOTALS  # noqa: E402
 from ascend_dsa.errors import ForbiddenDesign  # noqa: E402
-from ascend_dsa.hardware import ASCEND_950  # noqa: E402
-from ascend_dsa.kv_formats import KvFormat, Mode  # noqa: E402
-from ascend_dsa.memory_budget import (  # noqa: E402
+from ascend_dsa.facts.code_figures import SHIPPED_UB_TOTALS  # noqa: E402
+from ascend_dsa.facts.hardware import ASCEND_950  # noqa: E402
+from ascend_dsa.facts.kv_formats import KvFormat, Mode  # noqa: E402
+from ascend_dsa.models.memory_plans import (  # noqa: E402
     SHIPPED_L1_LAYOUT,
     l1_plan,
     layout_bytes_per_bank,

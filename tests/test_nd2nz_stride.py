@@ -1,7 +1,7 @@
 import pytest
 
-from ascend_dsa.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.nd2nz_stride import (
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.models.nd2nz_stride import (
     bank_slots,
     blocks_per_token,
     l1_nz_stride_bytes,

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ascend_dsa import SHIPPED_KERNEL, FigureMismatch
-from ascend_dsa.nz_layout import (
+from ascend_dsa.models.nz_layout import (
     block_bytes,
     check_nz_padding,
     nd2nz_store_slots,

@@ -1,7 +1,7 @@
 import pytest
 
-from ascend_dsa.hardware import ASCEND_950
-from ascend_dsa.peak_clock import clock_range_for_percent, flops_per_cycle, intersect
+from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.models.peak_clock import clock_range_for_percent, flops_per_cycle, intersect
 from ascend_dsa.units import TFLOPS, GHz
 
 

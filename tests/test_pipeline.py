@@ -1,9 +1,9 @@
 import pytest
 
-from ascend_dsa.hardware import ASCEND_950
-from ascend_dsa.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.pipeline import VECTOR_SCHEDULE, Task, buffer_depth, implied_buffer_depths, simulate, stage_costs
-from ascend_dsa.schedule import SYSTOLIC_ARRAY_DEPTH, VECTOR_STAGES, pipeline_depth
+from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.models.pipeline import VECTOR_SCHEDULE, Task, buffer_depth, implied_buffer_depths, simulate, stage_costs
+from ascend_dsa.models.schedule import SYSTOLIC_ARRAY_DEPTH, VECTOR_STAGES, pipeline_depth
 
 COSTS = stage_costs(ASCEND_950)
 

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from ascend_dsa.prose_numbers import fill, fill_html, quantity, typed_numbers
-from ascend_dsa.prose_values import PROSE_VALUES, Quantity
-from ascend_dsa.render.prose import format_quantity
+from ascend_dsa.render.format import format_quantity
+from ascend_dsa.report.prose_values import PROSE_VALUES, Quantity
+from ascend_dsa.site.prose_numbers import fill, fill_html, quantity, typed_numbers
 from tests.conftest import ROOT
 
 NAME = next(iter(PROSE_VALUES))
@@ -104,6 +104,6 @@ def test_no_page_has_a_typed_number() -> None:
 
 
 def test_every_marker_names_a_value() -> None:
-    """Every ``{{ name }}`` on a page is defined in ascend_dsa.prose_values."""
+    """Every ``{{ name }}`` on a page is defined in ascend_dsa.report.prose_values."""
     used = {name for text in _sources().values() for name in re.findall(r"\{\{\s*([a-z]\w*)\s*\}\}", text)}
     assert used - set(PROSE_VALUES) == set()

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.build
 def test_stale_prose_number_fails_the_strict_build(project_copy: ProjectCopy) -> None:
     """In a copy, assume a faster 1C2V FixPipe and type the old 256 B/cycle in the design page: the build names both."""
     project_copy.replace(
-        "src/ascend_dsa/assumptions.py", "FIXPIPE_1C2V_SPEEDUP: Final = 2", "FIXPIPE_1C2V_SPEEDUP: Final = 3"
+        "src/ascend_dsa/facts/assumptions.py", "FIXPIPE_1C2V_SPEEDUP: Final = 2", "FIXPIPE_1C2V_SPEEDUP: Final = 3"
     )
     project_copy.replace(
         "docs/design/index.md", "每周期\n    {{ fixpipe_1c2v_bytes_per_cycle }} 字节", "每周期\n    256 字节"

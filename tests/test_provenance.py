@@ -1,6 +1,6 @@
 import pytest
 
-from ascend_dsa.provenance import Citation, Source, check_sources, code_line, report_line
+from ascend_dsa.facts.provenance import Citation, Source, check_sources, code_line, report_line
 
 
 def test_report_and_code_citations() -> None:

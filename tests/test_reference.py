@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ascend_dsa import SHIPPED_KERNEL
-from ascend_dsa.reference import (
+from ascend_dsa.models.reference import (
     blocked_sparse_attn_fwd,
     output_tolerance,
     skip_scale_decision,

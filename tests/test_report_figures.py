@@ -1,15 +1,15 @@
 import pytest
 
 from ascend_dsa.errors import FigureMismatch
-from ascend_dsa.hardware import ASCEND_950
-from ascend_dsa.report_figures import (
+from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.report_figures import (
     HEAD_ROOFLINE_PUBLISHED_TEXT,
     check_head_roofline,
     head_roofline_differences,
     parse_head_roofline_row,
     published_head_roofline,
 )
-from ascend_dsa.roofline import head_roofline_sweep
+from ascend_dsa.models.roofline import head_roofline_sweep
 
 
 def test_published_rows_parse_with_lines() -> None:

@@ -5,7 +5,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascend_dsa.rescale_bound import illustrative_sm_scale, raw_logit_threshold, rescale_factor_bound, rescale_triggered
+from ascend_dsa.models.rescale_bound import (
+    illustrative_sm_scale,
+    raw_logit_threshold,
+    rescale_factor_bound,
+    rescale_triggered,
+)
 
 
 def test_exp6_bound() -> None:

@@ -1,7 +1,7 @@
 import pytest
 
-from ascend_dsa.hardware import ASCEND_950
-from ascend_dsa.roofline import (
+from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.models.roofline import (
     RooflinePoint,
     Verdict,
     cube_cycles,

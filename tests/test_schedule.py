@@ -1,8 +1,8 @@
 import pytest
 
-from ascend_dsa.hardware import ASCEND_950
-from ascend_dsa.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.schedule import (
+from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.models.schedule import (
     SYSTOLIC_ARRAY_DEPTH,
     VECTOR_STAGES,
     blocks_per_index_group,

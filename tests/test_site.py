@@ -34,7 +34,7 @@ def test_roofline_page_shows_eight_report_rows(built_site: Path, page: str) -> N
     ("file", "old", "new", "named"),
     [
         pytest.param(
-            "src/ascend_dsa/hardware.py",
+            "src/ascend_dsa/facts/hardware.py",
             "clock_hz=1650 * MHz",
             "clock_hz=1600 * MHz",
             [f"report (zh) line {n}" for n in range(104, 112)],

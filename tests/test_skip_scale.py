@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ascend_dsa import SHIPPED_KERNEL, blocked_sparse_attn_fwd
-from ascend_dsa.skip_scale import (
+from ascend_dsa.models.skip_scale import (
     DEFAULT_SM_SCALE,
     SWEEP_SM_SCALE_FACTORS,
     SWEEP_TOPK,

@@ -1,7 +1,7 @@
 import pytest
 
-from ascend_dsa.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.ss_buffer import HANDSHAKE_STEPS, block_flags, flag_offset_bytes, ss_buffer_bytes
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.models.ss_buffer import HANDSHAKE_STEPS, block_flags, flag_offset_bytes, ss_buffer_bytes
 
 
 def test_ss_buffer_is_512_bytes() -> None:

@@ -1,8 +1,8 @@
 import pytest
 
-from ascend_dsa.hardware import ASCEND_950
-from ascend_dsa.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.throughput import cycles_per_block_at, fraction_of_peak
+from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.models.throughput import cycles_per_block_at, fraction_of_peak
 
 
 def test_fractions_of_peak() -> None:

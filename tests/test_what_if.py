@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ascend_dsa.design_point import KvCache
-from ascend_dsa.hardware import ASCEND_950
-from ascend_dsa.what_if import FEWER_AI_CORES, WHAT_IF_TOPK, compute_bound_heads, with_fewer_cores, with_half_l2
+from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.models.design_point import KvCache
+from ascend_dsa.report.what_if import FEWER_AI_CORES, WHAT_IF_TOPK, compute_bound_heads, with_fewer_cores, with_half_l2
 
 
 def test_half_l2_needs_96_to_144_heads() -> None:

@@ -5,27 +5,34 @@ Pages and users import from here; the modules behind it each own one idea.
 
 from __future__ import annotations
 
-from ascend_dsa.block_cycles import (
+from ascend_dsa.cli.reference import render_cli_reference
+from ascend_dsa.errors import AscendDsaError, FigureMismatch, ForbiddenDesign, OutOfRange, OutsideModel
+from ascend_dsa.facts.code_figures import SHIPPED_UB_TOTALS, check_ub_totals
+from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.facts.kernel_rules import KernelRule, check_kernel_rules
+from ascend_dsa.facts.kv_formats import KvFormat, Mode, kv_bytes_per_token
+from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
+from ascend_dsa.facts.provenance import Citation, Source
+from ascend_dsa.facts.report_figures import (
+    HEAD_ROOFLINE_CITATION,
+    PUBLISHED_FIGURES,
+    PublishedFigure,
+    check_fixpipe_break_even,
+    check_head_roofline,
+    check_p_ready_to_used,
+    head_roofline_differences,
+    published_figure,
+    published_head_roofline,
+)
+from ascend_dsa.models.block_cycles import (
     fixpipe_break_even_b_topk,
     fixpipe_bytes_per_block,
     fixpipe_cycles_per_block,
     identity_rescale_cycles,
     mma_cycles_per_block,
 )
-from ascend_dsa.claims import (
-    CHAPTERS,
-    CLAIMS,
-    SHIPPED_CONTEXT,
-    Claim,
-    ClaimContext,
-    ClaimResult,
-    Rule,
-    RuleKind,
-    check_claims,
-    evaluate_claims,
-)
-from ascend_dsa.code_figures import SHIPPED_UB_TOTALS, check_ub_totals
-from ascend_dsa.design_point import (
+from ascend_dsa.models.design_point import (
     LIMITS,
     SHIPPED_DESIGN,
     DesignEvaluation,
@@ -38,15 +45,9 @@ from ascend_dsa.design_point import (
     fixpipe_cycles,
     smallest_compute_bound_heads,
 )
-from ascend_dsa.design_sweep import DesignGrid, SweepResult, sweep
-from ascend_dsa.errors import AscendDsaError, FigureMismatch, ForbiddenDesign, OutOfRange, OutsideModel
-from ascend_dsa.forward_cases import ForwardCase, ForwardComparison, compare_forwards, forward_cases, two_core_case
-from ascend_dsa.gather2 import Gather2Copy, Gather2Plan, check_gather2_fills_queue, gather2_copies, gather2_plan
-from ascend_dsa.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
-from ascend_dsa.kernel_config import SHIPPED_KERNEL, KernelConfig
-from ascend_dsa.kernel_rules import KernelRule, check_kernel_rules
-from ascend_dsa.kv_formats import KvFormat, Mode, kv_bytes_per_token
-from ascend_dsa.kv_quant import (
+from ascend_dsa.models.design_sweep import DesignGrid, SweepResult, sweep
+from ascend_dsa.models.gather2 import Gather2Copy, Gather2Plan, check_gather2_fills_queue, gather2_copies, gather2_plan
+from ascend_dsa.models.kv_quant import (
     FP4_V41,
     FP8_V41,
     MODEL1_FP8,
@@ -58,8 +59,8 @@ from ascend_dsa.kv_quant import (
     roundtrip_error_bound,
     token_byte_ranges,
 )
-from ascend_dsa.l1_banks import l1_bank_of, l1_bank_ranges
-from ascend_dsa.memory_budget import (
+from ascend_dsa.models.l1_banks import l1_bank_of, l1_bank_ranges
+from ascend_dsa.models.memory_plans import (
     L1Plan,
     UbField,
     UbPlan,
@@ -70,12 +71,23 @@ from ascend_dsa.memory_budget import (
     shipped_ub_plans,
     ub_plan,
 )
-from ascend_dsa.model import DSA_V41, ModelShape
-from ascend_dsa.mte2 import GATHER2_TOKENS_PER_REQUEST, requests_per_block, tokens_in_flight
-from ascend_dsa.nd2nz_stride import bank_slots, min_conflict_free_padding, ub_nz_stride_bytes, worst_slot_conflict
-from ascend_dsa.nz_layout import StoreSlots, check_nz_padding, nd2nz_store_slots, nd_to_nz, nz_offset_bytes, nz_to_nd
-from ascend_dsa.peak_clock import clock_range_for_percent
-from ascend_dsa.pipeline import (
+from ascend_dsa.models.mte2 import GATHER2_TOKENS_PER_REQUEST, requests_per_block, tokens_in_flight
+from ascend_dsa.models.nd2nz_stride import (
+    bank_slots,
+    min_conflict_free_padding,
+    ub_nz_stride_bytes,
+    worst_slot_conflict,
+)
+from ascend_dsa.models.nz_layout import (
+    StoreSlots,
+    check_nz_padding,
+    nd2nz_store_slots,
+    nd_to_nz,
+    nz_offset_bytes,
+    nz_to_nd,
+)
+from ascend_dsa.models.peak_clock import clock_range_for_percent
+from ascend_dsa.models.pipeline import (
     VECTOR_SCHEDULE,
     StageCosts,
     Task,
@@ -85,8 +97,7 @@ from ascend_dsa.pipeline import (
     simulate,
     stage_costs,
 )
-from ascend_dsa.provenance import Citation, Source
-from ascend_dsa.reference import (
+from ascend_dsa.models.reference import (
     BlockedStats,
     blocked_sparse_attn_fwd,
     output_tolerance,
@@ -95,6 +106,27 @@ from ascend_dsa.reference import (
     sparse_attn_fwd_float64,
     sparse_attn_weights,
 )
+from ascend_dsa.models.rescale_bound import raw_logit_threshold, rescale_factor_bound, rescale_triggered
+from ascend_dsa.models.roofline import (
+    REPORT_HEADS,
+    REPORT_TOPK,
+    RooflinePoint,
+    Verdict,
+    cube_cycles,
+    head_roofline,
+    head_roofline_sweep,
+    l2_bytes,
+    l2_cycles,
+)
+from ascend_dsa.models.schedule import VECTOR_STAGES, VectorStage, softmax_slack_cycles
+from ascend_dsa.models.skip_scale import (
+    RescaleMeasurement,
+    measure_rescales,
+    rescale_counts,
+    rescale_sweep,
+    synthetic_logits,
+)
+from ascend_dsa.models.throughput import cycles_per_block_at, fraction_of_peak
 from ascend_dsa.render.assumptions import render_assumptions
 from ascend_dsa.render.claims import (
     render_accumulator_ub_share,
@@ -118,7 +150,6 @@ from ascend_dsa.render.claims import (
     render_token_blocks,
     render_vector_schedule,
 )
-from ascend_dsa.render.cli_reference import render_cli_reference
 from ascend_dsa.render.design_space import (
     render_design_alternatives,
     render_design_limits,
@@ -165,33 +196,26 @@ from ascend_dsa.render.skip_scale import (
 )
 from ascend_dsa.render.sources import render_spec_sources
 from ascend_dsa.render.ss_buffer import render_ss_flag_word, render_ss_handshake
-from ascend_dsa.report_figures import (
-    HEAD_ROOFLINE_CITATION,
-    PUBLISHED_FIGURES,
-    PublishedFigure,
-    check_fixpipe_break_even,
-    check_head_roofline,
-    check_p_ready_to_used,
-    head_roofline_differences,
-    published_figure,
-    published_head_roofline,
+from ascend_dsa.report.claims import (
+    CHAPTERS,
+    CLAIMS,
+    SHIPPED_CONTEXT,
+    Claim,
+    ClaimContext,
+    ClaimResult,
+    Rule,
+    RuleKind,
+    check_claims,
+    evaluate_claims,
 )
-from ascend_dsa.rescale_bound import raw_logit_threshold, rescale_factor_bound, rescale_triggered
-from ascend_dsa.roofline import (
-    REPORT_HEADS,
-    REPORT_TOPK,
-    RooflinePoint,
-    Verdict,
-    cube_cycles,
-    head_roofline,
-    head_roofline_sweep,
-    l2_bytes,
-    l2_cycles,
+from ascend_dsa.report.forward_cases import (
+    ForwardCase,
+    ForwardComparison,
+    compare_forwards,
+    forward_cases,
+    two_core_case,
 )
-from ascend_dsa.schedule import VECTOR_STAGES, VectorStage, softmax_slack_cycles
-from ascend_dsa.skip_scale import RescaleMeasurement, measure_rescales, rescale_counts, rescale_sweep, synthetic_logits
-from ascend_dsa.throughput import cycles_per_block_at, fraction_of_peak
-from ascend_dsa.what_if import WHAT_IF_TOPK, compute_bound_heads, with_fewer_cores, with_half_l2
+from ascend_dsa.report.what_if import WHAT_IF_TOPK, compute_bound_heads, with_fewer_cores, with_half_l2
 
 __all__ = [
     "ASCEND_950",

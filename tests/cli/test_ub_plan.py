@@ -4,7 +4,7 @@ import sys
 import pytest
 
 from ascend_dsa.cli import main
-from ascend_dsa.code_figures import SHIPPED_UB_TOTALS
+from ascend_dsa.facts.code_figures import SHIPPED_UB_TOTALS
 from tests.cli.in_process import run_cli
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ascend_dsa.assumptions import ASSUMPTIONS
+from ascend_dsa.facts.assumptions import ASSUMPTIONS
 from ascend_dsa.render.assumptions import render_assumptions
 from tests.conftest import ROOT
 

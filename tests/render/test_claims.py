@@ -2,11 +2,11 @@ import re
 
 import pytest
 
-from ascend_dsa.claims import CLAIMS, ClaimContext
 from ascend_dsa.errors import FigureMismatch
-from ascend_dsa.hardware import ASCEND_950
-from ascend_dsa.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.render import claims as r
+from ascend_dsa.report.claims import CLAIMS, ClaimContext
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

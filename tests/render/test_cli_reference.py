@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from ascend_dsa import cli, render_cli_reference
-from ascend_dsa.render.cli_reference import HELP_WIDTH, command_help
+from ascend_dsa.cli.reference import HELP_WIDTH, command_help
 
 if TYPE_CHECKING:
     import argparse

@@ -3,7 +3,7 @@ import re
 import pytest
 
 from ascend_dsa.errors import FigureMismatch
-from ascend_dsa.hardware import ASCEND_950
+from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.render import design_space
 from ascend_dsa.render.design_space import (
     fitted_index_block_size,

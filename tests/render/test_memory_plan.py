@@ -2,11 +2,11 @@ import re
 
 import pytest
 
-from ascend_dsa.code_figures import SHIPPED_UB_TOTALS
 from ascend_dsa.errors import FigureMismatch
-from ascend_dsa.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.kv_formats import Mode
-from ascend_dsa.memory_budget import ub_plan
+from ascend_dsa.facts.code_figures import SHIPPED_UB_TOTALS
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.facts.kv_formats import Mode
+from ascend_dsa.models.memory_plans import ub_plan
 from ascend_dsa.render import memory_plan
 from ascend_dsa.render.memory_plan import (
     render_l1_bank_figure,
@@ -40,7 +40,7 @@ def test_ub_renderers_are_guarded(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def memory_plan_check(plans: object, shipped: object) -> None:
-    from ascend_dsa.code_figures import check_ub_totals  # noqa: PLC0415
+    from ascend_dsa.facts.code_figures import check_ub_totals  # noqa: PLC0415
 
     check_ub_totals(plans, shipped)  # type: ignore[arg-type]
 

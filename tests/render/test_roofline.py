@@ -1,9 +1,9 @@
 import pytest
 
 from ascend_dsa.errors import FigureMismatch
-from ascend_dsa.hardware import ASCEND_950
+from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.models.roofline import head_roofline
 from ascend_dsa.render.roofline import render_head_roofline_table, seed_row
-from ascend_dsa.roofline import head_roofline
 
 
 def test_seed_row_format() -> None:

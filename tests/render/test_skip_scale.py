@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from ascend_dsa.models.skip_scale import SCORE_ORDERS, SWEEP_SM_SCALE_FACTORS
 from ascend_dsa.render.skip_scale import (
     render_core_decisions,
     render_fixpipe_with_skip_scale,
     render_rescale_plot,
     render_rescale_table,
 )
-from ascend_dsa.skip_scale import SCORE_ORDERS, SWEEP_SM_SCALE_FACTORS
 
 
 def test_table_has_one_row_per_order_and_scale() -> None:

@@ -1,6 +1,6 @@
 import pytest
 
-from ascend_dsa.provenance import Source, report_line
+from ascend_dsa.facts.provenance import Source, report_line
 from ascend_dsa.render.sources import citation, quantity, render_spec_sources
 
 

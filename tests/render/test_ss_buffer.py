@@ -1,9 +1,9 @@
 import pytest
 
 from ascend_dsa.errors import AscendDsaError
-from ascend_dsa.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.models.ss_buffer import HANDSHAKE_STEPS
 from ascend_dsa.render.ss_buffer import render_ss_flag_word, render_ss_handshake
-from ascend_dsa.ss_buffer import HANDSHAKE_STEPS
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -5,11 +5,11 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from ascend_dsa.claims import CHAPTERS, ClaimContext, evaluate_claims
 from ascend_dsa.cli.options import positive_float, positive_int
-from ascend_dsa.hardware import ASCEND_950
-from ascend_dsa.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.render.claims import claim_lines
+from ascend_dsa.report.claims import CHAPTERS, ClaimContext, evaluate_claims
 
 if TYPE_CHECKING:
     import argparse

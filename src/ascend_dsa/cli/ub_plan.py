@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 from ascend_dsa.cli.options import positive_int
 from ascend_dsa.errors import ForbiddenDesign
-from ascend_dsa.hardware import ASCEND_950
-from ascend_dsa.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.kv_formats import KvFormat, Mode
-from ascend_dsa.memory_budget import ub_plan
+from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.facts.kv_formats import KvFormat, Mode
+from ascend_dsa.models.memory_plans import ub_plan
 from ascend_dsa.render.memory_plan import ub_plan_text
 
 if TYPE_CHECKING:

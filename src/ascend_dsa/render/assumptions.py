@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path, PurePosixPath
 
-from ascend_dsa.assumptions import ASSUMPTIONS, assumption_pages
+from ascend_dsa.facts.assumptions import ASSUMPTIONS, assumption_pages
 from ascend_dsa.render.markdown import Lang, pick, table
 
 #: Where the site's pages are, seen from the project root that ``mkdocs build`` runs in.

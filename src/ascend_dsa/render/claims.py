@@ -1,6 +1,6 @@
 """The claims ledger as Markdown: the whole ledger, one chapter's claims, one claim, and the tables that back them.
 
-Every renderer here runs [`ascend_dsa.claims.check_claims`][] on the claims it shows *before* it draws anything,
+Every renderer here runs [`ascend_dsa.report.claims.check_claims`][] on the claims it shows *before* it draws anything,
 so a figure that no longer agrees with the report raises [`FigureMismatch`][] inside the page's block and the
 strict build fails, naming the claim.
 """
@@ -10,7 +10,11 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final
 
-from ascend_dsa.block_cycles import (
+from ascend_dsa.facts.hardware import peak_flops
+from ascend_dsa.facts.kv_formats import KvFormat
+from ascend_dsa.facts.kv_formats import kv_bytes_per_token as kv_bytes_per_token_of
+from ascend_dsa.facts.report_figures import FigureValue, published_number
+from ascend_dsa.models.block_cycles import (
     fixpipe_break_even_b_topk,
     fixpipe_bytes_per_block,
     fixpipe_cycles_per_block,
@@ -18,23 +22,10 @@ from ascend_dsa.block_cycles import (
     identity_rescale_cycles,
     mma_cycles_per_block,
 )
-from ascend_dsa.claims import (
-    CHAPTERS,
-    SHIPPED_CONTEXT,
-    ClaimContext,
-    ClaimResult,
-    Rule,
-    RuleKind,
-    check_claims,
-    evaluate_claims,
-)
-from ascend_dsa.design_point import fixpipe_bytes_per_cycle
-from ascend_dsa.hardware import peak_flops
-from ascend_dsa.kv_formats import KvFormat
-from ascend_dsa.kv_formats import kv_bytes_per_token as kv_bytes_per_token_of
-from ascend_dsa.memory_budget import l0c_output_bytes, l0c_scores_bytes, vector_cores_for_accumulator
-from ascend_dsa.mte2 import GATHER2_TOKENS_PER_REQUEST, requests_per_block, tokens_in_flight
-from ascend_dsa.nd2nz_stride import (
+from ascend_dsa.models.design_point import fixpipe_bytes_per_cycle
+from ascend_dsa.models.memory_plans import l0c_output_bytes, l0c_scores_bytes, vector_cores_for_accumulator
+from ascend_dsa.models.mte2 import GATHER2_TOKENS_PER_REQUEST, requests_per_block, tokens_in_flight
+from ascend_dsa.models.nd2nz_stride import (
     UB_VECTOR_BYTES,
     bank_slots,
     blocks_per_token,
@@ -44,13 +35,10 @@ from ascend_dsa.nd2nz_stride import (
     ub_nz_stride_bytes,
     worst_slot_conflict,
 )
-from ascend_dsa.peak_clock import clock_range_for_percent, intersect
-from ascend_dsa.render.markdown import UNITS_ZH, Align, Lang, check_lang, group_digits, pick, table, unit_name
-from ascend_dsa.render.sources import citation
-from ascend_dsa.report_figures import FigureValue, published_number
-from ascend_dsa.rescale_bound import illustrative_sm_scale, raw_logit_threshold, rescale_factor_bound
-from ascend_dsa.roofline import REPORT_HEADS, REPORT_TOPK, head_roofline
-from ascend_dsa.schedule import (
+from ascend_dsa.models.peak_clock import clock_range_for_percent, intersect
+from ascend_dsa.models.rescale_bound import illustrative_sm_scale, raw_logit_threshold, rescale_factor_bound
+from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK, head_roofline
+from ascend_dsa.models.schedule import (
     VECTOR_STAGES,
     blocks_per_index_group,
     index_group_remainder,
@@ -60,7 +48,19 @@ from ascend_dsa.schedule import (
     softmax_slack_cycles,
     sv_cycles_per_block,
 )
-from ascend_dsa.throughput import cycles_per_block_at, fraction_of_peak
+from ascend_dsa.models.throughput import cycles_per_block_at, fraction_of_peak
+from ascend_dsa.render.markdown import UNITS_ZH, Align, Lang, check_lang, group_digits, pick, table, unit_name
+from ascend_dsa.render.sources import citation
+from ascend_dsa.report.claims import (
+    CHAPTERS,
+    SHIPPED_CONTEXT,
+    ClaimContext,
+    ClaimResult,
+    Rule,
+    RuleKind,
+    check_claims,
+    evaluate_claims,
+)
 from ascend_dsa.units import TFLOPS, GHz, KiB
 
 if TYPE_CHECKING:
@@ -583,7 +583,7 @@ def _bound(mma: Fraction, fixpipe: Fraction, lang: Lang) -> str:
 def render_skip_scale_savings(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
     """What leaves L0C per block with and without a rescale, and the FixPipe cycles at the 1C1V and 1C2V rates.
 
-    The 1C1V rate is the report's (line 142); the 1C2V rate is `ascend_dsa.assumptions.FIXPIPE_1C2V`.
+    The 1C1V rate is the report's (line 142); the 1C2V rate is `ascend_dsa.facts.assumptions.FIXPIPE_1C2V`.
     """
     check_claims(design, ids=("fixpipe-bytes-per-cycle-1c1v", "fixpipe-cycles-formula"))
     spec, config, model = design.spec, design.config, design.model
@@ -814,7 +814,7 @@ def render_fp8_roofline(
 ) -> str:
     """The head roofline at the shipped heads with bf16 KV (as the report) and FP8 KV.
 
-    ``kv_bytes_per_token`` defaults to the FP8 "V41" token of [`ascend_dsa.kv_formats`][]: 512 e4m3 values plus
+    ``kv_bytes_per_token`` defaults to the FP8 "V41" token of [`ascend_dsa.facts.kv_formats`][]: 512 e4m3 values plus
     16 ue8m0 scales, one per 32 dims, 528 B (kv_cache_format.h).
     """
     check_claims(design, ids=("head-roofline-line-108", "head-roofline-line-109"))

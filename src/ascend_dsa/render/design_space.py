@@ -10,8 +10,14 @@ from matplotlib.axes import Axes
 from matplotlib.patches import Patch, PathPatch
 from matplotlib.path import Path
 
-from ascend_dsa.block_cycles import fixpipe_break_even_b_topk, mma_cycles_per_block
-from ascend_dsa.design_point import (
+from ascend_dsa.errors import ForbiddenDesign
+from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.facts.kernel_rules import TILE_RULES, UINT32_PER_VECTOR
+from ascend_dsa.facts.model_shape import DSA_V41
+from ascend_dsa.facts.report_figures import check_fixpipe_break_even, check_head_roofline
+from ascend_dsa.models.block_cycles import fixpipe_break_even_b_topk, mma_cycles_per_block
+from ascend_dsa.models.design_point import (
     LIMIT_SOURCES,
     LIMITS,
     SHIPPED_DESIGN,
@@ -22,23 +28,17 @@ from ascend_dsa.design_point import (
     fixpipe_cycles,
     smallest_compute_bound_heads,
 )
-from ascend_dsa.design_sweep import NONE, DesignGrid, sweep
-from ascend_dsa.errors import ForbiddenDesign
-from ascend_dsa.hardware import ASCEND_950
-from ascend_dsa.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.kernel_rules import TILE_RULES, UINT32_PER_VECTOR
-from ascend_dsa.model import DSA_V41
+from ascend_dsa.models.design_sweep import NONE, DesignGrid, sweep
+from ascend_dsa.models.roofline import cube_cycles, head_roofline_sweep, l2_cycles
 from ascend_dsa.render.markdown import Align, Lang, group_digits, pick, table, unit_name
 from ascend_dsa.render.sources import citation, kind_name
 from ascend_dsa.render.svg import figure, to_svg
-from ascend_dsa.report_figures import check_fixpipe_break_even, check_head_roofline
-from ascend_dsa.roofline import cube_cycles, head_roofline_sweep, l2_cycles
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from ascend_dsa.design_point import DesignEvaluation
-    from ascend_dsa.hardware import AscendSpec
+    from ascend_dsa.facts.hardware import AscendSpec
+    from ascend_dsa.models.design_point import DesignEvaluation
 
 #: Each limit's name on the page: (zh, en).
 LIMIT_NAMES: Final = {

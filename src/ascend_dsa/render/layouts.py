@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from ascend_dsa.errors import AscendDsaError
-from ascend_dsa.gather2 import BF16_TOKEN_BYTES, check_gather2_fills_queue, gather2_plan
-from ascend_dsa.hardware import ASCEND_950
-from ascend_dsa.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.kv_quant import (
+from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.models.gather2 import BF16_TOKEN_BYTES, check_gather2_fills_queue, gather2_plan
+from ascend_dsa.models.kv_quant import (
     KV_TOKEN_FORMATS,
     MODEL1_FP8,
     PUBLISHED_TOKEN_BYTES,
@@ -21,8 +21,8 @@ from ascend_dsa.kv_quant import (
     roundtrip_error_bound,
     token_byte_ranges,
 )
-from ascend_dsa.nd2nz_stride import UB_VECTOR_BYTES
-from ascend_dsa.nz_layout import block_bytes, check_nz_padding, nd2nz_store_slots, nd_to_nz
+from ascend_dsa.models.nd2nz_stride import UB_VECTOR_BYTES
+from ascend_dsa.models.nz_layout import block_bytes, check_nz_padding, nd2nz_store_slots, nd_to_nz
 from ascend_dsa.render.markdown import Align, Lang, pick, table
 from ascend_dsa.render.sources import citation
 

@@ -4,26 +4,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from ascend_dsa.code_figures import UB_PLAN_CITATION, check_ub_totals
 from ascend_dsa.errors import FigureMismatch
-from ascend_dsa.hardware import ASCEND_950
-from ascend_dsa.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.memory_budget import (
+from ascend_dsa.facts.code_figures import UB_PLAN_CITATION, check_ub_totals
+from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.facts.model_shape import DSA_V41
+from ascend_dsa.models.memory_plans import (
     SHIPPED_L1_LAYOUT,
     SHIPPED_L1_LAYOUT_SOURCE,
     l1_plan,
     layout_bytes_per_bank,
     shipped_ub_plans,
 )
-from ascend_dsa.model import DSA_V41
 from ascend_dsa.render.markdown import Align, Lang, group_digits, pick, table
 from ascend_dsa.render.sources import citation
 from ascend_dsa.render.svg import figure, to_svg
 from ascend_dsa.units import KiB
 
 if TYPE_CHECKING:
-    from ascend_dsa.hardware import AscendSpec
-    from ascend_dsa.memory_budget import UbPlan
+    from ascend_dsa.facts.hardware import AscendSpec
+    from ascend_dsa.models.memory_plans import UbPlan
 
 #: Fields drawn together in the stacked bars: (zh, en, fields).
 UB_GROUPS: Final = (

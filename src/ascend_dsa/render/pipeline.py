@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING, Final
 from matplotlib.patches import Patch
 
 from ascend_dsa.errors import FigureMismatch
-from ascend_dsa.hardware import ASCEND_950
-from ascend_dsa.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.pipeline import (
+from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.facts.report_figures import check_p_ready_to_used
+from ascend_dsa.models.pipeline import (
     P_READY_TO_USED_SOURCE,
     TASK_UNIT,
     VECTOR_SCHEDULE,
@@ -22,11 +23,10 @@ from ascend_dsa.pipeline import (
 from ascend_dsa.render.markdown import Lang, pick, table
 from ascend_dsa.render.sources import citation, kind_name
 from ascend_dsa.render.svg import figure, to_svg
-from ascend_dsa.report_figures import check_p_ready_to_used
 
 if TYPE_CHECKING:
-    from ascend_dsa.hardware import AscendSpec
-    from ascend_dsa.provenance import Source
+    from ascend_dsa.facts.hardware import AscendSpec
+    from ascend_dsa.facts.provenance import Source
 
 #: Each task's name on the page: (zh, en).
 TASK_NAMES: Final = {

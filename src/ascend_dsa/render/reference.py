@@ -7,7 +7,11 @@ import math
 import numpy as np
 
 from ascend_dsa.errors import FigureMismatch
-from ascend_dsa.forward_cases import (
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.facts.model_shape import DSA_V41
+from ascend_dsa.models.reference import blocked_sparse_attn_fwd, sparse_attn_fwd, sparse_attn_weights
+from ascend_dsa.render.markdown import Align, Lang, pick, table
+from ascend_dsa.report.forward_cases import (
     TRACE_B_TOPK,
     ForwardCase,
     check_forwards_agree,
@@ -15,10 +19,6 @@ from ascend_dsa.forward_cases import (
     forward_cases,
     trace_case,
 )
-from ascend_dsa.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.model import DSA_V41
-from ascend_dsa.reference import blocked_sparse_attn_fwd, sparse_attn_fwd, sparse_attn_weights
-from ascend_dsa.render.markdown import Align, Lang, pick, table
 
 
 def _case_label(case: ForwardCase, lang: Lang) -> str:  # noqa: PLR0911 - one label per case

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ascend_dsa.hardware import ASCEND_950, l2_bytes_per_cycle_per_core
-from ascend_dsa.model import DSA_V41, ModelShape
+from ascend_dsa.facts.hardware import ASCEND_950, l2_bytes_per_cycle_per_core
+from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
+from ascend_dsa.facts.report_figures import check_head_roofline, published_head_roofline
+from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK, RooflinePoint, Verdict, head_roofline_sweep
 from ascend_dsa.render.markdown import Align, Lang, pick, table
-from ascend_dsa.report_figures import check_head_roofline, published_head_roofline
-from ascend_dsa.roofline import REPORT_HEADS, REPORT_TOPK, RooflinePoint, Verdict, head_roofline_sweep
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from ascend_dsa.hardware import AscendSpec
+    from ascend_dsa.facts.hardware import AscendSpec
 
 _VERDICT_ZH = {Verdict.COMPUTE_BOUND: "算力 bound", Verdict.MEMORY_BOUND: "带宽 bound", Verdict.BALANCED: "均衡"}
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Final
 
-from ascend_dsa.hardware import ASCEND_950, FIELD_UNITS, AscendSpec, numeric_fields
+from ascend_dsa.facts.hardware import ASCEND_950, FIELD_UNITS, AscendSpec, numeric_fields
 from ascend_dsa.render.markdown import Lang, check_lang, group_digits, pick, table, unit_name
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from ascend_dsa.provenance import Source
+    from ascend_dsa.facts.provenance import Source
 
 _KIND_ZH: Final = {"report": "报告", "code": "源码", "derived": "推导", "assumed": "假设"}
 #: Decimal prefixes for rates and clocks (5 TB/s, 1650 MHz), largest first.

@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Final
 
 from ascend_dsa.errors import AscendDsaError
-from ascend_dsa.kernel_config import SHIPPED_KERNEL, KernelConfig
-from ascend_dsa.render.markdown import Lang, pick, table
-from ascend_dsa.ss_buffer import (
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.models.ss_buffer import (
     CROSS_CORE_FLAG_STRIDE,
     HANDSHAKE_STEPS,
     SS_FLAG_BYTES,
@@ -17,6 +16,7 @@ from ascend_dsa.ss_buffer import (
     block_flags,
     ss_buffer_bytes,
 )
+from ascend_dsa.render.markdown import Lang, pick, table
 
 _BITS_PER_BYTE: Final = 8
 

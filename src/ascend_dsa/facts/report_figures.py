@@ -1,0 +1,289 @@
+"""The report's published figures, kept as published, with their citations, and the checks against them.
+
+The head-roofline table is stored as the text the report prints (report (zh) lines 104-111). Markdown ate the
+leading blank of its first row, so rows are compared by the numbers they contain, never as raw text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final, TypeAlias
+
+from ascend_dsa.errors import FigureMismatch, Mismatch
+from ascend_dsa.facts.provenance import REPORT_COMMIT, REPORT_ZH_PATH, Citation
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from ascend_dsa.models.roofline import RooflinePoint
+
+HEAD_ROOFLINE_CITATION: Final = Citation(REPORT_ZH_PATH, REPORT_COMMIT, 104, 111)
+
+#: Report (zh) lines 104-111, character for character (the first row lost its leading blank upstream).
+HEAD_ROOFLINE_PUBLISHED_TEXT: Final = (
+    "16, topk= 512, cube_cycles=  2048, mem_cycles=  5883",
+    " 16, topk=1024, cube_cycles=  4096, mem_cycles= 11419",
+    " 32, topk= 512, cube_cycles=  4096, mem_cycles=  6229",
+    " 32, topk=1024, cube_cycles=  8192, mem_cycles= 11765",
+    " 64, topk= 512, cube_cycles=  8192, mem_cycles=  6921",
+    " 64, topk=1024, cube_cycles= 16384, mem_cycles= 12457",
+    "128, topk= 512, cube_cycles= 16384, mem_cycles=  8305",
+    "128, topk=1024, cube_cycles= 32768, mem_cycles= 13841",
+)
+
+_ROW_PATTERN: Final = re.compile(
+    r"^\s*(?P<heads>\d+),\s*topk=\s*(?P<topk>\d+),\s*cube_cycles=\s*(?P<cube>\d+),\s*mem_cycles=\s*(?P<mem>\d+)\s*$"
+)
+
+
+@dataclass(frozen=True)
+class HeadRooflineRow:
+    """One row of the head-roofline table as numbers; ``mem_cycles`` is rounded as the report prints it."""
+
+    heads: int
+    topk: int
+    cube_cycles: int
+    mem_cycles: int
+    line: int | None = None  # report (zh) line, for published rows
+
+    def values(self) -> tuple[int, int, int, int]:
+        """The four numbers that must agree."""
+        return (self.heads, self.topk, self.cube_cycles, self.mem_cycles)
+
+    def describe(self) -> str:
+        """The row's numbers in one short phrase."""
+        return f"h_q={self.heads}, topk={self.topk}, cube_cycles={self.cube_cycles}, mem_cycles={self.mem_cycles}"
+
+
+def parse_head_roofline_row(text: str, line: int | None = None) -> HeadRooflineRow:
+    """Read the four numbers of one printed row, whatever its leading blanks."""
+    match = _ROW_PATTERN.match(text)
+    if match is None:
+        raise ValueError(
+            f"row text must look like 'H, topk=K, cube_cycles=C, mem_cycles=M' with whole numbers, got {text!r}"
+        )
+    return HeadRooflineRow(
+        heads=int(match["heads"]),
+        topk=int(match["topk"]),
+        cube_cycles=int(match["cube"]),
+        mem_cycles=int(match["mem"]),
+        line=line,
+    )
+
+
+def published_head_roofline(
+    text: Iterable[str] = HEAD_ROOFLINE_PUBLISHED_TEXT, citation: Citation = HEAD_ROOFLINE_CITATION
+) -> tuple[HeadRooflineRow, ...]:
+    """The published rows as numbers, each with its report line."""
+    rows = tuple(parse_head_roofline_row(t, citation.first_line + i) for i, t in enumerate(text))
+    expected = citation.last_line - citation.first_line + 1
+    if len(rows) != expected:
+        raise ValueError(f"published table must have {expected} rows for {citation.short}, got {len(rows)}")
+    return rows
+
+
+def computed_row(point: RooflinePoint) -> HeadRooflineRow:
+    """Our point as the report would print it: L2 cycles rounded to a whole number (``:6.0f``)."""
+    return HeadRooflineRow(point.heads, point.topk, point.cube_cycles, round(point.l2_cycles))
+
+
+@dataclass(frozen=True)
+class RowDifference:
+    """A published row and what we computed for the same (heads, topk); ``ours`` is None when not computed."""
+
+    published: HeadRooflineRow
+    ours: HeadRooflineRow | None
+
+    def describe(self) -> str:
+        """One line: the row, ours, theirs."""
+        row = self.mismatch()
+        return f"{row.citation}: ours {row.ours}; report {row.theirs}"
+
+    def mismatch(self) -> Mismatch:
+        """The row as a [`Mismatch`][]: which row, where the report prints it, ours and the report's."""
+        return Mismatch(
+            subject=f"h_q={self.published.heads}, topk={self.published.topk}",
+            citation=f"report (zh) line {self.published.line}" if self.published.line else "published row",
+            ours="not computed" if self.ours is None else self.ours.describe(),
+            theirs=self.published.describe(),
+        )
+
+
+def head_roofline_differences(
+    points: Iterable[RooflinePoint], published: Iterable[HeadRooflineRow] | None = None
+) -> tuple[RowDifference, ...]:
+    """Every published row whose numbers we do not reproduce (compared by their (heads, topk) key)."""
+    ours = {(p.heads, p.topk): computed_row(p) for p in points}
+    rows = published_head_roofline() if published is None else tuple(published)
+    differences = []
+    for row in rows:
+        mine = ours.get((row.heads, row.topk))
+        if mine is None or mine.values() != row.values():
+            differences.append(RowDifference(published=row, ours=mine))
+    return tuple(differences)
+
+
+def check_head_roofline(points: Iterable[RooflinePoint], published: Iterable[HeadRooflineRow] | None = None) -> None:
+    """Raise [`FigureMismatch`][] listing every row of the report's table that ``points`` do not reproduce."""
+    differences = head_roofline_differences(points, published)
+    if differences:
+        rows = "; ".join(d.describe() for d in differences)
+        raise FigureMismatch(
+            f"{len(differences)} of the rows of {HEAD_ROOFLINE_CITATION.short} differ from ours "
+            f"({HEAD_ROOFLINE_CITATION.full}): {rows}",
+            [d.mismatch() for d in differences],
+        )
+
+
+#: A published or computed figure: a number, or a tuple of them (possibly nested).
+FigureValue: TypeAlias = int | float | tuple["FigureValue", ...]
+
+
+def report_zh(first: int, last: int | None = None) -> Citation:
+    """A span of the Chinese report at the pinned commit."""
+    return Citation(REPORT_ZH_PATH, REPORT_COMMIT, first, first if last is None else last)
+
+
+@dataclass(frozen=True)
+class PublishedFigure:
+    """One figure as the report states it: a stable key, the value, its unit and where it stands.
+
+    ``written`` says how the report writes it when that is not the plain number (``exp(6)``, ``64 或 96``).
+    """
+
+    key: str
+    value: FigureValue
+    unit: str
+    citation: Citation
+    written: str = ""
+
+    def __post_init__(self) -> None:
+        """Reject a key that is not kebab-case."""
+        if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", self.key):
+            raise ValueError(f"key must be kebab-case, got {self.key!r}")
+
+
+#: Every figure of the report the ledger checks, besides the head-roofline rows above. One figure per entry, each
+#: written once; ``ascend_dsa.report.claims`` says what we compute for it and how the two are compared.
+PUBLISHED_FIGURES: Final = (
+    PublishedFigure(key="prefill-tflops", value=410, unit="TFLOPS", citation=report_zh(5)),
+    PublishedFigure(key="prefill-percent-of-peak", value=95, unit="%", citation=report_zh(5)),
+    PublishedFigure(key="decode-tflops", value=360, unit="TFLOPS", citation=report_zh(5)),
+    PublishedFigure(key="decode-percent-of-peak", value=83, unit="%", citation=report_zh(5)),
+    PublishedFigure(key="b-topk-choices", value=(64, 96), unit="tokens", citation=report_zh(43), written="64 或 96"),
+    PublishedFigure(key="rescale-threshold", value=6, unit="", citation=report_zh(57)),
+    PublishedFigure(key="rescale-factor-bound", value=403.43, unit="", citation=report_zh(67), written="exp(6)"),
+    PublishedFigure(key="compute-bound-from-heads", value=64, unit="heads", citation=report_zh(114)),
+    PublishedFigure(key="balanced-ratio-at-64-heads", value=1, unit="", citation=report_zh(114), written="大致均衡"),
+    PublishedFigure(key="l0c-o-at-128-heads", value=256, unit="KiB", citation=report_zh(116), written="256KB"),
+    PublishedFigure(key="l0c-capacity", value=256, unit="KiB", citation=report_zh(116), written="完全占满"),
+    PublishedFigure(
+        key="accumulator-vector-cores-at-128-heads",
+        value=2,
+        unit="VECTOR Cores",
+        citation=report_zh(116),
+        written="必须用两个 AIV",
+    ),
+    PublishedFigure(key="identity-rescale-cycles", value=8192, unit="cycles", citation=report_zh(126, 128)),
+    PublishedFigure(key="hf32-off-fma-per-cycle", value=256, unit="FMA/cycle", citation=report_zh(128)),
+    PublishedFigure(key="vector-cores-per-ai-core", value=2, unit="VECTOR Cores", citation=report_zh(134)),
+    PublishedFigure(key="mte2-outstanding-requests", value=16, unit="requests", citation=report_zh(138)),
+    PublishedFigure(key="mte2-tokens-in-flight", value=32, unit="tokens", citation=report_zh(138)),
+    PublishedFigure(key="fixpipe-bytes-per-cycle-1c1v", value=128, unit="B/cycle", citation=report_zh(142)),
+    PublishedFigure(
+        key="mma-cycles-per-token", value=16, unit="cycles", citation=report_zh(142), written="B_TOPK * 16"
+    ),
+    PublishedFigure(
+        key="fixpipe-cycles-formula",
+        value=(1024, 2),
+        unit="cycles",
+        citation=report_zh(142),
+        written="1024 + B_TOPK * 2",
+    ),
+    PublishedFigure(key="fixpipe-break-even-b-topk", value=73.14, unit="tokens", citation=report_zh(142)),
+    PublishedFigure(key="fixpipe-margin-b-topk", value=(96, 128), unit="tokens", citation=report_zh(142)),
+    PublishedFigure(
+        key="token-as-blocks", value=(512, 32, 32), unit="", citation=report_zh(152), written="512 个 bf16 = 32 个 32B"
+    ),
+    PublishedFigure(key="design-heads-and-vector-cores", value=(64, 2), unit="", citation=report_zh(168)),
+    PublishedFigure(
+        key="softmax-slack-cycles", value=1024, unit="cycles", citation=report_zh(184), written="大约 1024"
+    ),
+    PublishedFigure(key="vector-step-1-offset", value=5, unit="blocks", citation=report_zh(188), written="i+5"),
+    PublishedFigure(key="vector-step-2-offset", value=3, unit="blocks", citation=report_zh(190), written="i+3"),
+    PublishedFigure(key="vector-step-3-offset", value=1, unit="blocks", citation=report_zh(192), written="i+1"),
+    PublishedFigure(key="vector-step-4-offset", value=5, unit="blocks", citation=report_zh(194), written="i+5"),
+    PublishedFigure(key="vector-step-5-offset", value=0, unit="blocks", citation=report_zh(196), written="i"),
+    PublishedFigure(key="vector-step-6-offset", value=1, unit="blocks", citation=report_zh(198), written="i+1"),
+    PublishedFigure(key="vector-step-7-offset", value=5, unit="blocks", citation=report_zh(200), written="i+5"),
+    PublishedFigure(key="mte2-queue-depth", value=16, unit="requests", citation=report_zh(216)),
+    PublishedFigure(
+        key="gather2-burst-count", value=2, unit="tokens", citation=report_zh(216), written="burst_count=2"
+    ),
+    PublishedFigure(
+        key="mte2-copies-per-token", value=(2, 1), unit="copies", citation=report_zh(220), written="两次 MTE2 拷贝"
+    ),
+    PublishedFigure(key="nz-padding-rows", value=1, unit="rows", citation=report_zh(228), written="额外 pad 一行"),
+    PublishedFigure(key="nd2nz-vector-pair", value=(2, 256), unit="B", citation=report_zh(232), written="一对 256B"),
+    PublishedFigure(key="icache-cube", value=32, unit="KiB", citation=report_zh(238)),
+    PublishedFigure(key="icache-vector", value=16, unit="KiB", citation=report_zh(238)),
+    PublishedFigure(key="icache-simd-vf", value=8, unit="KiB", citation=report_zh(238)),
+    PublishedFigure(key="l1-bank-ranges", value=((0, 256), (256, 512)), unit="KiB", citation=report_zh(242)),
+)
+
+
+def head_roofline_figures() -> tuple[PublishedFigure, ...]:
+    """The head-roofline rows as figures ``(cube_cycles, mem_cycles)``, keyed by their report line."""
+    return tuple(
+        PublishedFigure(
+            key=f"head-roofline-line-{row.line}",
+            value=(row.cube_cycles, row.mem_cycles),
+            unit="cycles",
+            citation=report_zh(row.line or 0),
+            written=f"h_q={row.heads}, topk={row.topk}",
+        )
+        for row in published_head_roofline()
+    )
+
+
+def published_figure(key: str) -> PublishedFigure:
+    """The published figure named ``key`` (including ``head-roofline-line-N``)."""
+    for figure in (*PUBLISHED_FIGURES, *head_roofline_figures()):
+        if figure.key == key:
+            return figure
+    raise ValueError(f"key must name a published figure, got {key!r}")
+
+
+def published_number(key: str) -> float:
+    """The published figure named ``key``, which must be a single number."""
+    value = published_figure(key).value
+    if isinstance(value, tuple):
+        raise TypeError(f"published figure {key} must be a single number, got {value!r}")
+    return value
+
+
+#: "About" in the report: a simulated figure within this fraction of the published one agrees with it.
+ABOUT_TOLERANCE: Final = 0.01
+
+
+def check_fixpipe_break_even(b_topk: float) -> None:
+    """Raise [`FigureMismatch`][] unless ``b_topk``, rounded as printed (two decimals), equals line 142's 73.14."""
+    figure = published_figure("fixpipe-break-even-b-topk")
+    published = published_number(figure.key)
+    if round(b_topk, 2) != published:
+        raise FigureMismatch(
+            f"claim {figure.key} ({figure.citation.short}): ours B_TOPK > {b_topk:.2f}, "
+            f"report B_TOPK > {published} ({figure.citation.full})"
+        )
+
+
+def check_p_ready_to_used(cycles: float) -> None:
+    """Raise [`FigureMismatch`][] unless ``cycles`` is within 1% of line 184's "about 1024 cycles"."""
+    figure = published_figure("softmax-slack-cycles")
+    published = published_number(figure.key)
+    if abs(cycles - published) > ABOUT_TOLERANCE * published:
+        raise FigureMismatch(
+            f"claim {figure.key} ({figure.citation.short}): ours {cycles:.1f} cycles between P[i] ready and used, "
+            f"report about {published:g} ({figure.citation.full})"
+        )

@@ -1,0 +1,87 @@
+"""Cycles of one KV block on one AI Core: CUBE work, FixPipe copies, and an identity-matmul rescale.
+
+Report (zh) lines 126-128 and 142.
+
+A block is ``B_TOPK`` gathered KV tokens; the CUBE computes ``P = Q K^T`` and ``O += S V`` for ``MMA_M`` rows.
+FixPipe moves fp32 results out of L0C: P every block and, without skip-scale, all of O too.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ascend_dsa.errors import OutsideModel
+from ascend_dsa.facts.assumptions import HF32_RATE_OVER_BF16
+from ascend_dsa.facts.hardware import AscendSpec
+from ascend_dsa.facts.kernel_config import KernelConfig
+from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
+from ascend_dsa.units import FP32_BYTES
+from ascend_dsa.validate import require_bool, require_instance, require_int
+
+
+def mma_cycles_per_block(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41) -> Fraction:
+    """CUBE cycles of one block: ``MMA_M x B_TOPK x (d_qk + d_v)`` MACs at full rate (16 x B_TOPK at 64 rows)."""
+    spec = require_instance("spec", spec, AscendSpec)
+    config = require_instance("config", config, KernelConfig)
+    model = require_instance("model", model, ModelShape)
+    return Fraction(config.mma_m * config.b_topk * (model.d_qk + model.d_v), spec.cube_fma_per_cycle)
+
+
+def fixpipe_bytes_per_block(config: KernelConfig, model: ModelShape = DSA_V41, *, o_leaves: bool = True) -> int:
+    """fp32 bytes FixPipe copies out of L0C per block: P always, O (``MMA_M x d_v``) only when ``o_leaves``."""
+    config = require_instance("config", config, KernelConfig)
+    model = require_instance("model", model, ModelShape)
+    o_leaves = require_bool("o_leaves", o_leaves)
+    p_bytes = config.mma_m * config.b_topk * FP32_BYTES
+    o_bytes = config.mma_m * model.d_v * FP32_BYTES if o_leaves else 0
+    return p_bytes + o_bytes
+
+
+def fixpipe_cycles_per_block(
+    spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41, *, o_leaves: bool = True
+) -> Fraction:
+    """FixPipe cycles per block at the 1C1V rate of 128 B/cycle (1024 + 2 x B_TOPK when O leaves every block)."""
+    spec = require_instance("spec", spec, AscendSpec)
+    config = require_instance("config", config, KernelConfig)
+    model = require_instance("model", model, ModelShape)
+    return Fraction(fixpipe_bytes_per_block(config, model, o_leaves=o_leaves), spec.fixpipe_bytes_per_cycle_1c1v)
+
+
+def fixpipe_break_even_b_topk(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41) -> Fraction:
+    """The B_TOPK above which MMA outlasts FixPipe when O leaves every block (1024 / 14 = 73.14 on the 950).
+
+    Both sides are linear in B_TOPK: ``a x B > c + b x B`` holds for ``B > c / (a - b)``.
+    """
+    spec = require_instance("spec", spec, AscendSpec)
+    config = require_instance("config", config, KernelConfig)
+    model = require_instance("model", model, ModelShape)
+    rows = config.mma_m
+    a = Fraction(rows * (model.d_qk + model.d_v), spec.cube_fma_per_cycle)
+    b = Fraction(rows * FP32_BYTES, spec.fixpipe_bytes_per_cycle_1c1v)
+    c = Fraction(rows * model.d_v * FP32_BYTES, spec.fixpipe_bytes_per_cycle_1c1v)
+    if a <= b:
+        raise OutsideModel(
+            f"no B_TOPK lets MMA outlast FixPipe: per token MMA takes {float(a):g} cycles and FixPipe "
+            f"{float(b):g} (cube_fma_per_cycle = {spec.cube_fma_per_cycle}, "
+            f"fixpipe_bytes_per_cycle_1c1v = {spec.fixpipe_bytes_per_cycle_1c1v}); MMA must take longer"
+        )
+    return c / (a - b)
+
+
+def hf32_fma_per_cycle(spec: AscendSpec) -> int:
+    """fp32 FMA per cycle with HF32 on: the bf16 rate times the assumed ratio (the report gives no HF32-on rate)."""
+    spec = require_instance("spec", spec, AscendSpec)
+    return spec.cube_fma_per_cycle * HF32_RATE_OVER_BF16
+
+
+def identity_rescale_cycles(spec: AscendSpec, m: int, k: int, n: int, *, exact_fp32: bool = True) -> Fraction:
+    """Cycles of an ``m x k x n`` matmul used to move (and rescale) O into L0C through an identity matrix.
+
+    With ``exact_fp32`` the CUBE runs with HF32 off at its fp32 rate (256 FMA/cycle, report (zh) line 128);
+    otherwise at the HF32 rate, which the report does not give ([`hf32_fma_per_cycle`][], an assumption).
+    """
+    spec = require_instance("spec", spec, AscendSpec)
+    m, k, n = (require_int(name, value, minimum=1) for name, value in (("m", m), ("k", k), ("n", n)))
+    exact_fp32 = require_bool("exact_fp32", exact_fp32)
+    rate = spec.cube_fma_per_cycle_exact_fp32 if exact_fp32 else hf32_fma_per_cycle(spec)
+    return Fraction(m * k * n, rate)

@@ -1,0 +1,53 @@
+"""Skip-scale: when O must be rescaled, and how large an unrescaled factor can grow (report (zh) lines 57-69).
+
+The softmax uses ``max_for_softmax``, which lags behind the true running maximum. Exponentials are taken against
+the lagging value, so each one can exceed 1 by at most ``exp(running_max - max_for_softmax)``. A rescale is forced
+only when that gap exceeds the threshold, so the factor never passes ``exp(threshold)``.
+
+The kernel (config.h:43) compares the gap of *scaled* logits (``x sm_scale``) with 6; on raw logits this is
+``6 / sm_scale``. The report's recap (lines 57, 67) leaves ``sm_scale`` out.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
+from ascend_dsa.validate import require_finite
+
+
+def _threshold(threshold: object) -> float:
+    return require_finite("threshold", threshold, minimum=0.0)
+
+
+def rescale_triggered(running_max: float, max_for_softmax: float, threshold: float) -> bool:
+    """Whether this row forces a rescale: the gap strictly exceeds the threshold (the kernel's ``>``)."""
+    gap = require_finite("running_max", running_max) - require_finite("max_for_softmax", max_for_softmax)
+    return gap > _threshold(threshold)
+
+
+def rescale_factor_bound(threshold: float) -> float:
+    """Largest ``exp(running_max - max_for_softmax)`` that can stand without a rescale: ``exp(threshold)``."""
+    value = _threshold(threshold)
+    try:
+        return math.exp(value)
+    except OverflowError:
+        msg = f"threshold must be small enough for exp(threshold) to be a finite float, got {value!r}"
+        raise ValueError(msg) from None
+
+
+def raw_logit_threshold(threshold: float, sm_scale: float) -> float:
+    """The same threshold on unscaled logits, as the kernel applies it: ``threshold / sm_scale``."""
+    scale = require_finite("sm_scale", sm_scale, positive=True)
+    value = _threshold(threshold)
+    raw = value / scale
+    if not math.isfinite(raw):
+        raise ValueError(f"sm_scale must be large enough for threshold / sm_scale to be finite, got {sm_scale!r}")
+    return raw
+
+
+def illustrative_sm_scale(model: ModelShape = DSA_V41) -> float:
+    """``1 / sqrt(d_qk)``: the usual choice, an assumption here (the kernel takes ``sm_scale`` as a parameter)."""
+    if not isinstance(model, ModelShape):
+        raise TypeError(f"model must be a ModelShape, got {type(model).__name__}")
+    return 1.0 / math.sqrt(model.d_qk)

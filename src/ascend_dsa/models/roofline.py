@@ -1,0 +1,139 @@
+"""How many q heads one AI Core should own: CUBE cycles against L2 cycles for one query token.
+
+Per query token and per AI Core (report (zh) lines 85-100):
+
+- the CUBE does two GEMMs, ``Q @ K^T`` and ``S @ V``, each ``heads x topk x d`` multiply-adds;
+- the L2 delivers Q and receives O once for the block of heads, and delivers the ``topk`` gathered KV rows once,
+  shared by all heads.
+
+More heads per core reuse the same KV rows for more work, so the ratio of CUBE to L2 cycles grows with heads.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Final
+
+from ascend_dsa.errors import OutOfRange
+from ascend_dsa.facts.hardware import AscendSpec, l2_bytes_per_cycle_per_core
+from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
+from ascend_dsa.validate import LARGEST_EXACT_WHOLE, finite_result, require_instance, require_int
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+
+#: The report's grid of q heads per AI Core (report (zh) line 94).
+REPORT_HEADS: Final = (16, 32, 64, 128)
+#: The report's grid of topk (report (zh) line 95).
+REPORT_TOPK: Final = (512, 1024)
+
+
+class Verdict(StrEnum):
+    """Which side of the roofline a design point sits on."""
+
+    COMPUTE_BOUND = "compute-bound"
+    MEMORY_BOUND = "memory-bound"
+    BALANCED = "balanced"
+
+
+@dataclass(frozen=True)
+class RooflinePoint:
+    """CUBE and L2 cycles of one (heads, topk) design point on one AI Core, for one query token."""
+
+    heads: int
+    topk: int
+    cube_cycles: int
+    l2_cycles: float
+
+    def __post_init__(self) -> None:
+        """Reject L2 cycles that are not positive and finite, or a ratio too large to be a number."""
+        finite_result("L2 cycles", self.l2_cycles, positive=True)
+        finite_result("CUBE/L2 cycle ratio", self.cube_cycles / self.l2_cycles)
+
+    @property
+    def ratio(self) -> float:
+        """CUBE cycles over L2 cycles: above 1 the CUBE is the bottleneck."""
+        return self.cube_cycles / self.l2_cycles
+
+    def verdict(self, balanced_within: float = 0.0) -> Verdict:
+        """Compute- or memory-bound; balanced when the ratio lies within ``balanced_within`` of 1."""
+        if not math.isfinite(balanced_within) or balanced_within < 0:
+            raise ValueError(f"balanced_within must be a non-negative fraction, got {balanced_within!r}")
+        if abs(self.ratio - 1.0) <= balanced_within:
+            return Verdict.BALANCED
+        return Verdict.COMPUTE_BOUND if self.ratio > 1.0 else Verdict.MEMORY_BOUND
+
+
+def _positive_int(name: str, value: int) -> int:
+    return require_int(name, value, minimum=1, maximum=LARGEST_EXACT_WHOLE)
+
+
+def cube_cycles(spec: AscendSpec, heads: int, topk: int, model: ModelShape = DSA_V41) -> int:
+    """CUBE cycles of ``Q @ K^T`` plus ``S @ V``: MACs over FMA/cycle, floored as the report does (line 96)."""
+    spec = require_instance("spec", spec, AscendSpec)
+    model = require_instance("model", model, ModelShape)
+    macs = _positive_int("heads", heads) * _positive_int("topk", topk) * (model.d_qk + model.d_v)
+    cycles = macs // spec.cube_fma_per_cycle
+    if cycles == 0:
+        raise OutOfRange(
+            f"CUBE cycles come out as 0: cube_fma_per_cycle = {spec.cube_fma_per_cycle} exceeds the {macs} "
+            f"multiply-adds of {heads} heads x topk {topk}"
+        )
+    return cycles
+
+
+def l2_bytes(heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_token: int | None = None) -> int:
+    """Bytes through L2: Q in and O out once per block of heads, plus each gathered KV token once (lines 97-98).
+
+    ``kv_bytes_per_token`` defaults to ``d_qk`` elements of the model's element size (bf16: 1024 B).
+    """
+    model = require_instance("model", model, ModelShape)
+    kv_token = model.d_qk * model.element_bytes if kv_bytes_per_token is None else kv_bytes_per_token
+    kv_token = _positive_int("kv_bytes_per_token", kv_token)
+    q_and_o = _positive_int("heads", heads) * (model.d_qk + model.d_v) * model.element_bytes
+    return q_and_o + _positive_int("topk", topk) * kv_token
+
+
+def l2_cycles(
+    spec: AscendSpec, heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_token: int | None = None
+) -> float:
+    """Cycles the per-core L2 share needs to move [`l2_bytes`][] (line 99)."""
+    spec = require_instance("spec", spec, AscendSpec)
+    model = require_instance("model", model, ModelShape)
+    cycles = l2_bytes(heads, topk, model, kv_bytes_per_token) / l2_bytes_per_cycle_per_core(spec)
+    return finite_result("L2 cycles", cycles, positive=True)
+
+
+def head_roofline(
+    spec: AscendSpec, heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_token: int | None = None
+) -> RooflinePoint:
+    """The roofline point of one (heads, topk) pair."""
+    spec = require_instance("spec", spec, AscendSpec)
+    model = require_instance("model", model, ModelShape)
+    return RooflinePoint(
+        heads=heads,
+        topk=topk,
+        cube_cycles=cube_cycles(spec, heads, topk, model),
+        l2_cycles=l2_cycles(spec, heads, topk, model, kv_bytes_per_token),
+    )
+
+
+def head_roofline_sweep(
+    spec: AscendSpec,
+    heads: Iterable[int] = REPORT_HEADS,
+    topk: Iterable[int] = REPORT_TOPK,
+    model: ModelShape = DSA_V41,
+    kv_bytes_per_token: int | None = None,
+) -> tuple[RooflinePoint, ...]:
+    """Every (heads, topk) pair of the grid, heads outermost as in the report's loop (lines 94-95)."""
+    spec = require_instance("spec", spec, AscendSpec)
+    model = require_instance("model", model, ModelShape)
+    heads_grid, topk_grid = tuple(heads), tuple(topk)
+    if not heads_grid:
+        raise ValueError("heads must list at least one value, got an empty grid")
+    if not topk_grid:
+        raise ValueError("topk must list at least one value, got an empty grid")
+    return tuple(head_roofline(spec, h, k, model, kv_bytes_per_token) for h in heads_grid for k in topk_grid)

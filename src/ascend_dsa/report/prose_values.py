@@ -1,0 +1,354 @@
+"""The numbers page prose may show: name -> a function of nothing returning the number and its unit.
+
+A page writes ``{{ name }}`` and the build puts the value here in its place (see `ascend_dsa.site.prose_numbers`).
+Every entry computes from the package, so a changed constant changes the prose with it. Names say what the number
+is, with its unit last (``clock_mhz``, ``l0c_kib``); ``unit="%"`` marks a fraction shown as a percentage.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import partial
+from types import MappingProxyType
+from typing import Final
+
+import ml_dtypes
+
+from ascend_dsa.facts.assumptions import FIXPIPE_1C2V_SPEEDUP, UB_ROW_BYTES, VECTOR_BYTES_PER_CYCLE
+from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
+from ascend_dsa.facts.kernel_config import MMA_M_GRANULE_ROWS, SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.facts.kernel_rules import VECTOR_BYTES
+from ascend_dsa.facts.kv_formats import KV_TOKEN_LAYOUTS, MTE2_ROW_ALIGN_BYTES, KvFormat, Mode, kv_bytes_per_token
+from ascend_dsa.facts.model_shape import DSA_V41
+from ascend_dsa.facts.report_figures import published_figure, published_number
+from ascend_dsa.models.block_cycles import (
+    fixpipe_break_even_b_topk,
+    fixpipe_bytes_per_block,
+    fixpipe_cycles_per_block,
+    identity_rescale_cycles,
+    mma_cycles_per_block,
+)
+from ascend_dsa.models.design_point import DesignPoint, KvCache, Limit, evaluate, fixpipe_bytes_per_cycle
+from ascend_dsa.models.memory_plans import UbPlan, l0c_used_bytes, layout_bytes_per_bank, ub_plan
+from ascend_dsa.models.mte2 import GATHER2_TOKENS_PER_REQUEST, requests_per_block
+from ascend_dsa.models.nd2nz_stride import UB_BANK_GROUPS, blocks_per_token, nz_block_bytes, ub_nz_stride_bytes
+from ascend_dsa.models.peak_clock import flops_per_cycle
+from ascend_dsa.models.rescale_bound import raw_logit_threshold, rescale_factor_bound
+from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK, head_roofline
+from ascend_dsa.models.schedule import pipeline_depth, vector_stage
+from ascend_dsa.models.skip_scale import DEFAULT_SM_SCALE
+from ascend_dsa.models.ss_buffer import SS_BLOCK_SLOTS, SS_FLAG_BYTES, SS_JOB_SLOTS, ss_buffer_bytes
+from ascend_dsa.models.throughput import cycles_per_block_at, fraction_of_peak
+from ascend_dsa.render.design_space import ALTERNATIVES, MAP_STEPS
+from ascend_dsa.render.layouts import ND2NZ_EXAMPLE_DIMS, ND2NZ_EXAMPLE_TOKENS
+from ascend_dsa.render.pipeline import SIMULATED_BLOCKS
+from ascend_dsa.render.reference import EXAMPLE_INDICES, EXAMPLE_QUERY, EXAMPLE_S_KV
+from ascend_dsa.report.forward_cases import TRACE_B_TOPK, TRACE_LOGITS
+from ascend_dsa.report.what_if import FEWER_AI_CORES, compute_bound_heads, with_fewer_cores, with_half_l2
+from ascend_dsa.units import FP32_BYTES, TB, TFLOPS, GHz, KiB, MHz
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number for prose: its value, its unit, and the decimals it is shown with."""
+
+    value: int | float | Fraction
+    unit: str = ""
+    decimals: int = 0
+
+    def __post_init__(self) -> None:
+        """Reject a value that is not a number, or negative decimals."""
+        if isinstance(self.value, bool) or not isinstance(self.value, int | float | Fraction):
+            raise TypeError(f"value must be a number, got {self.value!r}")
+        if self.decimals < 0:
+            raise ValueError(f"decimals must be >= 0, got {self.decimals!r}")
+
+
+def _achieved(case: str) -> float:
+    """FLOP/s the report gives for ``case`` (prefill or decode)."""
+    return published_number(f"{case}-tflops") * TFLOPS
+
+
+def _mma_block() -> Fraction:
+    return mma_cycles_per_block(ASCEND_950, SHIPPED_KERNEL, DSA_V41)
+
+
+_VALUES: dict[str, Callable[[], Quantity]] = {
+    # --- hardware (ascend_dsa.facts.hardware.ASCEND_950) -----------------------------------------------------------
+    "clock_mhz": lambda: Quantity(ASCEND_950.clock_hz / MHz, "MHz"),
+    "clock_ghz": lambda: Quantity(ASCEND_950.clock_hz / GHz, "GHz", 2),
+    "ai_cores": lambda: Quantity(ASCEND_950.ai_cores),
+    "cube_fma_per_cycle": lambda: Quantity(ASCEND_950.cube_fma_per_cycle, "FMA/cycle"),
+    "flop_per_fma": lambda: Quantity(
+        flops_per_cycle(ASCEND_950) // ASCEND_950.cube_fma_per_cycle // ASCEND_950.ai_cores
+    ),
+    "l2_tb_per_s": lambda: Quantity(ASCEND_950.l2_bandwidth_bytes_per_s / TB, "TB/s"),
+    "l0c_kib": lambda: Quantity(ASCEND_950.l0c_bytes / KiB, "KiB"),
+    "l2_bytes_per_cycle_per_core": lambda: Quantity(l2_bytes_per_cycle_per_core(ASCEND_950), "B/cycle", 3),
+    "bf16_bytes": lambda: Quantity(DSA_V41.element_bytes, "B"),
+    "fp32_bytes": lambda: Quantity(FP32_BYTES, "B"),
+    "bf16_kv_token_bytes": lambda: Quantity(kv_bytes_per_token(KvFormat.BF16), "B"),
+    "fp8_kv_token_bytes": lambda: Quantity(kv_bytes_per_token(KvFormat.FP8), "B"),
+    "fp8_kv_data_bytes": lambda: Quantity(KV_TOKEN_LAYOUTS[KvFormat.FP8].data_bytes(), "B"),
+    "fp8_dims_per_scale": lambda: Quantity(KV_TOKEN_LAYOUTS[KvFormat.FP8].dims_per_scale or 0),
+    "fp8_scales_per_token": lambda: Quantity(KV_TOKEN_LAYOUTS[KvFormat.FP8].scales_per_token()),
+    "fp8_ub_row_bytes": lambda: Quantity(KV_TOKEN_LAYOUTS[KvFormat.FP8].ub_row_bytes(), "B"),
+    "mte2_row_align_bytes": lambda: Quantity(MTE2_ROW_ALIGN_BYTES, "B"),
+    # --- model and kernel -------------------------------------------------------------------------------------
+    "d_qk": lambda: Quantity(DSA_V41.d_qk),
+    "d_v": lambda: Quantity(DSA_V41.d_v),
+    "b_topk": lambda: Quantity(SHIPPED_KERNEL.b_topk),
+    "heads_per_core": lambda: Quantity(SHIPPED_KERNEL.heads_per_core),
+    "mma_cycles_per_block": lambda: Quantity(_mma_block(), "cycles"),
+    # --- the report's headline figures and the peak they imply (index) -----------------------------------------
+    "peak_tflops": lambda: Quantity(peak_flops(ASCEND_950) / TFLOPS, "TFLOPS", 2),
+    "prefill_tflops": lambda: Quantity(published_number("prefill-tflops"), "TFLOPS"),
+    "decode_tflops": lambda: Quantity(published_number("decode-tflops"), "TFLOPS"),
+    "prefill_percent_of_peak": lambda: Quantity(published_number("prefill-percent-of-peak") / 100, "%"),
+    "decode_percent_of_peak": lambda: Quantity(published_number("decode-percent-of-peak") / 100, "%"),
+    "prefill_fraction_of_peak": lambda: Quantity(fraction_of_peak(_achieved("prefill"), ASCEND_950), "%", 2),
+    "prefill_fraction_of_peak_decimal": lambda: Quantity(fraction_of_peak(_achieved("prefill"), ASCEND_950), "", 4),
+    "prefill_cycles_per_block": lambda: Quantity(
+        cycles_per_block_at(_achieved("prefill"), ASCEND_950, SHIPPED_KERNEL), "cycles"
+    ),
+    "prefill_idle_cycles_per_block": lambda: Quantity(
+        cycles_per_block_at(_achieved("prefill"), ASCEND_950, SHIPPED_KERNEL) - float(_mma_block()), "cycles"
+    ),
+    "decode_cycles_per_block": lambda: Quantity(
+        cycles_per_block_at(_achieved("decode"), ASCEND_950, SHIPPED_KERNEL), "cycles"
+    ),
+    "decode_extra_cycles_per_block": lambda: Quantity(
+        cycles_per_block_at(_achieved("decode"), ASCEND_950, SHIPPED_KERNEL) - float(_mma_block()), "cycles"
+    ),
+}
+
+
+def _count(value: int) -> Quantity:
+    return Quantity(value)
+
+
+def _roofline_ratio(heads: int, topk: int, kv_format: KvFormat = KvFormat.BF16) -> Quantity:
+    return Quantity(
+        head_roofline(ASCEND_950, heads, topk, kv_bytes_per_token=kv_bytes_per_token(kv_format)).ratio, "", 2
+    )
+
+
+def _roofline_values() -> dict[str, Callable[[], Quantity]]:
+    """The report's roofline grid (lines 104-111): heads, topk, and each point's compute-to-L2 ratio."""
+    values: dict[str, Callable[[], Quantity]] = {}
+    for heads in REPORT_HEADS:
+        values[f"roofline_heads_{heads}"] = partial(_count, heads)
+        for topk in REPORT_TOPK:
+            values[f"roofline_ratio_{heads}_{topk}"] = partial(_roofline_ratio, heads, topk)
+            values[f"roofline_fp8_ratio_{heads}_{topk}"] = partial(_roofline_ratio, heads, topk, KvFormat.FP8)
+    for topk in REPORT_TOPK:
+        values[f"roofline_topk_{topk}"] = partial(_count, topk)
+    values["roofline_l2_wait_16"] = lambda: Quantity(1 - head_roofline(ASCEND_950, 16, 1024).ratio, "%")
+    values["roofline_l2_wait_32"] = lambda: Quantity(1 - head_roofline(ASCEND_950, 32, 1024).ratio, "%")
+    values["roofline_64_margin"] = lambda: Quantity(head_roofline(ASCEND_950, 64, 512).ratio - 1, "%")
+    return values
+
+
+_VALUES.update(_roofline_values())
+
+
+#: Machine epsilon of bf16 (ml_dtypes' finfo is untyped).
+_BF16_EPS: Final = float(ml_dtypes.finfo(ml_dtypes.bfloat16).eps)  # type: ignore[no-untyped-call]
+
+
+def _published_pair(key: str) -> tuple[int, ...]:
+    """The whole numbers of a published figure that lists several (e.g. line 43's B_TOPK of 64 or 96)."""
+    value = published_figure(key).value
+    items = value if isinstance(value, tuple) else (value,)
+    return tuple(int(v) for v in items if isinstance(v, int | float))
+
+
+def _published_margin() -> tuple[int, ...]:
+    """The B_TOPK the report proposes for a margin (line 142), as the ledger checks them."""
+    return _published_pair("fixpipe-margin-b-topk")
+
+
+def _prefill_ub() -> UbPlan:
+    return ub_plan(SHIPPED_KERNEL, Mode.PREFILL)
+
+
+def _alternative(index: int) -> DesignPoint:
+    """The design page's ``index``-th alternative (render_design_alternatives)."""
+    return ALTERNATIVES[index][2]
+
+
+def _identity_rescale(*, exact_fp32: bool) -> Fraction:
+    """Cycles of the identity matmul that moves a scaled O back into L0C (MMA_M x MMA_M x d_v)."""
+    m = SHIPPED_KERNEL.mma_m
+    return identity_rescale_cycles(ASCEND_950, m, m, DSA_V41.d_v, exact_fp32=exact_fp32)
+
+
+def _heads_range(spec: AscendSpec, kv_cache: KvCache = KvCache.BF16) -> tuple[int, int]:
+    """The fewest and the most heads the what-if topk values need to stay compute-bound on ``spec``."""
+    heads = [h for h in compute_bound_heads(spec, kv_cache).values() if h is not None]
+    return min(heads), max(heads)
+
+
+def _with_b_topk(b_topk: int) -> KernelConfig:
+    return SHIPPED_KERNEL.with_overrides(b_topk=b_topk)
+
+
+def _fixpipe_1c1v(b_topk: int, *, o_leaves: bool = True) -> Fraction:
+    return fixpipe_cycles_per_block(ASCEND_950, _with_b_topk(b_topk), DSA_V41, o_leaves=o_leaves)
+
+
+def _mma(b_topk: int) -> Fraction:
+    return mma_cycles_per_block(ASCEND_950, _with_b_topk(b_topk), DSA_V41)
+
+
+def _break_even() -> Fraction:
+    return fixpipe_break_even_b_topk(ASCEND_950, SHIPPED_KERNEL, DSA_V41)
+
+
+_VALUES.update(
+    {
+        # --- one-vector-core: MTE2 queue and FixPipe under 1C1V (report (zh) lines 138-142) ----------------------
+        "mte2_outstanding_requests": lambda: Quantity(ASCEND_950.mte2_outstanding_requests),
+        "gather2_tokens_per_request": lambda: Quantity(GATHER2_TOKENS_PER_REQUEST),
+        "mte2_tokens_in_flight": lambda: Quantity(ASCEND_950.mte2_outstanding_requests * GATHER2_TOKENS_PER_REQUEST),
+        "b_topk_per_vector_core": lambda: Quantity(SHIPPED_KERNEL.b_topk_per_vector_core),
+        "mma_m": lambda: Quantity(SHIPPED_KERNEL.mma_m),
+        "fixpipe_1c1v_bytes_per_cycle": lambda: Quantity(ASCEND_950.fixpipe_bytes_per_cycle_1c1v, "B/cycle"),
+        "fixpipe_1c2v_speedup": lambda: Quantity(FIXPIPE_1C2V_SPEEDUP),
+        "fixpipe_1c2v_bytes_per_cycle": lambda: Quantity(fixpipe_bytes_per_cycle(ASCEND_950, 2), "B/cycle"),
+        "mma_cycles_per_b_topk": lambda: Quantity(_mma(1), "cycles"),
+        "fixpipe_1c1v_o_cycles": lambda: Quantity(_fixpipe_1c1v(1) - _fixpipe_1c1v(1, o_leaves=False), "cycles"),
+        "fixpipe_1c1v_cycles_per_b_topk": lambda: Quantity(_fixpipe_1c1v(1, o_leaves=False), "cycles"),
+        "mma_minus_fixpipe_per_b_topk": lambda: Quantity(_mma(1) - _fixpipe_1c1v(1, o_leaves=False), "cycles"),
+        "fixpipe_break_even_b_topk": lambda: Quantity(_break_even(), "tokens", 2),
+        "fixpipe_break_even_below": lambda: Quantity(math.floor(_break_even())),
+        "fixpipe_break_even_above": lambda: Quantity(math.ceil(_break_even())),
+        "fixpipe_excess_below": lambda: Quantity(
+            _fixpipe_1c1v(math.floor(_break_even())) - _mma(math.floor(_break_even())), "cycles"
+        ),
+        "mma_excess_above": lambda: Quantity(
+            _mma(math.ceil(_break_even())) - _fixpipe_1c1v(math.ceil(_break_even())), "cycles"
+        ),
+        "fixpipe_margin_b_topk_low": lambda: Quantity(min(_published_margin())),
+        "fixpipe_margin_b_topk_high": lambda: Quantity(max(_published_margin())),
+        "o_block_kib": lambda: Quantity(
+            fixpipe_bytes_per_block(SHIPPED_KERNEL, DSA_V41) / KiB
+            - fixpipe_bytes_per_block(SHIPPED_KERNEL, DSA_V41, o_leaves=False) / KiB,
+            "KiB",
+        ),
+        "p_block_kib": lambda: Quantity(fixpipe_bytes_per_block(SHIPPED_KERNEL, DSA_V41, o_leaves=False) / KiB, "KiB"),
+        "fixpipe_1c1v_cycles_shipped": lambda: Quantity(_fixpipe_1c1v(SHIPPED_KERNEL.b_topk), "cycles"),
+        "fixpipe_1c1v_p_only_cycles_shipped": lambda: Quantity(
+            _fixpipe_1c1v(SHIPPED_KERNEL.b_topk, o_leaves=False), "cycles"
+        ),
+        # --- skip-scale (report (zh) lines 156-162, 244-252) -----------------------------------------------------
+        "rescale_threshold": lambda: Quantity(SHIPPED_KERNEL.rescale_threshold),
+        "ss_job_slots": lambda: Quantity(SS_JOB_SLOTS),
+        "ss_block_slots": lambda: Quantity(SS_BLOCK_SLOTS),
+        "ss_flag_bytes": lambda: Quantity(SS_FLAG_BYTES, "B"),
+        "vector_cores_per_ai_core": lambda: Quantity(ASCEND_950.vector_cores_per_ai_core),
+        "ss_buffer_bytes": lambda: Quantity(ss_buffer_bytes(SHIPPED_KERNEL), "B"),
+        # --- design space (design/index) -------------------------------------------------------------------------
+        "ub_kib": lambda: Quantity(ASCEND_950.ub_bytes_per_vector_core / KiB, "KiB"),
+        "ub_bytes": lambda: Quantity(ASCEND_950.ub_bytes_per_vector_core, "B"),
+        "l1_kib": lambda: Quantity(ASCEND_950.l1_bytes / KiB, "KiB"),
+        "l1_banks": lambda: Quantity(ASCEND_950.l1_banks),
+        "full_use": lambda: Quantity(1, "%"),
+        "design_topk": lambda: Quantity(DesignPoint().topk),
+        "index_block_size": lambda: Quantity(SHIPPED_KERNEL.index_block_size),
+        "mte2_requests_per_block": lambda: Quantity(requests_per_block(SHIPPED_KERNEL)),
+        "ub_prefill_bytes": lambda: Quantity(_prefill_ub().total_bytes, "B"),
+        "ub_prefill_headroom_bytes": lambda: Quantity(_prefill_ub().headroom_bytes(ASCEND_950), "B"),
+        "ub_prefill_headroom_kib": lambda: Quantity(_prefill_ub().headroom_bytes(ASCEND_950) / KiB, "KiB", 1),
+        "l2_headroom": lambda: Quantity(
+            1 - evaluate(DesignPoint(), ASCEND_950).check(Limit.L2_ROOFLINE).utilisation, "%"
+        ),
+        "alt_b_topk": lambda: Quantity(_alternative(5).b_topk),
+        "alt_heads_low": lambda: Quantity(_alternative(3).heads_per_core),
+        "alt_heads_high": lambda: Quantity(_alternative(4).heads_per_core),
+        "alt_index_block_size": lambda: Quantity(_alternative(6).index_block_size),
+        "map_step_first": lambda: Quantity(MAP_STEPS[0]),
+        "map_step_last": lambda: Quantity(MAP_STEPS[-1]),
+        # --- the pipeline (report (zh) lines 166-208) -----------------------------------------------------------
+        "mma_m_per_vector_core": lambda: Quantity(SHIPPED_KERNEL.mma_m_per_vector_core),
+        "offset_index_read": lambda: Quantity(vector_stage("index-read").offset),
+        "offset_nd2nz": lambda: Quantity(vector_stage("nd2nz-and-copy-to-l1").offset),
+        "offset_softmax": lambda: Quantity(vector_stage("softmax").offset),
+        "simulated_blocks": lambda: Quantity(SIMULATED_BLOCKS),
+        "vector_bytes_per_cycle": lambda: Quantity(VECTOR_BYTES_PER_CYCLE, "B/cycle"),
+        # --- icache (report (zh) line 238) and the pipeline's depth ---------------------------------------------
+        "icache_cube_kib": lambda: Quantity(ASCEND_950.icache_cube_bytes / KiB, "KiB"),
+        "icache_vector_kib": lambda: Quantity(ASCEND_950.icache_vector_bytes / KiB, "KiB"),
+        "icache_simd_vf_kib": lambda: Quantity(ASCEND_950.icache_simd_vf_bytes / KiB, "KiB"),
+        "pipeline_depth": lambda: Quantity(pipeline_depth()),
+        # --- the online softmax (algorithm/flow) ----------------------------------------------------------------
+        "exp_threshold": lambda: Quantity(rescale_factor_bound(SHIPPED_KERNEL.rescale_threshold), "", 1),
+        "trace_b_topk": lambda: Quantity(TRACE_B_TOPK),
+        "trace_blocks": lambda: Quantity(len(TRACE_LOGITS[0])),
+        "bf16_unit_roundoff": lambda: Quantity(_BF16_EPS / 2, "", 6),
+        "b_topk_choice_low": lambda: Quantity(min(_published_pair("b-topk-choices"))),
+        "b_topk_choice_high": lambda: Quantity(max(_published_pair("b-topk-choices"))),
+        "index_blocks_per_group": lambda: Quantity(SHIPPED_KERNEL.index_block_size // SHIPPED_KERNEL.b_topk),
+        "index_group_remainder_high": lambda: Quantity(
+            SHIPPED_KERNEL.index_block_size % max(_published_pair("b-topk-choices"))
+        ),
+        "raw_logit_threshold": lambda: Quantity(
+            raw_logit_threshold(SHIPPED_KERNEL.rescale_threshold, DEFAULT_SM_SCALE), "", 2
+        ),
+        # --- the reference's example (algorithm/model) ----------------------------------------------------------
+        "example_s_kv": lambda: Quantity(EXAMPLE_S_KV),
+        "example_dims": lambda: Quantity(len(EXAMPLE_QUERY)),
+        "example_repeated_index": lambda: Quantity(next(i for i in EXAMPLE_INDICES if EXAMPLE_INDICES.count(i) > 1)),
+        "shapes_topk": lambda: Quantity(SHIPPED_KERNEL.index_block_size),
+        # --- accumulator (report (zh) lines 116-130) ----------------------------------------------------------
+        "cube_fma_per_cycle_exact_fp32": lambda: Quantity(ASCEND_950.cube_fma_per_cycle_exact_fp32, "FMA/cycle"),
+        "exact_fp32_slowdown": lambda: Quantity(
+            ASCEND_950.cube_fma_per_cycle // ASCEND_950.cube_fma_per_cycle_exact_fp32
+        ),
+        "identity_rescale_cycles": lambda: Quantity(_identity_rescale(exact_fp32=True), "cycles"),
+        "identity_rescale_hf32_cycles": lambda: Quantity(_identity_rescale(exact_fp32=False), "cycles"),
+        "identity_rescale_blocks": lambda: Quantity(_identity_rescale(exact_fp32=True) / _mma_block()),
+        "l0c_free": lambda: Quantity(1 - Fraction(l0c_used_bytes(SHIPPED_KERNEL), ASCEND_950.l0c_bytes), "%"),
+        # --- ND and NZ (report (zh) lines 150-152, 222-234) ------------------------------------------------------
+        "fractal_rows": lambda: Quantity(SHIPPED_KERNEL.fractal_rows),
+        "fractal_cols": lambda: Quantity(SHIPPED_KERNEL.fractal_cols),
+        "nz_block_bytes": lambda: Quantity(nz_block_bytes(SHIPPED_KERNEL), "B"),
+        "blocks_per_token": lambda: Quantity(blocks_per_token(SHIPPED_KERNEL)),
+        "vector_bytes": lambda: Quantity(VECTOR_BYTES, "B"),
+        "vector_bf16": lambda: Quantity(VECTOR_BYTES // DSA_V41.element_bytes),
+        "ub_bank_groups": lambda: Quantity(UB_BANK_GROUPS),
+        "ub_row_bytes": lambda: Quantity(UB_ROW_BYTES, "B"),
+        "pieces_per_vector": lambda: Quantity(VECTOR_BYTES // nz_block_bytes(SHIPPED_KERNEL)),
+        "ub_row_slots": lambda: Quantity(UB_ROW_BYTES // nz_block_bytes(SHIPPED_KERNEL)),
+        "nz_stride_unpadded_bytes": lambda: Quantity(ub_nz_stride_bytes(SHIPPED_KERNEL, pad_rows=0), "B"),
+        "nz_padded_column_tokens": lambda: Quantity(SHIPPED_KERNEL.b_topk_per_vector_core + 1),
+        "nz_stride_padded_bytes": lambda: Quantity(ub_nz_stride_bytes(SHIPPED_KERNEL), "B"),
+        "nz_stride_padded_mod_row": lambda: Quantity(ub_nz_stride_bytes(SHIPPED_KERNEL) % UB_ROW_BYTES, "B"),
+        "nd2nz_example_tokens": lambda: Quantity(ND2NZ_EXAMPLE_TOKENS),
+        "nd2nz_example_dims": lambda: Quantity(ND2NZ_EXAMPLE_DIMS),
+        # --- L1 banks (report (zh) line 242) ------------------------------------------------------------------
+        "l1_bank_kib": lambda: Quantity(ASCEND_950.l1_bytes // ASCEND_950.l1_banks / KiB, "KiB"),
+        "l1_q_buffers": lambda: Quantity(SHIPPED_KERNEL.l1_q_buffers),
+        "l1_kv_buffers": lambda: Quantity(SHIPPED_KERNEL.l1_kv_buffers),
+        "l1_used_per_bank_kib": lambda: Quantity(max(layout_bytes_per_bank(ASCEND_950)) / KiB, "KiB"),
+        # --- the what-if notebook (design/what-if) --------------------------------------------------------------
+        "what_if_ai_cores": lambda: Quantity(FEWER_AI_CORES),
+        "what_if_half_l2_heads_min": lambda: Quantity(_heads_range(with_half_l2())[0]),
+        "what_if_half_l2_heads_max": lambda: Quantity(_heads_range(with_half_l2())[1]),
+        "what_if_fewer_cores_heads": lambda: Quantity(_heads_range(with_fewer_cores())[0]),
+        "what_if_fewer_cores_mma_m": lambda: Quantity(
+            SHIPPED_KERNEL.with_overrides(heads_per_core=_heads_range(with_fewer_cores())[0]).mma_m
+        ),
+        "mma_m_granule_rows": lambda: Quantity(MMA_M_GRANULE_ROWS),
+        "what_if_fp8_heads": lambda: Quantity(_heads_range(ASCEND_950, KvCache.FP8)[0]),
+        "one_v_mte2_requests_per_block": lambda: Quantity(
+            requests_per_block(SHIPPED_KERNEL.with_overrides(vector_cores_per_cube=1))
+        ),
+    }
+)
+
+#: Every value prose may show, by name.
+PROSE_VALUES: Final[Mapping[str, Callable[[], Quantity]]] = MappingProxyType(_VALUES)
