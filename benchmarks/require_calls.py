@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
-#: The most ``require_*`` calls one ``render_design_limits()`` may make (tests/test_validate.py pins it).
+#: The most ``require_*`` calls one ``render_design_limits()`` may make (tests/test_check_at_the_door.py pins it).
 GOAL_REQUIRE_CALLS = 35
 
 

@@ -19,7 +19,7 @@ from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.kernel_rules import check_kernel_rules
 from ascend_dsa.facts.kv_formats import Mode
 from ascend_dsa.models.block_cycles import fixpipe_cycles_per_block, mma_cycles_per_block
-from ascend_dsa.models.design_point import SHIPPED_DESIGN, evaluate, fixpipe_cycles
+from ascend_dsa.models.design_point import SHIPPED_DESIGN, evaluate, fixpipe_cycles, smallest_compute_bound_heads
 from ascend_dsa.models.memory_plans import l0c_used_bytes, l1_plan, ub_plan
 from ascend_dsa.models.mte2 import requests_per_block
 from ascend_dsa.models.roofline import cube_cycles, head_roofline, head_roofline_sweep, l2_bytes, l2_cycles
@@ -126,6 +126,7 @@ BAD_CALLS: tuple[tuple[Callable[..., Any], dict[str, Any], type[Exception], str]
         "tokens_per_request must be a positive integer, got 0",
     ),
     (l2_bytes_per_cycle_per_core, {"spec": 1}, TypeError, "spec must be a AscendSpec, got 1 (int)"),
+    (smallest_compute_bound_heads, {"spec": ASCEND_950, "topk": 0}, ValueError, "topk must be a positive integer"),
 )
 
 

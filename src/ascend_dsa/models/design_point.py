@@ -36,7 +36,7 @@ from ascend_dsa.facts.provenance import Source
 from ascend_dsa.models.block_cycles import _fixpipe_cycles_per_block, _mma_cycles_per_block
 from ascend_dsa.models.memory_plans import _l0c_used_bytes, _l1_plan, _ub_plan
 from ascend_dsa.models.mte2 import _requests_per_block
-from ascend_dsa.models.roofline import _cube_cycles, _l2_cycles, cube_cycles, l2_cycles
+from ascend_dsa.models.roofline import _cube_cycles, _l2_cycles
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE, finite_result, require_bool, require_instance, require_int
 
 #: How FixPipe bandwidth grows with VECTOR Cores (an assumption: the report gives the 1C1V rate only).
@@ -290,7 +290,10 @@ def smallest_compute_bound_heads(
     model = require_instance("model", model, ModelShape)
     token_bytes = kv_bytes_per_token(KvCache(kv_cache).main_cache, model)
     candidates = tuple(require_int("candidates", c, minimum=1, maximum=LARGEST_EXACT_WHOLE) for c in candidates)
+    if not candidates:
+        return None
+    topk = require_int("topk", topk, minimum=1, maximum=LARGEST_EXACT_WHOLE)
     for heads in sorted(candidates):
-        if l2_cycles(spec, heads, topk, model, token_bytes) <= cube_cycles(spec, heads, topk, model):
+        if _l2_cycles(spec, heads, topk, model, token_bytes) <= _cube_cycles(spec, heads, topk, model):
             return heads
     return None
