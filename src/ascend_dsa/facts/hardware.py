@@ -115,7 +115,11 @@ def whole_number_fields() -> tuple[str, ...]:
 
 def l2_bytes_per_cycle_per_core(spec: AscendSpec) -> float:
     """L2 bytes one AI Core can draw per cycle when all cores share the L2 evenly (report (zh) line 92)."""
-    spec = require_instance("spec", spec, AscendSpec)
+    return _l2_bytes_per_cycle_per_core(require_instance("spec", spec, AscendSpec))
+
+
+def _l2_bytes_per_cycle_per_core(spec: AscendSpec) -> float:
+    """[`l2_bytes_per_cycle_per_core`][] of a ``spec`` already checked (the package's own callers)."""
     rate = spec.l2_bandwidth_bytes_per_s / spec.ai_cores / spec.clock_hz
     return finite_result("L2 bytes per cycle per AI Core", rate, positive=True)
 

@@ -7,6 +7,7 @@ properties, not fields.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -79,10 +80,27 @@ class KernelConfig:
         unknown = sorted(set(changes) - set(config_fields()))
         if unknown:
             raise ValueError(f"cannot override {', '.join(unknown)}; expected one of {', '.join(config_fields())}")
-        sources = dict(self.sources)
-        for name, value in changes.items():
-            sources[name] = Source("what-if override", "assumed", note=f"{name} set to {value!r}")
-        return dataclasses.replace(self, sources=sources, **changes)
+        return dataclasses.replace(self, sources=_override_sources(self, changes), **changes)
+
+
+def _override_sources(config: KernelConfig, changes: Mapping[str, object]) -> dict[str, Source]:
+    """``config``'s sources with each changed field marked as a what-if assumption."""
+    sources = dict(config.sources)
+    for name, value in changes.items():
+        sources[name] = Source("what-if override", "assumed", note=f"{name} set to {value!r}")
+    return sources
+
+
+def _with_checked_overrides(config: KernelConfig, **changes: int) -> KernelConfig:
+    """[`KernelConfig.with_overrides`][] for whole numbers already checked as its fields would be (a DesignPoint's).
+
+    The copy is the one ``with_overrides`` makes, without checking the fourteen fields once more.
+    """
+    clone = copy.copy(config)  # no __init__, so no __post_init__: its fields are config's, checked already
+    for name, value in changes.items():
+        object.__setattr__(clone, name, value)
+    object.__setattr__(clone, "sources", MappingProxyType(_override_sources(config, changes)))
+    return clone
 
 
 def config_fields() -> tuple[str, ...]:

@@ -113,7 +113,11 @@ TILE_RULES: Final = (
 
 def broken_tile_rules(config: KernelConfig) -> tuple[KernelRule, ...]:
     """Every tile rule ``config`` breaks, in report order."""
-    config = require_instance("config", config, KernelConfig)
+    return _broken_tile_rules(require_instance("config", config, KernelConfig))
+
+
+def _broken_tile_rules(config: KernelConfig) -> tuple[KernelRule, ...]:
+    """[`broken_tile_rules`][] of a ``config`` already checked (the package's own callers)."""
     args = (config.b_topk, config.vector_cores_per_cube, config.index_block_size, config.fractal_cols)
     return tuple(t.rule for t in TILE_RULES if bool(t.broken(*args)))
 
@@ -121,7 +125,11 @@ def broken_tile_rules(config: KernelConfig) -> tuple[KernelRule, ...]:
 def broken_format_rules(mode: Mode, main_cache: KvFormat, *, fp4_extra: bool) -> tuple[KernelRule, ...]:
     """Every format rule broken by reading ``main_cache`` (plus an FP4 extra cache if asked) in ``mode``."""
     mode, main_cache = Mode(mode), KvFormat(main_cache)
-    fp4_extra = require_bool("fp4_extra", fp4_extra)
+    return _broken_format_rules(mode, main_cache, fp4_extra=require_bool("fp4_extra", fp4_extra))
+
+
+def _broken_format_rules(mode: Mode, main_cache: KvFormat, *, fp4_extra: bool) -> tuple[KernelRule, ...]:
+    """[`broken_format_rules`][] of values already checked (the package's own callers)."""
     broken = []
     if main_cache is KvFormat.FP4:
         broken.append(FP4_NOT_MAIN_CACHE)
@@ -139,11 +147,16 @@ def check_kernel_rules(
     config = require_instance("config", config, KernelConfig)
     fp4_extra = require_bool("fp4_extra", fp4_extra)
     cache = default_main_cache(mode) if main_cache is None else main_cache
-    broken = broken_format_rules(mode, cache, fp4_extra=fp4_extra) + broken_tile_rules(config)
+    _check_kernel_rules(config, Mode(mode), KvFormat(cache), fp4_extra=fp4_extra)
+
+
+def _check_kernel_rules(config: KernelConfig, mode: Mode, main_cache: KvFormat, *, fp4_extra: bool) -> None:
+    """[`check_kernel_rules`][] of values already checked (the package's own callers)."""
+    broken = _broken_format_rules(mode, main_cache, fp4_extra=fp4_extra) + _broken_tile_rules(config)
     if broken:
         rule = broken[0]
         values = (
-            f"mode={Mode(mode)}, main cache={KvFormat(cache)}, fp4 extra={'yes' if fp4_extra else 'no'}, "
+            f"mode={mode}, main cache={main_cache}, fp4 extra={'yes' if fp4_extra else 'no'}, "
             f"B_TOPK={config.b_topk}, VECTOR Cores={config.vector_cores_per_cube}, "
             f"INDEX_BLOCK_SIZE={config.index_block_size}"
         )

@@ -24,6 +24,11 @@ def mma_cycles_per_block(spec: AscendSpec, config: KernelConfig, model: ModelSha
     spec = require_instance("spec", spec, AscendSpec)
     config = require_instance("config", config, KernelConfig)
     model = require_instance("model", model, ModelShape)
+    return _mma_cycles_per_block(spec, config, model)
+
+
+def _mma_cycles_per_block(spec: AscendSpec, config: KernelConfig, model: ModelShape) -> Fraction:
+    """[`mma_cycles_per_block`][] of values already checked (the package's own callers)."""
     return Fraction(config.mma_m * config.b_topk * (model.d_qk + model.d_v), spec.cube_fma_per_cycle)
 
 
@@ -31,7 +36,11 @@ def fixpipe_bytes_per_block(config: KernelConfig, model: ModelShape = DSA_V41, *
     """fp32 bytes FixPipe copies out of L0C per block: P always, O (``MMA_M x d_v``) only when ``o_leaves``."""
     config = require_instance("config", config, KernelConfig)
     model = require_instance("model", model, ModelShape)
-    o_leaves = require_bool("o_leaves", o_leaves)
+    return _fixpipe_bytes_per_block(config, model, o_leaves=require_bool("o_leaves", o_leaves))
+
+
+def _fixpipe_bytes_per_block(config: KernelConfig, model: ModelShape, *, o_leaves: bool) -> int:
+    """[`fixpipe_bytes_per_block`][] of values already checked (the package's own callers)."""
     p_bytes = config.mma_m * config.b_topk * FP32_BYTES
     o_bytes = config.mma_m * model.d_v * FP32_BYTES if o_leaves else 0
     return p_bytes + o_bytes
@@ -44,7 +53,12 @@ def fixpipe_cycles_per_block(
     spec = require_instance("spec", spec, AscendSpec)
     config = require_instance("config", config, KernelConfig)
     model = require_instance("model", model, ModelShape)
-    return Fraction(fixpipe_bytes_per_block(config, model, o_leaves=o_leaves), spec.fixpipe_bytes_per_cycle_1c1v)
+    return _fixpipe_cycles_per_block(spec, config, model, o_leaves=require_bool("o_leaves", o_leaves))
+
+
+def _fixpipe_cycles_per_block(spec: AscendSpec, config: KernelConfig, model: ModelShape, *, o_leaves: bool) -> Fraction:
+    """[`fixpipe_cycles_per_block`][] of values already checked (the package's own callers)."""
+    return Fraction(_fixpipe_bytes_per_block(config, model, o_leaves=o_leaves), spec.fixpipe_bytes_per_cycle_1c1v)
 
 
 def fixpipe_break_even_b_topk(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41) -> Fraction:

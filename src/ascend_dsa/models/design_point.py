@@ -28,15 +28,15 @@ from typing import Final
 
 from ascend_dsa.facts.assumptions import FIXPIPE_1C2V, FIXPIPE_1C2V_SPEEDUP, FP4_EXTRA_ROOFLINE, based_on
 from ascend_dsa.facts.hardware import AscendSpec
-from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
-from ascend_dsa.facts.kernel_rules import check_kernel_rules
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig, _with_checked_overrides
+from ascend_dsa.facts.kernel_rules import _check_kernel_rules
 from ascend_dsa.facts.kv_formats import KvFormat, Mode, kv_bytes_per_token
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.facts.provenance import Source
-from ascend_dsa.models.block_cycles import fixpipe_cycles_per_block, mma_cycles_per_block
-from ascend_dsa.models.memory_plans import l0c_used_bytes, l1_plan, ub_plan
-from ascend_dsa.models.mte2 import requests_per_block
-from ascend_dsa.models.roofline import cube_cycles, l2_cycles
+from ascend_dsa.models.block_cycles import _fixpipe_cycles_per_block, _mma_cycles_per_block
+from ascend_dsa.models.memory_plans import _l0c_used_bytes, _l1_plan, _ub_plan
+from ascend_dsa.models.mte2 import _requests_per_block
+from ascend_dsa.models.roofline import _cube_cycles, _l2_cycles
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE, finite_result, require_bool, require_instance, require_int
 
 #: How FixPipe bandwidth grows with VECTOR Cores (an assumption: the report gives the 1C1V rate only).
@@ -133,12 +133,7 @@ class DesignPoint:
 
     def kernel_config(self, base: KernelConfig = SHIPPED_KERNEL) -> KernelConfig:
         """The kernel configuration of this point: ``base`` with heads, B_TOPK, VECTOR Cores and index block set."""
-        return base.with_overrides(
-            heads_per_core=self.heads_per_core,
-            b_topk=self.b_topk,
-            vector_cores_per_cube=self.vector_cores,
-            index_block_size=self.index_block_size,
-        )
+        return _kernel_config(self, require_instance("base", base, KernelConfig))
 
     def describe(self) -> str:
         """The point in one line."""
@@ -146,6 +141,17 @@ class DesignPoint:
             f"{self.heads_per_core} heads, topk {self.topk}, B_TOPK {self.b_topk}, 1C{self.vector_cores}V, "
             f"{self.kv_cache.value}, {'sink' if self.sink else 'no sink'}, INDEX_BLOCK_SIZE {self.index_block_size}"
         )
+
+
+def _kernel_config(point: DesignPoint, base: KernelConfig = SHIPPED_KERNEL) -> KernelConfig:
+    """[`DesignPoint.kernel_config`][] of a checked ``base``, trusting the values the point checked itself."""
+    return _with_checked_overrides(
+        base,
+        heads_per_core=point.heads_per_core,
+        b_topk=point.b_topk,
+        vector_cores_per_cube=point.vector_cores,
+        index_block_size=point.index_block_size,
+    )
 
 
 #: The design the report settles on (report (zh) line 168), at topk 512 where its L2 margin is thinnest.
@@ -211,7 +217,11 @@ class DesignEvaluation:
 def fixpipe_bytes_per_cycle(spec: AscendSpec, vector_cores: int) -> int:
     """FixPipe bytes per cycle per AI Core with ``vector_cores`` receivers (see [`FIXPIPE_SCALING_SOURCE`][])."""
     spec = require_instance("spec", spec, AscendSpec)
-    vector_cores = require_int("vector_cores", vector_cores, minimum=1)
+    return _fixpipe_bytes_per_cycle(spec, require_int("vector_cores", vector_cores, minimum=1))
+
+
+def _fixpipe_bytes_per_cycle(spec: AscendSpec, vector_cores: int) -> int:
+    """[`fixpipe_bytes_per_cycle`][] of a checked ``spec`` and a positive ``vector_cores`` (1 or 2, else ValueError)."""
     if vector_cores > 2:  # noqa: PLR2004 - one CUBE Core feeds one or two VECTOR Cores (report (zh) line 134)
         raise ValueError(f"vector_cores must be 1 or 2 (VECTOR Cores per CUBE Core), got {vector_cores!r}")
     one_v = spec.fixpipe_bytes_per_cycle_1c1v
@@ -223,8 +233,13 @@ def fixpipe_cycles(spec: AscendSpec, config: KernelConfig, model: ModelShape = D
     spec = require_instance("spec", spec, AscendSpec)
     config = require_instance("config", config, KernelConfig)
     model = require_instance("model", model, ModelShape)
-    one_v = fixpipe_cycles_per_block(spec, config, model, o_leaves=o_leaves)
-    return one_v * spec.fixpipe_bytes_per_cycle_1c1v / fixpipe_bytes_per_cycle(spec, config.vector_cores_per_cube)
+    return _fixpipe_cycles(spec, config, model, o_leaves=require_bool("o_leaves", o_leaves))
+
+
+def _fixpipe_cycles(spec: AscendSpec, config: KernelConfig, model: ModelShape, *, o_leaves: bool) -> Fraction:
+    """[`fixpipe_cycles`][] of values already checked (the package's own callers)."""
+    one_v = _fixpipe_cycles_per_block(spec, config, model, o_leaves=o_leaves)
+    return one_v * spec.fixpipe_bytes_per_cycle_1c1v / _fixpipe_bytes_per_cycle(spec, config.vector_cores_per_cube)
 
 
 def evaluate(point: DesignPoint, spec: AscendSpec, model: ModelShape = DSA_V41) -> DesignEvaluation:
@@ -235,24 +250,25 @@ def evaluate(point: DesignPoint, spec: AscendSpec, model: ModelShape = DSA_V41) 
     spec = require_instance("spec", spec, AscendSpec)
     model = require_instance("model", model, ModelShape)
     point = require_instance("point", point, DesignPoint)
-    config = point.kernel_config()
+    # Checked once above; everything below trusts spec, model, the point and the kernel configuration made of it.
+    config = _kernel_config(point)
     kv = point.kv_cache
-    check_kernel_rules(config, kv.mode, kv.main_cache, fp4_extra=kv.fp4_extra)
-    mma = float(mma_cycles_per_block(spec, config, model))
+    _check_kernel_rules(config, kv.mode, kv.main_cache, fp4_extra=kv.fp4_extra)
+    mma = float(_mma_cycles_per_block(spec, config, model))
     token_bytes = kv_bytes_per_token(kv.main_cache, model)
-    plan = ub_plan(config, kv.mode, kv.main_cache, fp4_extra=kv.fp4_extra, sink=point.sink, model=model)
+    plan = _ub_plan(config, kv.mode, kv.main_cache, fp4_extra=kv.fp4_extra, sink=point.sink, model=model)
     values = {
         Limit.L2_ROOFLINE: (
-            l2_cycles(spec, point.heads_per_core, point.topk, model, token_bytes),
-            cube_cycles(spec, point.heads_per_core, point.topk, model),
+            _l2_cycles(spec, point.heads_per_core, point.topk, model, token_bytes),
+            _cube_cycles(spec, point.heads_per_core, point.topk, model),
         ),
-        Limit.FIXPIPE_O_EVERY_BLOCK: (float(fixpipe_cycles(spec, config, model, o_leaves=True)), mma),
-        Limit.FIXPIPE_P_ONLY: (float(fixpipe_cycles(spec, config, model, o_leaves=False)), mma),
-        Limit.L0C: (l0c_used_bytes(config, model), spec.l0c_bytes),
+        Limit.FIXPIPE_O_EVERY_BLOCK: (float(_fixpipe_cycles(spec, config, model, o_leaves=True)), mma),
+        Limit.FIXPIPE_P_ONLY: (float(_fixpipe_cycles(spec, config, model, o_leaves=False)), mma),
+        Limit.L0C: (_l0c_used_bytes(config, model), spec.l0c_bytes),
         Limit.UB: (plan.total_bytes, spec.ub_bytes_per_vector_core),
-        Limit.MTE2_QUEUE: (requests_per_block(config), spec.mte2_outstanding_requests),
+        Limit.MTE2_QUEUE: (_requests_per_block(config), spec.mte2_outstanding_requests),
         Limit.L1_BANK: (
-            l1_plan(spec, config, model).bytes_per_bank,
+            _l1_plan(spec, config, model).bytes_per_bank,
             spec.l1_bytes // spec.l1_banks,
         ),
     }
@@ -274,7 +290,10 @@ def smallest_compute_bound_heads(
     model = require_instance("model", model, ModelShape)
     token_bytes = kv_bytes_per_token(KvCache(kv_cache).main_cache, model)
     candidates = tuple(require_int("candidates", c, minimum=1, maximum=LARGEST_EXACT_WHOLE) for c in candidates)
+    if not candidates:
+        return None
+    topk = require_int("topk", topk, minimum=1, maximum=LARGEST_EXACT_WHOLE)
     for heads in sorted(candidates):
-        if l2_cycles(spec, heads, topk, model, token_bytes) <= cube_cycles(spec, heads, topk, model):
+        if _l2_cycles(spec, heads, topk, model, token_bytes) <= _cube_cycles(spec, heads, topk, model):
             return heads
     return None

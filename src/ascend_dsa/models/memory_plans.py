@@ -13,7 +13,7 @@ from typing import Final
 
 from ascend_dsa.facts.hardware import AscendSpec
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
-from ascend_dsa.facts.kernel_rules import VECTOR_BYTES, check_kernel_rules
+from ascend_dsa.facts.kernel_rules import VECTOR_BYTES, _check_kernel_rules
 from ascend_dsa.facts.kv_formats import KV_TOKEN_LAYOUTS, KvFormat, Mode, default_main_cache
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.facts.provenance import Source, code_line
@@ -28,13 +28,21 @@ INT64_BYTES: Final = 8
 def l0c_output_bytes(heads: int, model: ModelShape = DSA_V41) -> int:
     """fp32 O of ``heads`` rows: 128 x 512 x 4 B = 256 KiB fills L0C."""
     model = require_instance("model", model, ModelShape)
-    heads = require_int("heads", heads, minimum=1)
+    return _l0c_output_bytes(require_int("heads", heads, minimum=1), model)
+
+
+def _l0c_output_bytes(heads: int, model: ModelShape) -> int:
+    """[`l0c_output_bytes`][] of values already checked (the package's own callers)."""
     return heads * model.d_v * FP32_BYTES
 
 
 def l0c_scores_bytes(config: KernelConfig) -> int:
     """fp32 P of one block: ``MMA_M x B_TOPK x 4`` B (16 KiB at 64 x 64)."""
-    config = require_instance("config", config, KernelConfig)
+    return _l0c_scores_bytes(require_instance("config", config, KernelConfig))
+
+
+def _l0c_scores_bytes(config: KernelConfig) -> int:
+    """[`l0c_scores_bytes`][] of a ``config`` already checked (the package's own callers)."""
     return config.mma_m * config.b_topk * FP32_BYTES
 
 
@@ -42,7 +50,12 @@ def l0c_used_bytes(config: KernelConfig, model: ModelShape = DSA_V41) -> int:
     """L0C the shipped kernel uses: O at offset 0 and P after it (128 KiB + 16 KiB = 144 KiB at 64 heads)."""
     config = require_instance("config", config, KernelConfig)
     model = require_instance("model", model, ModelShape)
-    return l0c_output_bytes(config.mma_m, model) + l0c_scores_bytes(config)
+    return _l0c_used_bytes(config, model)
+
+
+def _l0c_used_bytes(config: KernelConfig, model: ModelShape) -> int:
+    """[`l0c_used_bytes`][] of values already checked (the package's own callers)."""
+    return _l0c_output_bytes(config.mma_m, model) + _l0c_scores_bytes(config)
 
 
 def vector_cores_for_accumulator(spec: AscendSpec, heads: int, model: ModelShape = DSA_V41) -> int:
@@ -54,7 +67,7 @@ def vector_cores_for_accumulator(spec: AscendSpec, heads: int, model: ModelShape
     spec = require_instance("spec", spec, AscendSpec)
     heads = require_int("heads", heads, minimum=1)
     model = require_instance("model", model, ModelShape)
-    accumulator = l0c_output_bytes(heads, model)
+    accumulator = _l0c_output_bytes(heads, model)
     for cores in range(1, spec.vector_cores_per_ai_core + 1):
         if -(-accumulator // cores) < spec.ub_bytes_per_vector_core:
             return cores
@@ -154,7 +167,14 @@ def ub_plan(
     fp4_extra, sink = require_bool("fp4_extra", fp4_extra), require_bool("sink", sink)
     mode = Mode(mode)
     cache = default_main_cache(mode) if main_cache is None else KvFormat(main_cache)
-    check_kernel_rules(config, mode, cache, fp4_extra=fp4_extra)
+    _check_kernel_rules(config, mode, cache, fp4_extra=fp4_extra)
+    return _ub_plan(config, mode, cache, fp4_extra=fp4_extra, sink=sink, model=model)
+
+
+def _ub_plan(
+    config: KernelConfig, mode: Mode, cache: KvFormat, *, fp4_extra: bool, sink: bool, model: ModelShape
+) -> UbPlan:
+    """[`ub_plan`][] of values already checked, of a combination the kernel rules already allow."""
     decode = mode is Mode.DECODE
     m = config.mma_m_per_vector_core
     b = config.b_topk_per_vector_core
@@ -218,10 +238,12 @@ def shipped_ub_plans(config: KernelConfig = SHIPPED_KERNEL, model: ModelShape = 
     """The UB plans of the six shipped instantiations, in the order of [`SHIPPED_INSTANTIATIONS`][]."""
     config = require_instance("config", config, KernelConfig)
     model = require_instance("model", model, ModelShape)
-    return tuple(
-        ub_plan(config, mode, fp4_extra=fp4_extra, sink=sink, model=model)
-        for mode, fp4_extra, sink in SHIPPED_INSTANTIATIONS
-    )
+    plans = []
+    for mode, fp4_extra, sink in SHIPPED_INSTANTIATIONS:
+        cache = default_main_cache(mode)
+        _check_kernel_rules(config, mode, cache, fp4_extra=fp4_extra)
+        plans.append(_ub_plan(config, mode, cache, fp4_extra=fp4_extra, sink=sink, model=model))
+    return tuple(plans)
 
 
 # --- L1: two banks, every tensor split across them (report (zh) line 242) ---------------------------------------
@@ -268,6 +290,11 @@ def l1_plan(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41)
     spec = require_instance("spec", spec, AscendSpec)
     config = require_instance("config", config, KernelConfig)
     model = require_instance("model", model, ModelShape)
+    return _l1_plan(spec, config, model)
+
+
+def _l1_plan(spec: AscendSpec, config: KernelConfig, model: ModelShape) -> L1Plan:
+    """[`l1_plan`][] of values already checked (the package's own callers)."""
     q = config.l1_q_buffers * config.mma_m * model.d_qk * BF16_BYTES
     kv = config.l1_kv_buffers * config.b_topk * model.d_qk * BF16_BYTES
     s = config.mma_m * config.b_topk * BF16_BYTES

@@ -66,4 +66,9 @@ def requests_per_block(config: KernelConfig, tokens_per_request: int = GATHER2_T
     """MTE2 requests one VECTOR Core issues for its share of a block (rounded up)."""
     config = require_instance("config", config, KernelConfig)
     tokens_per_request = require_int("tokens_per_request", tokens_per_request, minimum=1)
+    return _requests_per_block(config, tokens_per_request)
+
+
+def _requests_per_block(config: KernelConfig, tokens_per_request: int = GATHER2_TOKENS_PER_REQUEST) -> int:
+    """[`requests_per_block`][] of values already checked (the package's own callers)."""
     return -(-config.b_topk_per_vector_core // tokens_per_request)

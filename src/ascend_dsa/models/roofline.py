@@ -17,7 +17,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.errors import OutOfRange
-from ascend_dsa.facts.hardware import AscendSpec, l2_bytes_per_cycle_per_core
+from ascend_dsa.facts.hardware import AscendSpec, _l2_bytes_per_cycle_per_core
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE, finite_result, require_instance, require_int
 
@@ -71,11 +71,22 @@ def _positive_int(name: str, value: int) -> int:
     return require_int(name, value, minimum=1, maximum=LARGEST_EXACT_WHOLE)
 
 
+def _kv_token_bytes(model: ModelShape, kv_bytes_per_token: int | None) -> int:
+    """``kv_bytes_per_token`` checked, or ``d_qk`` elements of the model's element size when it is None."""
+    kv_token = model.d_qk * model.element_bytes if kv_bytes_per_token is None else kv_bytes_per_token
+    return _positive_int("kv_bytes_per_token", kv_token)
+
+
 def cube_cycles(spec: AscendSpec, heads: int, topk: int, model: ModelShape = DSA_V41) -> int:
     """CUBE cycles of ``Q @ K^T`` plus ``S @ V``: MACs over FMA/cycle, floored as the report does (line 96)."""
     spec = require_instance("spec", spec, AscendSpec)
     model = require_instance("model", model, ModelShape)
-    macs = _positive_int("heads", heads) * _positive_int("topk", topk) * (model.d_qk + model.d_v)
+    return _cube_cycles(spec, _positive_int("heads", heads), _positive_int("topk", topk), model)
+
+
+def _cube_cycles(spec: AscendSpec, heads: int, topk: int, model: ModelShape) -> int:
+    """[`cube_cycles`][] of values already checked (the package's own callers)."""
+    macs = heads * topk * (model.d_qk + model.d_v)
     cycles = macs // spec.cube_fma_per_cycle
     if cycles == 0:
         raise OutOfRange(
@@ -91,10 +102,13 @@ def l2_bytes(heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_to
     ``kv_bytes_per_token`` defaults to ``d_qk`` elements of the model's element size (bf16: 1024 B).
     """
     model = require_instance("model", model, ModelShape)
-    kv_token = model.d_qk * model.element_bytes if kv_bytes_per_token is None else kv_bytes_per_token
-    kv_token = _positive_int("kv_bytes_per_token", kv_token)
-    q_and_o = _positive_int("heads", heads) * (model.d_qk + model.d_v) * model.element_bytes
-    return q_and_o + _positive_int("topk", topk) * kv_token
+    kv_token = _kv_token_bytes(model, kv_bytes_per_token)
+    return _l2_bytes(_positive_int("heads", heads), _positive_int("topk", topk), model, kv_token)
+
+
+def _l2_bytes(heads: int, topk: int, model: ModelShape, kv_token_bytes: int) -> int:
+    """[`l2_bytes`][] of values already checked (the package's own callers)."""
+    return heads * (model.d_qk + model.d_v) * model.element_bytes + topk * kv_token_bytes
 
 
 def l2_cycles(
@@ -103,7 +117,13 @@ def l2_cycles(
     """Cycles the per-core L2 share needs to move [`l2_bytes`][] (line 99)."""
     spec = require_instance("spec", spec, AscendSpec)
     model = require_instance("model", model, ModelShape)
-    cycles = l2_bytes(heads, topk, model, kv_bytes_per_token) / l2_bytes_per_cycle_per_core(spec)
+    kv_token = _kv_token_bytes(model, kv_bytes_per_token)
+    return _l2_cycles(spec, _positive_int("heads", heads), _positive_int("topk", topk), model, kv_token)
+
+
+def _l2_cycles(spec: AscendSpec, heads: int, topk: int, model: ModelShape, kv_token_bytes: int) -> float:
+    """[`l2_cycles`][] of values already checked (the package's own callers)."""
+    cycles = _l2_bytes(heads, topk, model, kv_token_bytes) / _l2_bytes_per_cycle_per_core(spec)
     return finite_result("L2 cycles", cycles, positive=True)
 
 
@@ -113,11 +133,21 @@ def head_roofline(
     """The roofline point of one (heads, topk) pair."""
     spec = require_instance("spec", spec, AscendSpec)
     model = require_instance("model", model, ModelShape)
+    return _head_roofline(spec, heads, topk, model, kv_bytes_per_token)
+
+
+def _head_roofline(
+    spec: AscendSpec, heads: int, topk: int, model: ModelShape, kv_bytes_per_token: int | None
+) -> RooflinePoint:
+    """[`head_roofline`][] of a checked ``spec`` and ``model``; heads, topk and the token size are checked here."""
+    checked_heads, checked_topk = _positive_int("heads", heads), _positive_int("topk", topk)
+    cube = _cube_cycles(spec, checked_heads, checked_topk, model)
+    kv_token = _kv_token_bytes(model, kv_bytes_per_token)
     return RooflinePoint(
         heads=heads,
         topk=topk,
-        cube_cycles=cube_cycles(spec, heads, topk, model),
-        l2_cycles=l2_cycles(spec, heads, topk, model, kv_bytes_per_token),
+        cube_cycles=cube,
+        l2_cycles=_l2_cycles(spec, checked_heads, checked_topk, model, kv_token),
     )
 
 
@@ -136,4 +166,4 @@ def head_roofline_sweep(
         raise ValueError("heads must list at least one value, got an empty grid")
     if not topk_grid:
         raise ValueError("topk must list at least one value, got an empty grid")
-    return tuple(head_roofline(spec, h, k, model, kv_bytes_per_token) for h in heads_grid for k in topk_grid)
+    return tuple(_head_roofline(spec, h, k, model, kv_bytes_per_token) for h in heads_grid for k in topk_grid)
