@@ -8,12 +8,13 @@ strict build fails, naming the claim.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from ascend_dsa.facts.hardware import peak_flops
 from ascend_dsa.facts.kv_formats import KvFormat
 from ascend_dsa.facts.kv_formats import kv_bytes_per_token as kv_bytes_per_token_of
-from ascend_dsa.facts.report_figures import FigureValue, published_number
+from ascend_dsa.facts.report_figures import published_number
+from ascend_dsa.lang import Lang, check_lang, pick, term
 from ascend_dsa.models.block_cycles import (
     fixpipe_break_even_b_topk,
     fixpipe_bytes_per_block,
@@ -49,7 +50,8 @@ from ascend_dsa.models.schedule import (
     sv_cycles_per_block,
 )
 from ascend_dsa.models.throughput import cycles_per_block_at, fraction_of_peak
-from ascend_dsa.render.markdown import UNITS_ZH, Align, Lang, check_lang, group_digits, pick, table, unit_name
+from ascend_dsa.render.format import format_figure, published_text, with_unit
+from ascend_dsa.render.markdown import Align, table
 from ascend_dsa.render.sources import citation
 from ascend_dsa.report.claims import (
     CHAPTERS,
@@ -66,38 +68,10 @@ from ascend_dsa.units import TFLOPS, GHz, KiB
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-#: Chapter titles as in the navigation (zh) and its English translation.
-CHAPTER_TITLES: Final = {
-    "index": ("前言", "Preface"),
-    "algorithm/flow": ("计算流程", "The computation"),
-    "discussion/heads-per-core": ("每个 AI Core 负责多少个 q head", "How many q heads per AI Core"),
-    "discussion/accumulator": ("FA 的 output accumulator 在哪里做", "Where the FA output accumulator lives"),
-    "discussion/one-vector-core": ("能不能用 1C1V", "Can one VECTOR Core do (1C1V)?"),
-    "discussion/nd2nz-when": ("KV 的 ND2NZ Layout 转换何时进行", "When the KV's ND2NZ conversion happens"),
-    "pipeline": ("流水线", "The pipeline"),
-    "optimizations/gather2": ("gather2", "gather2"),
-    "optimizations/kv-cache-layout": ("Decoding KV Cache Layout 优化", "Decoding KV cache layout"),
-    "optimizations/fast-nd2nz": ("高速 ND2NZ", "Fast ND2NZ"),
-    "optimizations/icache": ("icache miss 问题", "icache misses"),
-    "optimizations/l1-banks": ("L1 bank 配平", "Balancing the L1 banks"),
-}
-
-#: Names of the VECTOR stages (schedule.VECTOR_STAGES keys).
-_STAGE_NAMES: Final = {
-    "index-read": ("读取 index（GM → UB）", "read indices (GM -> UB)"),
-    "nd2nz-and-copy-to-l1": ("ND2NZ 并经 MTE3 拷到 L1", "ND2NZ, then MTE3 copy to L1"),
-    "softmax": ("softmax，结果 S 拷到 L1", "softmax, S copied to L1"),
-    "index-preprocess": ("预处理 index（gather2 参数）", "preprocess indices (gather2 parameters)"),
-    "scale-o": ("O scale（未 skip 时）", "scale O (unless skipped)"),
-    "skip-scale-flag": ("写 skip-scale 标志到 SS buffer", "write skip-scale flag to the SS buffer"),
-    "kv-gather": ("发起 MTE2 gather（GM → UB）", "issue MTE2 gather (GM -> UB)"),
-}
-
 
 def chapter_title(chapter: str, lang: Lang) -> str:
     """The chapter's title in the page's language."""
-    zh, en = CHAPTER_TITLES[chapter]
-    return pick(lang, zh, en)
+    return term(f"chapter:{chapter}", lang)
 
 
 def rule_text(rule: Rule, lang: Lang) -> str:
@@ -119,35 +93,6 @@ def rule_text(rule: Rule, lang: Lang) -> str:
     return pick(lang, zh, en)
 
 
-def _number(value: float, decimals: int) -> str:
-    if isinstance(value, int) or float(value).is_integer():
-        return group_digits(value)
-    return group_digits(value, decimals)
-
-
-def format_figure(value: FigureValue, decimals: int = 4) -> str:
-    """A figure for a table cell: whole numbers grouped, others to ``decimals``, tuples in parentheses."""
-    if isinstance(value, tuple):
-        return "(" + ", ".join(format_figure(v, decimals) for v in value) + ")"
-    return _number(value, decimals)
-
-
-#: Count units as a Chinese page writes them after a number (5 块, 64 个 head).
-#: The singular of each plural count unit, for a value of exactly one (1 row, not 1 rows).
-_SINGULAR: Final = {unit: unit.removesuffix("s") for unit in UNITS_ZH if unit.endswith("s") and "/" not in unit}
-
-
-def with_unit(text: str, value: FigureValue, unit: str, lang: Lang) -> str:
-    """``text`` (a formatted value) followed by ``unit`` in the page's language, singular for exactly one."""
-    if not unit:
-        return text
-    if lang == "zh":
-        return f"{text} {unit_name(unit, lang)}"
-    if not isinstance(value, tuple) and value == 1:
-        return f"{text} {_SINGULAR.get(unit, unit)}"
-    return f"{text} {unit}"
-
-
 def _ours_cell(result: ClaimResult, lang: Lang) -> str:
     rule, unit = result.claim.rule, result.claim.figure.unit
     ours = result.ours
@@ -157,17 +102,10 @@ def _ours_cell(result: ClaimResult, lang: Lang) -> str:
     return with_unit(format_figure(ours, decimals), ours, unit, lang)
 
 
-def _published_text(value: FigureValue) -> str:
-    """A published figure exactly as stored: whole numbers grouped, decimals as written."""
-    if isinstance(value, tuple):
-        return "(" + ", ".join(_published_text(v) for v in value) + ")"
-    return group_digits(value) if float(value).is_integer() else repr(value)
-
-
 def _theirs_cell(result: ClaimResult, lang: Lang) -> str:
     figure = result.claim.figure
     unit = "%" if result.claim.rule.kind is RuleKind.PERCENT else figure.unit
-    text = with_unit(_published_text(figure.value), figure.value, unit, lang)
+    text = with_unit(published_text(figure.value), figure.value, unit, lang)
     if not figure.written:
         return text
     return pick(lang, f"{text}（原文 `{figure.written}`）", f"{text} (written `{figure.written}`)")
@@ -185,7 +123,7 @@ def _line_cell(result: ClaimResult, lang: Lang) -> str:
 
 def status_text(passed: bool, lang: Lang) -> str:  # noqa: FBT001 - a status is a plain boolean
     """✅ or ❌ with a word."""
-    return pick(lang, "✅ 一致", "✅ agrees") if passed else pick(lang, "❌ 不一致", "❌ differs")
+    return term("status:agrees" if passed else "status:differs", lang)
 
 
 def _statement(result: ClaimResult, lang: Lang) -> str:
@@ -706,7 +644,7 @@ def render_vector_schedule(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang
         rows.append(
             [
                 stage.report_step,
-                pick(lang, *_STAGE_NAMES[stage.key]),
+                term(f"stage:{stage.key}", lang),
                 pick(lang, f"第 {stage.report_line} 行", f"line {stage.report_line}"),
                 f"`{result.claim.figure.written}`",
                 f"`ACTIVATE({stage.offset}, …)`",

@@ -7,6 +7,7 @@ import numpy as np
 from ascend_dsa.errors import AscendDsaError
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.lang import Lang, pick
 from ascend_dsa.models.gather2 import BF16_TOKEN_BYTES, check_gather2_fills_queue, gather2_plan
 from ascend_dsa.models.kv_quant import (
     KV_TOKEN_FORMATS,
@@ -23,7 +24,7 @@ from ascend_dsa.models.kv_quant import (
 )
 from ascend_dsa.models.nd2nz_stride import UB_VECTOR_BYTES
 from ascend_dsa.models.nz_layout import block_bytes, check_nz_padding, nd2nz_store_slots, nd_to_nz
-from ascend_dsa.render.markdown import Align, Lang, pick, table
+from ascend_dsa.render.markdown import Align, table
 from ascend_dsa.render.sources import citation
 
 #: The gather2 example: one block's indices into a cache of 100 tokens, a few of them invalid.

@@ -7,15 +7,14 @@ from typing import TYPE_CHECKING
 from ascend_dsa.facts.hardware import ASCEND_950, l2_bytes_per_cycle_per_core
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.facts.report_figures import check_head_roofline, published_head_roofline
+from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK, RooflinePoint, Verdict, head_roofline_sweep
-from ascend_dsa.render.markdown import Align, Lang, pick, table
+from ascend_dsa.render.markdown import Align, table
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from ascend_dsa.facts.hardware import AscendSpec
-
-_VERDICT_ZH = {Verdict.COMPUTE_BOUND: "算力 bound", Verdict.MEMORY_BOUND: "带宽 bound", Verdict.BALANCED: "均衡"}
 
 
 def seed_row(point: RooflinePoint) -> str:
@@ -34,7 +33,7 @@ def verdict_line(point: RooflinePoint, balanced_within: float = 0.0) -> str:
 
 def verdict_text(verdict: Verdict, lang: Lang) -> str:
     """The verdict in the page's language."""
-    return pick(lang, _VERDICT_ZH[verdict], str(verdict))
+    return term(f"verdict:{verdict.value}", lang)
 
 
 def render_head_roofline_table(

@@ -8,6 +8,7 @@ from ascend_dsa.facts.assumptions import SHARED_VARIANCE
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.model_shape import DSA_V41
+from ascend_dsa.lang import Lang, pick
 from ascend_dsa.models.block_cycles import mma_cycles_per_block
 from ascend_dsa.models.design_point import fixpipe_bytes_per_cycle, fixpipe_cycles
 from ascend_dsa.models.reference import blocked_sparse_attn_fwd
@@ -22,7 +23,7 @@ from ascend_dsa.models.skip_scale import (
     fixpipe_cycles_per_block_with,
     rescale_sweep,
 )
-from ascend_dsa.render.markdown import Align, Lang, pick, table
+from ascend_dsa.render.markdown import Align, table
 from ascend_dsa.render.svg import figure, to_svg
 from ascend_dsa.report.forward_cases import TRACE_B_TOPK, two_core_case
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.report.prose_values import PROSE_VALUES, Quantity
-from ascend_dsa.render.markdown import Lang, check_lang
+from ascend_dsa.lang import Lang, check_lang
 from ascend_dsa.render.format import format_quantity
 
 if TYPE_CHECKING:
