@@ -32,8 +32,7 @@ from ascend_dsa.models.design_point import (
 from ascend_dsa.models.design_sweep import NONE, DesignGrid, sweep
 from ascend_dsa.models.roofline import cube_cycles, head_roofline_sweep, l2_cycles
 from ascend_dsa.render.format import whole_or
-from ascend_dsa.render.markdown import Align, table
-from ascend_dsa.render.sources import citation, kind_name
+from ascend_dsa.render.markdown import Align, citation, kind_name, table
 from ascend_dsa.render.svg import figure, to_svg
 
 if TYPE_CHECKING:

@@ -9,11 +9,13 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Final
 
-from ascend_dsa.lang import COUNT_UNITS, Lang, check_lang, unit_name
+from ascend_dsa.lang import COUNT_UNITS, Lang, check_lang, pick, unit_name
+from ascend_dsa.report.claims import RuleKind
 from ascend_dsa.units import KiB
 
 if TYPE_CHECKING:
     from ascend_dsa.facts.report_figures import FigureValue
+    from ascend_dsa.report.claims import ClaimResult
     from ascend_dsa.report.prose_values import Quantity
 
 #: From this size on, prose groups digits by commas (12,457; but 6921).
@@ -111,3 +113,13 @@ def format_quantity(quantity: Quantity, lang: Lang) -> str:
     value = float(quantity.value) * (100 if quantity.unit == "%" else 1)
     text = group_digits(value, quantity.decimals) if abs(value) >= GROUP_FROM else f"{value:.{quantity.decimals}f}"
     return text + ("%" if quantity.unit == "%" else "")
+
+
+def published_cell(result: ClaimResult, lang: Lang) -> str:
+    """The report's value of a claim with its unit (``%`` for a percent rule), and how the report wrote it."""
+    figure = result.claim.figure
+    unit = "%" if result.claim.rule.kind is RuleKind.PERCENT else figure.unit
+    text = with_unit(published_text(figure.value), figure.value, unit, lang)
+    if not figure.written:
+        return text
+    return pick(lang, f"{text}（原文 `{figure.written}`）", f"{text} (written `{figure.written}`)")

@@ -24,8 +24,7 @@ from ascend_dsa.models.kv_quant import (
 )
 from ascend_dsa.models.nd2nz_stride import UB_VECTOR_BYTES
 from ascend_dsa.models.nz_layout import block_bytes, check_nz_padding, nd2nz_store_slots, nd_to_nz
-from ascend_dsa.render.markdown import Align, table
-from ascend_dsa.render.sources import citation
+from ascend_dsa.render.markdown import Align, citation, table
 
 #: The gather2 example: one block's indices into a cache of 100 tokens, a few of them invalid.
 _GATHER2_S_KV = 100

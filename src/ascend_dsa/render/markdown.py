@@ -1,15 +1,27 @@
-"""Markdown building blocks shared by the renderers: tables."""
+"""Markdown building blocks shared by the renderers: tables, citations of sources, a check's status."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+import re
+from typing import TYPE_CHECKING, Final, Literal
+
+from ascend_dsa.lang import Lang, check_lang, term
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from ascend_dsa.facts.provenance import Source
+
 Align = Literal["left", "right", "center"]
 
 _RULES: dict[str, str] = {"left": ":--", "right": "--:", "center": ":-:"}
+_REPORT_LINES: Final = re.compile(r"report \(zh\) lines? ([\d\-–, ]+\d)")
+#: Phrases of our English citations, as a Chinese page says them.
+_CITATION_PHRASES_ZH: Final = (
+    (" (which one depends on the block)", "（取决于是哪一块）"),
+    ("what-if override", "what-if 中改动的值"),
+    (" or ", " 或 "),
+)
 
 
 def _cell(value: object) -> str:
@@ -27,3 +39,24 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]], align: Seque
             raise ValueError(f"row {number} must have {len(headers)} cells, got {len(row)}")
         lines.append("| " + " | ".join(_cell(c) for c in row) + " |")
     return "\n".join(lines)
+
+
+def citation(source: Source, lang: Lang) -> str:
+    """A source's citation in the page's language (报告 (zh) 第 85 行 on a Chinese page)."""
+    text = source.citation
+    if check_lang(lang) == "en":
+        return text
+    text = _REPORT_LINES.sub(lambda m: f"报告 (zh) 第 {m.group(1)} 行", text)
+    for english, chinese in _CITATION_PHRASES_ZH:
+        text = text.replace(english, chinese)
+    return text
+
+
+def kind_name(source: Source, lang: Lang) -> str:
+    """A source's kind (report, code, derived, assumed) in the page's language."""
+    return term(f"kind:{source.kind}", lang)
+
+
+def status_text(passed: bool, lang: Lang) -> str:  # noqa: FBT001 - a status is a plain boolean
+    """✅ or ❌ with a word."""
+    return term("status:agrees" if passed else "status:differs", lang)

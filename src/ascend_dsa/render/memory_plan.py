@@ -18,8 +18,7 @@ from ascend_dsa.models.memory_plans import (
     shipped_ub_plans,
 )
 from ascend_dsa.render.format import group_digits
-from ascend_dsa.render.markdown import Align, table
-from ascend_dsa.render.sources import citation
+from ascend_dsa.render.markdown import Align, citation, table
 from ascend_dsa.render.svg import figure, to_svg
 from ascend_dsa.units import KiB
 

@@ -21,8 +21,7 @@ from ascend_dsa.models.pipeline import (
     simulate,
     stage_costs,
 )
-from ascend_dsa.render.markdown import table
-from ascend_dsa.render.sources import citation, kind_name
+from ascend_dsa.render.markdown import citation, kind_name, table
 from ascend_dsa.render.svg import figure, to_svg
 
 if TYPE_CHECKING:

@@ -2,26 +2,18 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.facts.hardware import ASCEND_950, FIELD_UNITS, AscendSpec, numeric_fields
-from ascend_dsa.lang import Lang, Text, check_lang, pick, term
+from ascend_dsa.lang import Lang, Text, pick
 from ascend_dsa.render.format import quantity
-from ascend_dsa.render.markdown import table
+from ascend_dsa.render.markdown import citation, kind_name, table
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from ascend_dsa.facts.provenance import Source
 
-_REPORT_LINES: Final = re.compile(r"report \(zh\) lines? ([\d\-–, ]+\d)")
-#: Phrases of our English citations, as a Chinese page says them.
-_CITATION_PHRASES_ZH: Final = (
-    (" (which one depends on the block)", "（取决于是哪一块）"),
-    ("what-if override", "what-if 中改动的值"),
-    (" or ", " 或 "),
-)
 #: How each derived or assumed hardware constant of the preset was obtained, in both languages; the English is the
 #: source's own note (a test keeps the two equal), so a Chinese page shows the same note as the English one.
 SPEC_NOTES: Final = {
@@ -30,22 +22,6 @@ SPEC_NOTES: Final = {
         ASCEND_950.sources["l0c_bytes"].note,
     ),
 }
-
-
-def citation(source: Source, lang: Lang) -> str:
-    """A source's citation in the page's language (报告 (zh) 第 85 行 on a Chinese page)."""
-    text = source.citation
-    if check_lang(lang) == "en":
-        return text
-    text = _REPORT_LINES.sub(lambda m: f"报告 (zh) 第 {m.group(1)} 行", text)
-    for english, chinese in _CITATION_PHRASES_ZH:
-        text = text.replace(english, chinese)
-    return text
-
-
-def kind_name(source: Source, lang: Lang) -> str:
-    """A source's kind (report, code, derived, assumed) in the page's language."""
-    return term(f"kind:{source.kind}", lang)
 
 
 def note_text(field: str, source: Source, lang: Lang) -> str:
