@@ -34,6 +34,7 @@ from ascend_dsa.models.roofline import cube_cycles, head_roofline_sweep, l2_cycl
 from ascend_dsa.render.format import whole_or
 from ascend_dsa.render.markdown import Align, citation, kind_name, table
 from ascend_dsa.render.svg import figure, to_svg
+from ascend_dsa.report.scenarios import ALTERNATIVES, MAP_STEPS
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -115,24 +116,6 @@ def render_design_limits(
     return table(headers, rows, aligns) + "\n\n" + caption + "\n"
 
 
-#: Alternatives to the shipped design shown beside it: (zh, en, point).
-ALTERNATIVES: Final = (
-    ("报告的选择", "the report's choice", SHIPPED_DESIGN),
-    ("只用一个 VECTOR Core（1C1V）", "one VECTOR Core (1C1V)", DesignPoint(vector_cores=1)),
-    ("1C1V 且 B_TOPK 128", "1C1V with B_TOPK 128", DesignPoint(vector_cores=1, b_topk=128)),
-    ("32 个 head", "32 heads", DesignPoint(heads_per_core=32)),
-    ("128 个 head", "128 heads", DesignPoint(heads_per_core=128)),
-    ("B_TOPK 96（INDEX_BLOCK_SIZE 640）", "B_TOPK 96 (INDEX_BLOCK_SIZE 640)", DesignPoint(b_topk=96)),
-    (
-        "B_TOPK 96，INDEX_BLOCK_SIZE 384",
-        "B_TOPK 96, INDEX_BLOCK_SIZE 384",
-        DesignPoint(b_topk=96, index_block_size=384),
-    ),
-    ("B_TOPK 128", "B_TOPK 128", DesignPoint(b_topk=128)),
-    ("decode，FP8 + FP4，sink", "decode, FP8 + FP4, sink", DesignPoint(kv_cache=KvCache.FP8_FP4, sink=True)),
-)
-
-
 def _verdict(evaluation: DesignEvaluation, lang: Lang) -> str:
     if evaluation.fits:
         return pick(lang, "全部满足", "all fit")
@@ -177,10 +160,6 @@ def fitted_index_block_size(b_topk: int, at_least: int = SHIPPED_KERNEL.index_bl
     """The smallest INDEX_BLOCK_SIZE of at least ``at_least`` that the index rules allow with ``b_topk``."""
     step = math.lcm(b_topk, 2 * UINT32_PER_VECTOR)
     return -(-at_least // step) * step
-
-
-#: Heads and B_TOPK of the feasibility map: 16..256 in steps of 16.
-MAP_STEPS: Final = tuple(range(16, 257, 16))
 
 
 def feasibility_map(

@@ -23,6 +23,7 @@ from ascend_dsa.models.pipeline import (
 )
 from ascend_dsa.render.markdown import citation, kind_name, table
 from ascend_dsa.render.svg import figure, to_svg
+from ascend_dsa.report.scenarios import SIMULATED_BLOCKS
 
 if TYPE_CHECKING:
     from ascend_dsa.facts.hardware import AscendSpec
@@ -44,8 +45,6 @@ _TASK_COLOURS: Final = {
 }
 #: Bars shorter than this many cycles get no block number (it would not fit).
 _MIN_LABELLED_CYCLES: Final = 60
-#: Blocks in the simulated job: enough for a steady state between the first and the last blocks.
-SIMULATED_BLOCKS: Final = 32
 
 
 def task_name(task: Task, lang: Lang) -> str:

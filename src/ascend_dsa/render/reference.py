@@ -21,6 +21,7 @@ from ascend_dsa.report.forward_cases import (
     forward_cases,
     trace_case,
 )
+from ascend_dsa.report.scenarios import EXAMPLE_INDICES, EXAMPLE_KEYS, EXAMPLE_QUERY, EXAMPLE_S_KV
 
 
 def _case_label(case: ForwardCase, lang: Lang) -> str:  # noqa: PLR0911 - one label per case
@@ -53,13 +54,6 @@ def _case_label(case: ForwardCase, lang: Lang) -> str:  # noqa: PLR0911 - one la
     if case.name == "sink-inf":
         return pick(lang, "attn_sink 交替取 +inf 与 -inf", "attn_sink alternating +inf and -inf")
     return pick(lang, "有限的 attn_sink", "finite attn_sink")
-
-
-#: The by-eye example of the model chapter: 6 keys, one token, one head.
-EXAMPLE_S_KV = 6
-EXAMPLE_INDICES = (2, -1, 5, 2, 6, 0)
-EXAMPLE_KEYS = ((1.0, 0.0), (0.0, 1.0), (2.0, 1.0), (-1.0, 0.5), (0.5, 0.5), (1.5, -1.0))
-EXAMPLE_QUERY = (1.0, 0.5)
 
 
 def render_forward_shapes(lang: Lang = "zh") -> str:
