@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import io
-import re
 import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -33,6 +32,7 @@ from ascend_dsa.facts.report_figures import (
     published_head_roofline,
 )
 from ascend_dsa.report.claims import CLAIMS, RuleKind, check_claims
+from ascend_dsa.site.fences import fences
 from tests.conftest import MUTATIONS, ROOT
 
 if TYPE_CHECKING:
@@ -46,8 +46,6 @@ if TYPE_CHECKING:
 ROOFLINE_KEYS = [f.key for f in head_roofline_figures()]
 ALL_KEYS = [f.key for f in PUBLISHED_FIGURES] + ROOFLINE_KEYS
 DOCS = ROOT / "docs"
-#: The opening fence of an executed Python block, possibly indented (inside an admonition or a tab).
-EXEC_FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,})python\b(?P<info>.*)$")
 
 
 @dataclass(frozen=True)
@@ -68,23 +66,12 @@ class PageBlock:
 
 def page_blocks(page: Path, docs: Path = DOCS) -> list[PageBlock]:
     """The executed Python blocks of one markdown page below ``docs``, in order."""
-    lines = page.read_text(encoding="utf-8").splitlines()
-    blocks: list[PageBlock] = []
-    index = 0
-    while index < len(lines):
-        opening = EXEC_FENCE.match(lines[index])
-        index += 1
-        if opening is None or not re.search(r"""\bexec=["']?(?:true|1|yes|on)""", opening["info"]):
-            continue
-        found = re.search(r"""\bid=["']?(?P<id>[^"'\s]+)""", opening["info"])
-        body: list[str] = []
-        while index < len(lines) and lines[index].strip() != opening["fence"]:
-            body.append(lines[index].removeprefix(opening["indent"]))
-            index += 1
-        index += 1
-        relative = page.relative_to(docs).as_posix()
-        blocks.append(PageBlock(relative, found["id"] if found else "<no id>", "\n".join(body)))
-    return blocks
+    relative = page.relative_to(docs).as_posix()
+    return [
+        PageBlock(relative, fence.block_id, fence.code)
+        for fence in fences(page.read_text(encoding="utf-8"))
+        if fence.language == "python" and fence.executed
+    ]
 
 
 def all_page_blocks() -> list[PageBlock]:

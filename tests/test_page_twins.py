@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from ascend_dsa.site.fences import blank_fences, fences
+
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 CHINESE = sorted(p for p in DOCS.rglob("*.md") if not p.name.endswith(".en.md"))
 
@@ -14,9 +16,8 @@ CHINESE = sorted(p for p in DOCS.rglob("*.md") if not p.name.endswith(".en.md"))
 def outline(path: Path) -> tuple[int, list[str], list[str]]:
     """Number of `##` sections, exec block ids in order, and the explanation/figures markers in order."""
     text = path.read_text(encoding="utf-8")
-    prose = re.sub(r"^```.*?^```", "", text, flags=re.MULTILINE | re.DOTALL)
-    sections = len(re.findall(r"^## ", prose, flags=re.MULTILINE))
-    ids = re.findall(r'^```python exec="true" id="([^"]+)"', text, flags=re.MULTILINE)
+    sections = len(re.findall(r"^## ", blank_fences(text), flags=re.MULTILINE))
+    ids = [fence.block_id for fence in fences(text) if fence.executed]
     markers = re.findall(r"^<!-- (explanation|figures) -->$", text, flags=re.MULTILINE)
     return sections, ids, markers
 

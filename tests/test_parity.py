@@ -8,12 +8,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from ascend_dsa.site.fences import blank_fences, fences
 from tests.conftest import ROOT
 from tests.site_html import page_paths
 
 DOCS = ROOT / "docs"
-FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
-EXEC_ID = re.compile(r"""\bid=["']?(?P<id>[^"'\s]+)""")
 LANG_ARGUMENT = re.compile(r"""\blang=["'](?P<lang>\w+)["']""")
 HAN = re.compile(r"[\u4e00-\u9fff]")
 
@@ -30,36 +29,14 @@ def twin(page: Path) -> Path:
 
 def structure(text: str) -> list[str]:
     """The page's skeleton: ``##`` for each level-2 heading and ``exec:<id>`` for each executed block, in order."""
-    skeleton: list[str] = []
-    fence: str | None = None
-    for line in text.splitlines():
-        match = FENCE.match(line.strip())
-        if fence is None and match:
-            fence = match["fence"]
-            info = match["info"]
-            if re.search(r"""\bexec=["']?(?:true|1|yes|on)""", info):
-                found = EXEC_ID.search(info)
-                skeleton.append(f"exec:{found['id'] if found else '<no id>'}")
-        elif fence is not None and line.strip().startswith(fence) and not line.strip()[len(fence) :].strip():
-            fence = None
-        elif fence is None and re.match(r"^##\s", line):
-            skeleton.append("##")
-    return skeleton
+    found = [(fence.start, f"exec:{fence.block_id}") for fence in fences(text) if fence.executed]
+    found += [(m.start(), "##") for m in re.finditer(r"^##\s", blank_fences(text), flags=re.MULTILINE)]
+    return [item for _, item in sorted(found)]
 
 
 def exec_block_languages(text: str) -> set[str]:
     """The ``lang="..."`` arguments used inside executed blocks."""
-    found: set[str] = set()
-    inside = False
-    for line in text.splitlines():
-        match = FENCE.match(line.strip())
-        if not inside and match and "exec=" in match["info"]:
-            inside = True
-        elif inside and match and not match["info"].strip():
-            inside = False
-        elif inside:
-            found |= {m["lang"] for m in LANG_ARGUMENT.finditer(line)}
-    return found
+    return {m["lang"] for fence in fences(text) if "exec=" in fence.info for m in LANG_ARGUMENT.finditer(fence.code)}
 
 
 PAGES = [pytest.param(p, id=p.relative_to(DOCS).as_posix()) for p in chinese_pages()]

@@ -127,29 +127,9 @@ from ascend_dsa.models.skip_scale import (
     synthetic_logits,
 )
 from ascend_dsa.models.throughput import cycles_per_block_at, fraction_of_peak
+from ascend_dsa.render.accumulator import render_accumulator_ub_share, render_identity_rescale, render_l0c_budget
 from ascend_dsa.render.assumptions import render_assumptions
-from ascend_dsa.render.claims import (
-    render_accumulator_ub_share,
-    render_b_topk_divisibility,
-    render_chapter_claims,
-    render_claim,
-    render_claim_ledger,
-    render_cube_order,
-    render_fixpipe_table,
-    render_fp8_roofline,
-    render_gather2_requests,
-    render_identity_rescale,
-    render_l0c_budget,
-    render_mte2_in_flight,
-    render_nd2nz_banks,
-    render_peak_clock_table,
-    render_peak_table,
-    render_rescale_threshold,
-    render_schedule_order_share,
-    render_skip_scale_savings,
-    render_token_blocks,
-    render_vector_schedule,
-)
+from ascend_dsa.render.claims import render_chapter_claims, render_claim, render_claim_ledger
 from ascend_dsa.render.design_space import (
     render_design_alternatives,
     render_design_limits,
@@ -159,6 +139,7 @@ from ascend_dsa.render.design_space import (
     render_rule_list,
     render_what_if_table,
 )
+from ascend_dsa.render.flow import render_b_topk_divisibility, render_rescale_threshold
 from ascend_dsa.render.layouts import (
     render_gather2_example,
     render_kv_block_layout,
@@ -173,7 +154,10 @@ from ascend_dsa.render.memory_plan import (
     render_ub_plan_bars,
     render_ub_plan_table,
 )
+from ascend_dsa.render.nd2nz import render_nd2nz_banks, render_token_blocks
 from ascend_dsa.render.notebook import as_markdown, as_svg
+from ascend_dsa.render.one_vector_core import render_fixpipe_table, render_gather2_requests, render_mte2_in_flight
+from ascend_dsa.render.peak import render_peak_clock_table, render_peak_table
 from ascend_dsa.render.pipeline import (
     render_pipeline_costs,
     render_pipeline_gantt,
@@ -187,12 +171,14 @@ from ascend_dsa.render.reference import (
     render_index_example,
     render_online_softmax_trace,
 )
-from ascend_dsa.render.roofline import render_head_roofline_table
+from ascend_dsa.render.roofline import render_fp8_roofline, render_head_roofline_table
+from ascend_dsa.render.schedule import render_cube_order, render_schedule_order_share, render_vector_schedule
 from ascend_dsa.render.skip_scale import (
     render_core_decisions,
     render_fixpipe_with_skip_scale,
     render_rescale_plot,
     render_rescale_table,
+    render_skip_scale_savings,
 )
 from ascend_dsa.render.sources import render_spec_sources
 from ascend_dsa.render.ss_buffer import render_ss_flag_word, render_ss_handshake

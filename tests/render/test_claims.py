@@ -2,10 +2,11 @@ import re
 
 import pytest
 
+import ascend_dsa as r
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.render import claims as r
+from ascend_dsa.render.format import with_unit
 from ascend_dsa.report.claims import CLAIMS, ClaimContext
 
 
@@ -150,8 +151,8 @@ def test_accumulator_ub_share_checks_first() -> None:
 
 def test_units_follow_the_language_and_the_count() -> None:
     """One row is "1 row" in English; Chinese pages count in Chinese (5 块)."""
-    assert r.with_unit("1", 1, "rows", "en") == "1 row"
-    assert r.with_unit("5", 5, "blocks", "en") == "5 blocks"
-    assert r.with_unit("5", 5, "blocks", "zh") == "5 块"
-    assert r.with_unit("64", 64, "heads", "zh") == "64 个 head"
-    assert r.with_unit("8", 8, "", "zh") == "8"
+    assert with_unit("1", 1, "rows", "en") == "1 row"
+    assert with_unit("5", 5, "blocks", "en") == "5 blocks"
+    assert with_unit("5", 5, "blocks", "zh") == "5 块"
+    assert with_unit("64", 64, "heads", "zh") == "64 个 head"
+    assert with_unit("8", 8, "", "zh") == "8"

@@ -1,7 +1,9 @@
 import pytest
 
+from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.provenance import Source, report_line
-from ascend_dsa.render.sources import citation, quantity, render_spec_sources
+from ascend_dsa.render.format import quantity
+from ascend_dsa.render.sources import SPEC_NOTES, citation, render_spec_sources
 
 
 @pytest.mark.parametrize(
@@ -40,3 +42,13 @@ def test_spec_sources_have_no_scientific_notation_or_english_on_zh() -> None:
     assert "report (zh)" not in zh
     assert "报告 (zh) 第 85 行" in zh
     assert "derived: the report says" in en
+
+
+def test_every_derived_or_assumed_constant_has_a_note_in_both_languages() -> None:
+    """A Chinese page shows how a derived constant was obtained, as the English one does (no dropped notes)."""
+    noted = {name for name, source in ASCEND_950.sources.items() if source.note}
+    assert noted == set(SPEC_NOTES)
+    for name in noted:
+        assert SPEC_NOTES[name].en == ASCEND_950.sources[name].note
+    zh = render_spec_sources(fields=("l0c_bytes",), lang="zh")
+    assert "推导：报告说 128 × 512 的 fp32 O（256 KB）正好占满 L0C" in zh

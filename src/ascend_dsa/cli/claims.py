@@ -8,11 +8,16 @@ from typing import TYPE_CHECKING
 from ascend_dsa.cli.options import positive_float, positive_int
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.render.claims import claim_lines
+from ascend_dsa.lang import Lang
+from ascend_dsa.render.claims import line_cell, ours_cell, rule_text, statement_text
+from ascend_dsa.render.format import published_cell
 from ascend_dsa.report.claims import CHAPTERS, ClaimContext, evaluate_claims
 
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Iterable
+
+    from ascend_dsa.report.claims import ClaimResult
 
 NAME = "claims"
 HELP = "List every figure of the report with ours, theirs, the rule and the status; exit 1 if any differs."
@@ -60,3 +65,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {result.describe()}", file=sys.stderr)
         return 1
     return 0
+
+
+def claim_lines(results: Iterable[ClaimResult], lang: Lang = "en") -> list[str]:
+    """Plain-text lines for the command line: line, id, claim, ours, theirs, rule, status."""
+    return [
+        f"{line_cell(r, lang):<14} {'PASS' if r.passed else 'FAIL'}  {r.claim.claim_id}: {statement_text(r, lang)}\n"
+        f"{'':<20} ours {ours_cell(r, lang)} | report {published_cell(r, lang)} | {rule_text(r.claim.rule, lang)}"
+        for r in results
+    ]
+
+
+# --- tables behind the chapters -------------------------------------------------------------------------------

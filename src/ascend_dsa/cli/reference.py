@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from ascend_dsa import cli
-from ascend_dsa.render.markdown import Lang, pick
+from ascend_dsa.lang import Lang, pick
 
 #: Columns the help is wrapped to; fixed so the page is the same whatever terminal runs the build.
 HELP_WIDTH = 78

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path, PurePosixPath
 
 from ascend_dsa.facts.assumptions import ASSUMPTIONS, assumption_pages
-from ascend_dsa.render.markdown import Lang, pick, table
+from ascend_dsa.lang import Lang, pick
+from ascend_dsa.render.markdown import table
 
 #: Where the site's pages are, seen from the project root that ``mkdocs build`` runs in.
 DOCS_DIR = Path("docs")

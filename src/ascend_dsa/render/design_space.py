@@ -16,6 +16,7 @@ from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.kernel_rules import TILE_RULES, UINT32_PER_VECTOR
 from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.facts.report_figures import check_fixpipe_break_even, check_head_roofline
+from ascend_dsa.lang import Lang, pick, term, unit_name
 from ascend_dsa.models.block_cycles import fixpipe_break_even_b_topk, mma_cycles_per_block
 from ascend_dsa.models.design_point import (
     LIMIT_SOURCES,
@@ -30,9 +31,10 @@ from ascend_dsa.models.design_point import (
 )
 from ascend_dsa.models.design_sweep import NONE, DesignGrid, sweep
 from ascend_dsa.models.roofline import cube_cycles, head_roofline_sweep, l2_cycles
-from ascend_dsa.render.markdown import Align, Lang, group_digits, pick, table, unit_name
-from ascend_dsa.render.sources import citation, kind_name
+from ascend_dsa.render.format import whole_or
+from ascend_dsa.render.markdown import Align, citation, kind_name, table
 from ascend_dsa.render.svg import figure, to_svg
+from ascend_dsa.report.scenarios import ALTERNATIVES, MAP_STEPS
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -40,37 +42,13 @@ if TYPE_CHECKING:
     from ascend_dsa.facts.hardware import AscendSpec
     from ascend_dsa.models.design_point import DesignEvaluation
 
-#: Each limit's name on the page: (zh, en).
-LIMIT_NAMES: Final = {
-    Limit.L2_ROOFLINE: ("L2 roofline（L2 周期 vs CUBE 周期）", "L2 roofline (L2 vs CUBE cycles)"),
-    Limit.FIXPIPE_O_EVERY_BLOCK: ("FixPipe（每块都搬出 O）", "FixPipe (O leaves every block)"),
-    Limit.FIXPIPE_P_ONLY: ("FixPipe（只搬 P，skip-scale）", "FixPipe (P only, skip-scale)"),
-    Limit.L0C: ("L0C 容量", "L0C capacity"),
-    Limit.UB: ("UB 容量（每个 VECTOR Core）", "UB per VECTOR Core"),
-    Limit.MTE2_QUEUE: ("MTE2 队列（每核每块的请求数）", "MTE2 queue (requests per block per core)"),
-    Limit.L1_BANK: ("L1（较满的那个 bank）", "L1 (the fuller bank)"),
-}
-_SHORT_NAMES: Final = {
-    Limit.L2_ROOFLINE: ("L2 带宽", "L2 bandwidth"),
-    Limit.FIXPIPE_O_EVERY_BLOCK: ("FixPipe（每块搬 O）", "FixPipe (O every block)"),
-    Limit.FIXPIPE_P_ONLY: ("FixPipe（只搬 P）", "FixPipe (P only)"),
-    Limit.L0C: ("L0C", "L0C"),
-    Limit.UB: ("UB", "UB"),
-    Limit.MTE2_QUEUE: ("MTE2 队列", "MTE2 queue"),
-    Limit.L1_BANK: ("L1 bank", "L1 bank"),
-}
 _LIMIT_COLOURS: Final = ("#4e79a7", "#f28e2b", "#ffbe7d", "#e15759", "#59a14f", "#b07aa1", "#9c755f")
 _FORBIDDEN_COLOUR: Final = "#d9d9d9"
 
 
 def limit_name(limit: Limit, lang: Lang, *, short: bool = False) -> str:
     """A limit's name in the page's language."""
-    zh, en = (_SHORT_NAMES if short else LIMIT_NAMES)[limit]
-    return pick(lang, zh, en)
-
-
-def _number(value: float) -> str:
-    return group_digits(value, 0 if float(value).is_integer() else 1)
+    return term(f"limit-short:{limit.value}" if short else f"limit:{limit.value}", lang)
 
 
 def describe_point(point: DesignPoint, lang: Lang) -> str:
@@ -106,11 +84,11 @@ def render_design_limits(
                 f"**{limit_name(c.limit, lang)}**{mark}" if mark else limit_name(c.limit, lang),
                 pick(lang, "满足", "fits") if c.fits else pick(lang, "**超出**", "**exceeded**"),
                 f"{c.utilisation:.1%}",
-                _number(c.demand),
-                _number(c.capacity),
-                _number(c.headroom),
+                whole_or(c.demand, 1),
+                whole_or(c.capacity, 1),
+                whole_or(c.headroom, 1),
                 unit_name(c.unit, lang),
-                f"{citation(source, lang)}（{kind}）" if lang == "zh" else f"{source.citation} ({kind})",
+                citation(source, lang) + pick(lang, f"（{kind}）", f" ({kind})"),
             ]
         )
     headers = [
@@ -136,24 +114,6 @@ def render_design_limits(
         headers, aligns = headers[:-1], aligns[:-1]
         rows = [row[:-1] for row in rows]
     return table(headers, rows, aligns) + "\n\n" + caption + "\n"
-
-
-#: Alternatives to the shipped design shown beside it: (zh, en, point).
-ALTERNATIVES: Final = (
-    ("报告的选择", "the report's choice", SHIPPED_DESIGN),
-    ("只用一个 VECTOR Core（1C1V）", "one VECTOR Core (1C1V)", DesignPoint(vector_cores=1)),
-    ("1C1V 且 B_TOPK 128", "1C1V with B_TOPK 128", DesignPoint(vector_cores=1, b_topk=128)),
-    ("32 个 head", "32 heads", DesignPoint(heads_per_core=32)),
-    ("128 个 head", "128 heads", DesignPoint(heads_per_core=128)),
-    ("B_TOPK 96（INDEX_BLOCK_SIZE 640）", "B_TOPK 96 (INDEX_BLOCK_SIZE 640)", DesignPoint(b_topk=96)),
-    (
-        "B_TOPK 96，INDEX_BLOCK_SIZE 384",
-        "B_TOPK 96, INDEX_BLOCK_SIZE 384",
-        DesignPoint(b_topk=96, index_block_size=384),
-    ),
-    ("B_TOPK 128", "B_TOPK 128", DesignPoint(b_topk=128)),
-    ("decode，FP8 + FP4，sink", "decode, FP8 + FP4, sink", DesignPoint(kv_cache=KvCache.FP8_FP4, sink=True)),
-)
 
 
 def _verdict(evaluation: DesignEvaluation, lang: Lang) -> str:
@@ -200,10 +160,6 @@ def fitted_index_block_size(b_topk: int, at_least: int = SHIPPED_KERNEL.index_bl
     """The smallest INDEX_BLOCK_SIZE of at least ``at_least`` that the index rules allow with ``b_topk``."""
     step = math.lcm(b_topk, 2 * UINT32_PER_VECTOR)
     return -(-at_least // step) * step
-
-
-#: Heads and B_TOPK of the feasibility map: 16..256 in steps of 16.
-MAP_STEPS: Final = tuple(range(16, 257, 16))
 
 
 def feasibility_map(

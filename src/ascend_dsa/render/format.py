@@ -1,16 +1,107 @@
-"""How a number from `ascend_dsa.report.prose_values` reads in a sentence, per language."""
+"""Every number-to-text helper of the site, once: grouping, decimals, percentages, bytes, units, published figures.
+
+Renderers and the prose-number hook call these instead of formatting numbers their own way, so one number reads
+alike on every page. Both languages write numbers alike; only unit words differ, and those come from the glossary.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import math
+from typing import TYPE_CHECKING, Final
 
-from ascend_dsa.render.markdown import Lang, check_lang
+from ascend_dsa.lang import COUNT_UNITS, Lang, check_lang, pick, unit_name
+from ascend_dsa.report.claims import RuleKind
+from ascend_dsa.units import KiB
 
 if TYPE_CHECKING:
+    from ascend_dsa.facts.report_figures import FigureValue
+    from ascend_dsa.report.claims import ClaimResult
     from ascend_dsa.report.prose_values import Quantity
 
-#: From this size on, digits are grouped by commas (12,457; but 6921).
+#: From this size on, prose groups digits by commas (12,457; but 6921).
 GROUP_FROM = 10_000
+#: Decimal prefixes for rates and clocks (5 TB/s, 1650 MHz), largest first.
+_DECIMAL_PREFIXES: Final = ((10**12, "T"), (10**9, "G"), (10**6, "M"), (10**3, "k"))
+#: Binary prefixes for capacities (256 KiB), largest first.
+_BINARY_PREFIXES: Final = ((2**20, "Mi"), (2**10, "Ki"))
+_SCALED_UNITS: Final = {"B/s": _DECIMAL_PREFIXES, "B": _BINARY_PREFIXES}
+#: A clock reads best in MHz (the report's 1650 MHz), not as 1.65 GHz.
+_CLOCK_PREFIX: Final = (10**6, "M")
+#: The singular of each plural count unit, for a value of exactly one (1 row, not 1 rows).
+_SINGULAR: Final = {unit: unit.removesuffix("s") for unit in COUNT_UNITS}
+
+
+def group_digits(value: float, decimals: int = 0) -> str:
+    """A number with thin grouping commas, e.g. ``262,144``."""
+    return f"{value:,.{decimals}f}"
+
+
+def fixed(value: float, decimals: int = 3) -> str:
+    """``value`` to ``decimals`` places, infinities as ``+inf``/``-inf``."""
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{value:.{decimals}f}"
+
+
+def whole_or(value: float, decimals: int) -> str:
+    """A whole number grouped as such, any other to ``decimals`` places (grouped too)."""
+    if isinstance(value, int) or float(value).is_integer():
+        return group_digits(value)
+    return group_digits(value, decimals)
+
+
+def percent(fraction: float, decimals: int = 2) -> str:
+    """A fraction as a percentage with a space before the sign: ``0.8212`` -> ``82.12 %``."""
+    return f"{100 * fraction:.{decimals}f} %"
+
+
+def kib(size_bytes: int) -> str:
+    """A whole number of KiB: ``262144`` -> ``256 KiB``."""
+    return f"{size_bytes // KiB} KiB"
+
+
+def format_figure(value: FigureValue, decimals: int = 4) -> str:
+    """A figure for a table cell: whole numbers grouped, others to ``decimals``, tuples in parentheses."""
+    if isinstance(value, tuple):
+        return "(" + ", ".join(format_figure(v, decimals) for v in value) + ")"
+    return whole_or(value, decimals)
+
+
+def published_text(value: FigureValue) -> str:
+    """A published figure exactly as stored: whole numbers grouped, decimals as written."""
+    if isinstance(value, tuple):
+        return "(" + ", ".join(published_text(v) for v in value) + ")"
+    return group_digits(value) if float(value).is_integer() else repr(value)
+
+
+def with_unit(text: str, value: FigureValue, unit: str, lang: Lang) -> str:
+    """``text`` (a formatted value) followed by ``unit`` in the page's language, singular for exactly one."""
+    if not unit:
+        return text
+    if check_lang(lang) == "en" and not isinstance(value, tuple) and value == 1:
+        return f"{text} {_SINGULAR.get(unit, unit)}"
+    return f"{text} {unit_name(unit, lang)}"
+
+
+def _decimals(value: float) -> int:
+    """Decimals a value needs, up to two: 5 -> 0, 1.5 -> 1, 1.65 -> 2."""
+    for decimals in (0, 1):
+        if round(value, decimals) == round(value, 2):
+            return decimals
+    return 2
+
+
+def quantity(value: float, unit: str, lang: Lang = "en") -> str:
+    """``value`` in ``unit`` as a person reads it: 5 TB/s, 1650 MHz, 256 KiB, 4,096 FMA/cycle, 32 个 AI Core."""
+    check_lang(lang)
+    if unit == "Hz":
+        factor, prefix = _CLOCK_PREFIX
+        return f"{group_digits(value / factor, _decimals(value / factor))} {prefix}Hz"
+    for factor, prefix in _SCALED_UNITS.get(unit, ()):
+        if abs(value) >= factor and (value / factor) * 100 == round((value / factor) * 100):
+            return f"{group_digits(value / factor, _decimals(value / factor))} {prefix}{unit}"
+    shown = group_digits(value, _decimals(value))
+    return f"{shown} {unit_name(unit, lang)}"
 
 
 def format_quantity(quantity: Quantity, lang: Lang) -> str:
@@ -20,5 +111,15 @@ def format_quantity(quantity: Quantity, lang: Lang) -> str:
     """
     check_lang(lang)
     value = float(quantity.value) * (100 if quantity.unit == "%" else 1)
-    text = f"{value:,.{quantity.decimals}f}" if abs(value) >= GROUP_FROM else f"{value:.{quantity.decimals}f}"
+    text = group_digits(value, quantity.decimals) if abs(value) >= GROUP_FROM else f"{value:.{quantity.decimals}f}"
     return text + ("%" if quantity.unit == "%" else "")
+
+
+def published_cell(result: ClaimResult, lang: Lang) -> str:
+    """The report's value of a claim with its unit (``%`` for a percent rule), and how the report wrote it."""
+    figure = result.claim.figure
+    unit = "%" if result.claim.rule.kind is RuleKind.PERCENT else figure.unit
+    text = with_unit(published_text(figure.value), figure.value, unit, lang)
+    if not figure.written:
+        return text
+    return pick(lang, f"{text}（原文 `{figure.written}`）", f"{text} (written `{figure.written}`)")

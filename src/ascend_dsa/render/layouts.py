@@ -7,6 +7,7 @@ import numpy as np
 from ascend_dsa.errors import AscendDsaError
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.lang import Lang, pick
 from ascend_dsa.models.gather2 import BF16_TOKEN_BYTES, check_gather2_fills_queue, gather2_plan
 from ascend_dsa.models.kv_quant import (
     KV_TOKEN_FORMATS,
@@ -23,8 +24,8 @@ from ascend_dsa.models.kv_quant import (
 )
 from ascend_dsa.models.nd2nz_stride import UB_VECTOR_BYTES
 from ascend_dsa.models.nz_layout import block_bytes, check_nz_padding, nd2nz_store_slots, nd_to_nz
-from ascend_dsa.render.markdown import Align, Lang, pick, table
-from ascend_dsa.render.sources import citation
+from ascend_dsa.render.markdown import Align, citation, table
+from ascend_dsa.report.scenarios import ND2NZ_EXAMPLE_DIMS, ND2NZ_EXAMPLE_TOKENS
 
 #: The gather2 example: one block's indices into a cache of 100 tokens, a few of them invalid.
 _GATHER2_S_KV = 100
@@ -197,11 +198,6 @@ def render_kv_roundtrip(lang: Lang = "zh", tokens: int = 64, magnitudes: tuple[f
         "from the nearest one; times the scale again.",
     )
     return table(headers, rows, ("left", "right", "right", "right", "center")) + "\n\n" + caption + "\n"
-
-
-#: The small ND/NZ example: tokens and dims of the tile (the real one is B_TOPK per VECTOR Core x d_qk).
-ND2NZ_EXAMPLE_TOKENS = 3
-ND2NZ_EXAMPLE_DIMS = 48
 
 
 def render_nd2nz_example(lang: Lang = "zh", tokens: int = ND2NZ_EXAMPLE_TOKENS, dims: int = ND2NZ_EXAMPLE_DIMS) -> str:

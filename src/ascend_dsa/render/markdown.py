@@ -1,50 +1,27 @@
-"""Markdown building blocks shared by the renderers: tables and the choice of language."""
+"""Markdown building blocks shared by the renderers: tables, citations of sources, a check's status."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, Literal, get_args
+import re
+from typing import TYPE_CHECKING, Final, Literal
+
+from ascend_dsa.lang import Lang, check_lang, term
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-Lang = Literal["zh", "en"]
+    from ascend_dsa.facts.provenance import Source
+
 Align = Literal["left", "right", "center"]
 
 _RULES: dict[str, str] = {"left": ":--", "right": "--:", "center": ":-:"}
-
-#: Unit names as a Chinese reader reads them; a unit not listed reads the same in both languages.
-UNITS_ZH: Final = {
-    "AI Cores": "个 AI Core",
-    "VECTOR Cores": "个 VECTOR Core",
-    "banks": "个 bank",
-    "blocks": "块",
-    "cycles": "周期",
-    "cycles/block": "周期/块",
-    "cycles/token": "周期/token",
-    "heads": "个 head",
-    "requests": "个请求",
-    "rows": "行",
-    "tokens": "个 token",
-}
-
-
-def unit_name(unit: str, lang: Lang) -> str:
-    """``unit`` as the page's language names it (``个请求`` for requests on a Chinese page)."""
-    return UNITS_ZH.get(unit, unit) if lang == "zh" else unit
-
-
-def check_lang(lang: str) -> Lang:
-    """Return ``lang`` if the site has that language, else raise naming the choices."""
-    choices: tuple[Lang, ...] = get_args(Lang)
-    for choice in choices:
-        if lang == choice:
-            return choice
-    raise ValueError(f"lang must be one of {', '.join(choices)}, got {lang!r}")
-
-
-def pick(lang: Lang, zh: str, en: str) -> str:
-    """The text for the page's language."""
-    return zh if check_lang(lang) == "zh" else en
+_REPORT_LINES: Final = re.compile(r"report \(zh\) lines? ([\d\-–, ]+\d)")
+#: Phrases of our English citations, as a Chinese page says them.
+_CITATION_PHRASES_ZH: Final = (
+    (" (which one depends on the block)", "（取决于是哪一块）"),
+    ("what-if override", "what-if 中改动的值"),
+    (" or ", " 或 "),
+)
 
 
 def _cell(value: object) -> str:
@@ -64,6 +41,22 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]], align: Seque
     return "\n".join(lines)
 
 
-def group_digits(value: float, decimals: int = 0) -> str:
-    """A number with thin grouping commas, e.g. ``262,144``."""
-    return f"{value:,.{decimals}f}"
+def citation(source: Source, lang: Lang) -> str:
+    """A source's citation in the page's language (报告 (zh) 第 85 行 on a Chinese page)."""
+    text = source.citation
+    if check_lang(lang) == "en":
+        return text
+    text = _REPORT_LINES.sub(lambda m: f"报告 (zh) 第 {m.group(1)} 行", text)
+    for english, chinese in _CITATION_PHRASES_ZH:
+        text = text.replace(english, chinese)
+    return text
+
+
+def kind_name(source: Source, lang: Lang) -> str:
+    """A source's kind (report, code, derived, assumed) in the page's language."""
+    return term(f"kind:{source.kind}", lang)
+
+
+def status_text(passed: bool, lang: Lang) -> str:  # noqa: FBT001 - a status is a plain boolean
+    """✅ or ❌ with a word."""
+    return term("status:agrees" if passed else "status:differs", lang)

@@ -9,6 +9,7 @@ from ascend_dsa.facts.code_figures import UB_PLAN_CITATION, check_ub_totals
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.model_shape import DSA_V41
+from ascend_dsa.lang import Lang, pick
 from ascend_dsa.models.memory_plans import (
     SHIPPED_L1_LAYOUT,
     SHIPPED_L1_LAYOUT_SOURCE,
@@ -16,8 +17,8 @@ from ascend_dsa.models.memory_plans import (
     layout_bytes_per_bank,
     shipped_ub_plans,
 )
-from ascend_dsa.render.markdown import Align, Lang, group_digits, pick, table
-from ascend_dsa.render.sources import citation
+from ascend_dsa.render.format import group_digits
+from ascend_dsa.render.markdown import Align, citation, table
 from ascend_dsa.render.svg import figure, to_svg
 from ascend_dsa.units import KiB
 
@@ -44,8 +45,6 @@ UB_GROUPS: Final = (
     ),
 )
 _COLOURS: Final = ("#4e79a7", "#a0cbe8", "#f28e2b", "#ffbe7d", "#59a14f", "#b07aa1", "#9c755f")
-
-_CONDITION_ZH: Final = {"decode only": "仅 decode", "sink only": "仅 sink", "FP4 extra only": "仅 FP4 额外缓存"}
 
 
 def _shape(shape: tuple[int, ...], times: str = " × ") -> str:

@@ -10,6 +10,7 @@ from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.report_figures import check_p_ready_to_used
+from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.models.pipeline import (
     P_READY_TO_USED_SOURCE,
     TASK_UNIT,
@@ -20,29 +21,14 @@ from ascend_dsa.models.pipeline import (
     simulate,
     stage_costs,
 )
-from ascend_dsa.render.markdown import Lang, pick, table
-from ascend_dsa.render.sources import citation, kind_name
+from ascend_dsa.render.markdown import citation, kind_name, table
 from ascend_dsa.render.svg import figure, to_svg
+from ascend_dsa.report.scenarios import SIMULATED_BLOCKS
 
 if TYPE_CHECKING:
     from ascend_dsa.facts.hardware import AscendSpec
     from ascend_dsa.facts.provenance import Source
 
-#: Each task's name on the page: (zh, en).
-TASK_NAMES: Final = {
-    Task.INDEX_FETCH: ("读 index", "index read"),
-    Task.PROCESS_INDEX: ("index 预处理", "index preprocess"),
-    Task.GATHER: ("MTE2 gather KV", "MTE2 KV gather"),
-    Task.ND2NZ: ("ND2NZ", "ND2NZ"),
-    Task.KV_TO_L1: ("KV 拷到 L1", "KV to L1"),
-    Task.QK: ("QK（算 P）", "QK (P)"),
-    Task.P_OUT: ("P 搬出 L0C", "P out of L0C"),
-    Task.SOFTMAX: ("softmax", "softmax"),
-    Task.S_TO_L1: ("S 拷到 L1", "S to L1"),
-    Task.O_OUT: ("O 搬出 L0C", "O out of L0C"),
-    Task.SCALE_O: ("O scale", "O scale"),
-    Task.SV: ("SV（累加 O）", "SV (O +=)"),
-}
 _TASK_COLOURS: Final = {
     Task.INDEX_FETCH: "#bab0ac",
     Task.PROCESS_INDEX: "#79706e",
@@ -59,20 +45,11 @@ _TASK_COLOURS: Final = {
 }
 #: Bars shorter than this many cycles get no block number (it would not fit).
 _MIN_LABELLED_CYCLES: Final = 60
-_UNIT_ZH: Final = {
-    Unit.CUBE: "CUBE",
-    Unit.FIXPIPE: "FixPipe",
-    Unit.VECTOR: "VECTOR",
-    Unit.MTE2: "MTE2",
-    Unit.MTE3: "MTE3",
-}
-#: Blocks in the simulated job: enough for a steady state between the first and the last blocks.
-SIMULATED_BLOCKS: Final = 32
 
 
 def task_name(task: Task, lang: Lang) -> str:
     """A task's name in the page's language."""
-    return pick(lang, *TASK_NAMES[task])
+    return term(f"task:{task.value}", lang)
 
 
 def render_pipeline_schedule(*, lang: Lang = "zh") -> str:
@@ -127,12 +104,11 @@ _HOW_ZH: Final = {
 
 def how_obtained(task: Task, source: Source, lang: Lang) -> str:
     """How a task's cost per block is obtained, in the page's language, with its citation where it has one."""
-    if lang == "en":
-        return source.note or source.citation
     if source.citation == "what-if override":
-        return citation(source, lang)
-    cited = "" if source.citation == "assumed" else f"（{citation(source, lang)}）"
-    return _HOW_ZH[task] + cited
+        zh = citation(source, lang)
+    else:
+        zh = _HOW_ZH[task] + ("" if source.citation == "assumed" else f"（{citation(source, lang)}）")
+    return pick(lang, zh, source.note or source.citation)
 
 
 def render_pipeline_costs(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> str:
@@ -298,7 +274,7 @@ def render_pipeline_gantt(
             va="bottom",
             fontsize=8,
         )
-        ax.set_yticks(range(len(rows)), [pick(lang, _UNIT_ZH[u], u.value) for u in rows])
+        ax.set_yticks(range(len(rows)), [u.value for u in rows])
         ax.set_ylim(-0.6, 5.3)
         ax.set_xlim(0, end - start)
         ax.set_xlabel(

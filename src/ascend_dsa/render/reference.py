@@ -9,8 +9,10 @@ import numpy as np
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.model_shape import DSA_V41
+from ascend_dsa.lang import Lang, pick
 from ascend_dsa.models.reference import blocked_sparse_attn_fwd, sparse_attn_fwd, sparse_attn_weights
-from ascend_dsa.render.markdown import Align, Lang, pick, table
+from ascend_dsa.render.format import fixed
+from ascend_dsa.render.markdown import Align, table
 from ascend_dsa.report.forward_cases import (
     TRACE_B_TOPK,
     ForwardCase,
@@ -19,6 +21,7 @@ from ascend_dsa.report.forward_cases import (
     forward_cases,
     trace_case,
 )
+from ascend_dsa.report.scenarios import EXAMPLE_INDICES, EXAMPLE_KEYS, EXAMPLE_QUERY, EXAMPLE_S_KV
 
 
 def _case_label(case: ForwardCase, lang: Lang) -> str:  # noqa: PLR0911 - one label per case
@@ -51,19 +54,6 @@ def _case_label(case: ForwardCase, lang: Lang) -> str:  # noqa: PLR0911 - one la
     if case.name == "sink-inf":
         return pick(lang, "attn_sink 交替取 +inf 与 -inf", "attn_sink alternating +inf and -inf")
     return pick(lang, "有限的 attn_sink", "finite attn_sink")
-
-
-#: The by-eye example of the model chapter: 6 keys, one token, one head.
-EXAMPLE_S_KV = 6
-EXAMPLE_INDICES = (2, -1, 5, 2, 6, 0)
-EXAMPLE_KEYS = ((1.0, 0.0), (0.0, 1.0), (2.0, 1.0), (-1.0, 0.5), (0.5, 0.5), (1.5, -1.0))
-EXAMPLE_QUERY = (1.0, 0.5)
-
-
-def _number(value: float, decimals: int = 3) -> str:
-    if math.isinf(value):
-        return "+inf" if value > 0 else "-inf"
-    return f"{value:.{decimals}f}"
 
 
 def render_forward_shapes(lang: Lang = "zh") -> str:
@@ -126,7 +116,7 @@ def render_index_example(lang: Lang = "zh") -> str:
                 index,
                 pick(lang, "有效", "valid") if valid else pick(lang, "无效", "invalid") + reason,
                 f"({key})" if valid else key,
-                _number(float(logits[0, 0, position])),
+                fixed(float(logits[0, 0, position])),
                 f"{weights[0, 0, position]:.4f}",
             )
         )

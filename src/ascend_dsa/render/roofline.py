@@ -5,17 +5,30 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ascend_dsa.facts.hardware import ASCEND_950, l2_bytes_per_cycle_per_core
+from ascend_dsa.facts.kv_formats import KvFormat
+from ascend_dsa.facts.kv_formats import kv_bytes_per_token as kv_bytes_per_token_of
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.facts.report_figures import check_head_roofline, published_head_roofline
-from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK, RooflinePoint, Verdict, head_roofline_sweep
-from ascend_dsa.render.markdown import Align, Lang, pick, table
+from ascend_dsa.lang import Lang, pick, term
+from ascend_dsa.models.roofline import (
+    REPORT_HEADS,
+    REPORT_TOPK,
+    RooflinePoint,
+    Verdict,
+    head_roofline,
+    head_roofline_sweep,
+)
+from ascend_dsa.render.markdown import Align, table
+from ascend_dsa.report.claims import (
+    SHIPPED_CONTEXT,
+    ClaimContext,
+    check_claims,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from ascend_dsa.facts.hardware import AscendSpec
-
-_VERDICT_ZH = {Verdict.COMPUTE_BOUND: "算力 bound", Verdict.MEMORY_BOUND: "带宽 bound", Verdict.BALANCED: "均衡"}
 
 
 def seed_row(point: RooflinePoint) -> str:
@@ -34,7 +47,7 @@ def verdict_line(point: RooflinePoint, balanced_within: float = 0.0) -> str:
 
 def verdict_text(verdict: Verdict, lang: Lang) -> str:
     """The verdict in the page's language."""
-    return pick(lang, _VERDICT_ZH[verdict], str(verdict))
+    return term(f"verdict:{verdict.value}", lang)
 
 
 def render_head_roofline_table(
@@ -88,3 +101,40 @@ def render_head_roofline_table(
         f"L2 bytes per AI Core per cycle = {l2_bytes_per_cycle_per_core(spec):.3f} B/cycle ({spec.name})",
     )
     return table(headers, rows, aligns) + "\n\n" + caption + "\n"
+
+
+def render_fp8_roofline(
+    kv_bytes_per_token: int | None = None, design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh"
+) -> str:
+    """The head roofline at the shipped heads with bf16 KV (as the report) and FP8 KV.
+
+    ``kv_bytes_per_token`` defaults to the FP8 "V41" token of [`ascend_dsa.facts.kv_formats`][]: 512 e4m3 values plus
+    16 ue8m0 scales, one per 32 dims, 528 B (kv_cache_format.h).
+    """
+    check_claims(design, ids=("head-roofline-line-108", "head-roofline-line-109"))
+    spec, model, heads = design.spec, design.model, design.config.heads_per_core
+    if kv_bytes_per_token is None:
+        kv_bytes_per_token = kv_bytes_per_token_of(KvFormat.FP8, model)
+    rows = []
+    for topk in REPORT_TOPK:
+        bf16 = head_roofline(spec, heads, topk, model)
+        fp8 = head_roofline(spec, heads, topk, model, kv_bytes_per_token)
+        rows.append(
+            [
+                topk,
+                bf16.cube_cycles,
+                f"{bf16.l2_cycles:.0f}",
+                f"{bf16.ratio:.2f}",
+                f"{fp8.l2_cycles:.0f}",
+                f"{fp8.ratio:.2f}",
+            ]
+        )
+    headers = [
+        pick(lang, f"topk（h_q = {heads}）", f"topk (h_q = {heads})"),
+        pick(lang, "CUBE 周期", "CUBE cycles"),
+        pick(lang, "L2 周期（bf16，报告）", "L2 cycles (bf16, report)"),
+        pick(lang, "算存比", "ratio"),
+        pick(lang, f"L2 周期（FP8，{kv_bytes_per_token} B/token）", f"L2 cycles (FP8, {kv_bytes_per_token} B/token)"),
+        pick(lang, "算存比", "ratio"),
+    ]
+    return table(headers, rows, ("right",) * 6) + "\n"

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 from ascend_dsa.facts.assumptions import SHARED_VARIANCE
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.model_shape import DSA_V41
-from ascend_dsa.models.block_cycles import mma_cycles_per_block
+from ascend_dsa.lang import Lang, pick
+from ascend_dsa.models.block_cycles import (
+    fixpipe_bytes_per_block,
+    mma_cycles_per_block,
+)
 from ascend_dsa.models.design_point import fixpipe_bytes_per_cycle, fixpipe_cycles
 from ascend_dsa.models.reference import blocked_sparse_attn_fwd
 from ascend_dsa.models.skip_scale import (
@@ -22,9 +27,15 @@ from ascend_dsa.models.skip_scale import (
     fixpipe_cycles_per_block_with,
     rescale_sweep,
 )
-from ascend_dsa.render.markdown import Align, Lang, pick, table
+from ascend_dsa.render.markdown import Align, table
 from ascend_dsa.render.svg import figure, to_svg
+from ascend_dsa.report.claims import (
+    SHIPPED_CONTEXT,
+    ClaimContext,
+    check_claims,
+)
 from ascend_dsa.report.forward_cases import TRACE_B_TOPK, two_core_case
+from ascend_dsa.units import KiB
 
 _ORDER_NAMES: dict[ScoreOrder, tuple[str, str]] = {
     "random": ("随机顺序", "random order"),
@@ -233,3 +244,34 @@ def render_core_decisions(lang: Lang = "zh") -> str:
     )
     aligns: tuple[Align, ...] = ("left", "right", "center", "center", "center")
     return table(headers, rows, aligns) + "\n\n" + caption + "\n"
+
+
+def render_skip_scale_savings(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
+    """What leaves L0C per block with and without a rescale, and the FixPipe cycles at the 1C1V and 1C2V rates.
+
+    The 1C1V rate is the report's (line 142); the 1C2V rate is `ascend_dsa.facts.assumptions.FIXPIPE_1C2V`.
+    """
+    check_claims(design, ids=("fixpipe-bytes-per-cycle-1c1v", "fixpipe-cycles-formula"))
+    spec, config, model = design.spec, design.config, design.model
+    mma = mma_cycles_per_block(spec, config, model)
+    one_v, two_v = fixpipe_bytes_per_cycle(spec, 1), fixpipe_bytes_per_cycle(spec, 2)
+    rows = []
+    for name, o_leaves in (
+        (("触发 rescale：O 与 P", "rescale: O and P"), True),
+        (("skip：只有 P", "skip: P only"), False),
+    ):
+        moved = fixpipe_bytes_per_block(config, model, o_leaves=o_leaves)
+        row: list[object] = [pick(lang, *name), f"{moved // KiB} KiB"]
+        for rate in (one_v, two_v):
+            cycles = Fraction(moved, rate)
+            row += [f"{float(cycles):.0f}", f"{float(cycles / mma):.3f}"]
+        rows.append(row)
+    headers = [
+        pick(lang, "本块", "this block"),
+        pick(lang, "FixPipe 搬出", "FixPipe moves"),
+        pick(lang, f"1C1V 周期（{one_v} B/周期）", f"1C1V cycles ({one_v} B/cycle)"),
+        pick(lang, f"与一块 MMA（{float(mma):.0f}）之比", f"over one block's MMA ({float(mma):.0f})"),
+        pick(lang, f"1C2V 周期（{two_v} B/周期，假设）", f"1C2V cycles ({two_v} B/cycle, assumed)"),
+        pick(lang, "与一块 MMA 之比", "over one block's MMA"),
+    ]
+    return table(headers, rows, ("left", "right", "right", "right", "right", "right")) + "\n"

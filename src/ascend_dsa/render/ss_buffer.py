@@ -6,6 +6,7 @@ from typing import Final
 
 from ascend_dsa.errors import AscendDsaError
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.lang import Lang, pick
 from ascend_dsa.models.ss_buffer import (
     CROSS_CORE_FLAG_STRIDE,
     HANDSHAKE_STEPS,
@@ -16,7 +17,7 @@ from ascend_dsa.models.ss_buffer import (
     block_flags,
     ss_buffer_bytes,
 )
-from ascend_dsa.render.markdown import Lang, pick, table
+from ascend_dsa.render.markdown import table
 
 _BITS_PER_BYTE: Final = 8
 

@@ -42,11 +42,17 @@ from ascend_dsa.models.schedule import pipeline_depth, vector_stage
 from ascend_dsa.models.skip_scale import DEFAULT_SM_SCALE
 from ascend_dsa.models.ss_buffer import SS_BLOCK_SLOTS, SS_FLAG_BYTES, SS_JOB_SLOTS, ss_buffer_bytes
 from ascend_dsa.models.throughput import cycles_per_block_at, fraction_of_peak
-from ascend_dsa.render.design_space import ALTERNATIVES, MAP_STEPS
-from ascend_dsa.render.layouts import ND2NZ_EXAMPLE_DIMS, ND2NZ_EXAMPLE_TOKENS
-from ascend_dsa.render.pipeline import SIMULATED_BLOCKS
-from ascend_dsa.render.reference import EXAMPLE_INDICES, EXAMPLE_QUERY, EXAMPLE_S_KV
 from ascend_dsa.report.forward_cases import TRACE_B_TOPK, TRACE_LOGITS
+from ascend_dsa.report.scenarios import (
+    ALTERNATIVES,
+    EXAMPLE_INDICES,
+    EXAMPLE_QUERY,
+    EXAMPLE_S_KV,
+    MAP_STEPS,
+    ND2NZ_EXAMPLE_DIMS,
+    ND2NZ_EXAMPLE_TOKENS,
+    SIMULATED_BLOCKS,
+)
 from ascend_dsa.report.what_if import FEWER_AI_CORES, compute_bound_heads, with_fewer_cores, with_half_l2
 from ascend_dsa.units import FP32_BYTES, TB, TFLOPS, GHz, KiB, MHz
 

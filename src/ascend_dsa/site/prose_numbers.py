@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.report.prose_values import PROSE_VALUES, Quantity
-from ascend_dsa.render.markdown import Lang, check_lang
+from ascend_dsa.lang import Lang, check_lang
+from ascend_dsa.site.fences import blank_fences, outside_fences
 from ascend_dsa.render.format import format_quantity
 
 if TYPE_CHECKING:
@@ -41,7 +42,6 @@ MARKER: Final = re.compile(r"\{\{\s*([a-z][a-z0-9_]*)\s*\}\}")
 #: Product names that carry a number.
 NAMES: Final = ("Ascend 950", "昇腾 950", "DeepSeek V4.1")
 
-_FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})[^\n]*\n.*?^\1\2[ \t]*$", re.MULTILINE | re.DOTALL)
 _CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1", re.DOTALL)
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _TAG = re.compile(r"</?[A-Za-z][^>\n]*>")
@@ -102,7 +102,7 @@ def quantity(name: str) -> Quantity:
 
 def typed_numbers(markdown: str) -> list[TypedNumber]:
     """Every number in the prose of ``markdown`` that is neither a ``{{ name }}`` nor exempt, in page order."""
-    text = _blank(_FENCE, markdown)
+    text = blank_fences(markdown)
     for pattern in (_COMMENT, _CODE_SPAN, _TAG, _LINK_TARGET, _FOOTNOTE, _LIST_MARKER, MARKER, *_CITATIONS):
         text = _blank(pattern, text)
     for name in NAMES:
@@ -123,13 +123,7 @@ def _blank(pattern: re.Pattern[str], text: str) -> str:
 
 def _outside_code(markdown: str, change: Callable[[str], str]) -> str:
     """Apply ``change`` to the parts of ``markdown`` outside fenced blocks and inline code."""
-    parts, position = [], 0
-    for match in _FENCE.finditer(markdown):
-        parts.append(_outside_spans(markdown[position : match.start()], change))
-        parts.append(match.group(0))
-        position = match.end()
-    parts.append(_outside_spans(markdown[position:], change))
-    return "".join(parts)
+    return outside_fences(markdown, lambda text: _outside_spans(text, change))
 
 
 def _outside_spans(text: str, change: Callable[[str], str]) -> str:

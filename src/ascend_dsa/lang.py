@@ -1,0 +1,147 @@
+"""The site's two languages: choosing a sentence (`pick`), a pair of texts (`Text`) and one glossary of terms.
+
+Sentences are written as ``pick(lang, zh, en)`` beside their layout; short terms (units, source kinds, chapter
+titles, task and limit names) come from [`GLOSSARY`][ascend_dsa.lang.GLOSSARY] by name, so each is written once in
+both languages. Imports nothing of ours: every layer may use it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Final, Literal, get_args
+
+Lang = Literal["zh", "en"]
+
+
+def check_lang(lang: str) -> Lang:
+    """Return ``lang`` if the site has that language, else raise naming the choices."""
+    choices: tuple[Lang, ...] = get_args(Lang)
+    for choice in choices:
+        if lang == choice:
+            return choice
+    raise ValueError(f"lang must be one of {', '.join(choices)}, got {lang!r}")
+
+
+def pick(lang: Lang, zh: str, en: str) -> str:
+    """The text for the page's language."""
+    return zh if check_lang(lang) == "zh" else en
+
+
+@dataclass(frozen=True)
+class Text:
+    """One text in both languages: what data that carries words carries."""
+
+    zh: str
+    en: str
+
+    def __post_init__(self) -> None:
+        """Reject a text missing one of its languages."""
+        if not self.zh.strip() or not self.en.strip():
+            raise ValueError(f"a text needs both languages, got zh={self.zh!r}, en={self.en!r}")
+
+    def in_(self, lang: Lang) -> str:
+        """The text for the page's language."""
+        return pick(lang, self.zh, self.en)
+
+
+#: Units as a reader reads them after a number; a unit not listed reads the same in both languages.
+_UNITS: Final = {
+    "AI Cores": Text("个 AI Core", "AI Cores"),
+    "VECTOR Cores": Text("个 VECTOR Core", "VECTOR Cores"),
+    "banks": Text("个 bank", "banks"),
+    "blocks": Text("块", "blocks"),
+    "cycles": Text("周期", "cycles"),
+    "cycles/block": Text("周期/块", "cycles/block"),
+    "cycles/token": Text("周期/token", "cycles/token"),
+    "heads": Text("个 head", "heads"),
+    "requests": Text("个请求", "requests"),
+    "rows": Text("行", "rows"),
+    "tokens": Text("个 token", "tokens"),
+}
+
+#: Every short term of the site, keyed ``group:name`` (the name is the English key or enum value of the thing).
+GLOSSARY: Final = MappingProxyType(
+    {
+        **{f"unit:{name}": text for name, text in _UNITS.items()},
+        "kind:report": Text("报告", "report"),
+        "kind:code": Text("源码", "code"),
+        "kind:derived": Text("推导", "derived"),
+        "kind:assumed": Text("假设", "assumed"),
+        "verdict:compute-bound": Text("算力 bound", "compute-bound"),
+        "verdict:memory-bound": Text("带宽 bound", "memory-bound"),
+        "verdict:balanced": Text("均衡", "balanced"),
+        "condition:decode only": Text("仅 decode", "decode only"),
+        "condition:sink only": Text("仅 sink", "sink only"),
+        "condition:FP4 extra only": Text("仅 FP4 额外缓存", "FP4 extra only"),
+        "chapter:index": Text("前言", "Preface"),
+        "chapter:algorithm/flow": Text("计算流程", "The computation"),
+        "chapter:discussion/heads-per-core": Text("每个 AI Core 负责多少个 q head", "How many q heads per AI Core"),
+        "chapter:discussion/accumulator": Text(
+            "FA 的 output accumulator 在哪里做", "Where the FA output accumulator lives"
+        ),
+        "chapter:discussion/one-vector-core": Text("能不能用 1C1V", "Can one VECTOR Core do (1C1V)?"),
+        "chapter:discussion/nd2nz-when": Text(
+            "KV 的 ND2NZ Layout 转换何时进行", "When the KV's ND2NZ conversion happens"
+        ),
+        "chapter:pipeline": Text("流水线", "The pipeline"),
+        "chapter:optimizations/gather2": Text("gather2", "gather2"),
+        "chapter:optimizations/kv-cache-layout": Text("Decoding KV Cache Layout 优化", "Decoding KV cache layout"),
+        "chapter:optimizations/fast-nd2nz": Text("高速 ND2NZ", "Fast ND2NZ"),
+        "chapter:optimizations/icache": Text("icache miss 问题", "icache misses"),
+        "chapter:optimizations/l1-banks": Text("L1 bank 配平", "Balancing the L1 banks"),
+        "stage:index-read": Text("读取 index（GM → UB）", "read indices (GM -> UB)"),
+        "stage:nd2nz-and-copy-to-l1": Text("ND2NZ 并经 MTE3 拷到 L1", "ND2NZ, then MTE3 copy to L1"),
+        "stage:softmax": Text("softmax，结果 S 拷到 L1", "softmax, S copied to L1"),
+        "stage:index-preprocess": Text("预处理 index（gather2 参数）", "preprocess indices (gather2 parameters)"),
+        "stage:scale-o": Text("O scale（未 skip 时）", "scale O (unless skipped)"),
+        "stage:skip-scale-flag": Text("写 skip-scale 标志到 SS buffer", "write skip-scale flag to the SS buffer"),
+        "stage:kv-gather": Text("发起 MTE2 gather（GM → UB）", "issue MTE2 gather (GM -> UB)"),
+        "task:index-fetch": Text("读 index", "index read"),
+        "task:process-index": Text("index 预处理", "index preprocess"),
+        "task:gather": Text("MTE2 gather KV", "MTE2 KV gather"),
+        "task:nd2nz": Text("ND2NZ", "ND2NZ"),
+        "task:kv-to-l1": Text("KV 拷到 L1", "KV to L1"),
+        "task:qk": Text("QK（算 P）", "QK (P)"),
+        "task:p-out": Text("P 搬出 L0C", "P out of L0C"),
+        "task:softmax": Text("softmax", "softmax"),
+        "task:s-to-l1": Text("S 拷到 L1", "S to L1"),
+        "task:o-out": Text("O 搬出 L0C", "O out of L0C"),
+        "task:scale-o": Text("O scale", "O scale"),
+        "task:sv": Text("SV（累加 O）", "SV (O +=)"),
+        "limit:l2-roofline": Text("L2 roofline（L2 周期 vs CUBE 周期）", "L2 roofline (L2 vs CUBE cycles)"),
+        "limit:fixpipe-o-every-block": Text("FixPipe（每块都搬出 O）", "FixPipe (O leaves every block)"),
+        "limit:fixpipe-p-only": Text("FixPipe（只搬 P，skip-scale）", "FixPipe (P only, skip-scale)"),
+        "limit:l0c": Text("L0C 容量", "L0C capacity"),
+        "limit:ub": Text("UB 容量（每个 VECTOR Core）", "UB per VECTOR Core"),
+        "limit:mte2-queue": Text("MTE2 队列（每核每块的请求数）", "MTE2 queue (requests per block per core)"),
+        "limit:l1-bank": Text("L1（较满的那个 bank）", "L1 (the fuller bank)"),
+        "limit-short:l2-roofline": Text("L2 带宽", "L2 bandwidth"),
+        "limit-short:fixpipe-o-every-block": Text("FixPipe（每块搬 O）", "FixPipe (O every block)"),
+        "limit-short:fixpipe-p-only": Text("FixPipe（只搬 P）", "FixPipe (P only)"),
+        "limit-short:l0c": Text("L0C", "L0C"),
+        "limit-short:ub": Text("UB", "UB"),
+        "limit-short:mte2-queue": Text("MTE2 队列", "MTE2 queue"),
+        "limit-short:l1-bank": Text("L1 bank", "L1 bank"),
+        "status:agrees": Text("✅ 一致", "✅ agrees"),
+        "status:differs": Text("❌ 不一致", "❌ differs"),
+    }
+)
+
+
+def term(name: str, lang: Lang) -> str:
+    """The glossary's term ``name`` (``group:key``) in the page's language; raise naming it if it is not there."""
+    text = GLOSSARY.get(name)
+    if text is None:
+        raise ValueError(f"term must be a glossary name such as 'unit:cycles', got {name!r}")
+    return text.in_(lang)
+
+
+def unit_name(unit: str, lang: Lang) -> str:
+    """``unit`` as the page's language names it (``个请求`` for requests on a Chinese page)."""
+    text = GLOSSARY.get(f"unit:{unit}")
+    return text.in_(lang) if text is not None else pick(lang, unit, unit)
+
+
+#: Count units (plural English words) the glossary names: ``requests``, ``rows``, ...
+COUNT_UNITS: Final = tuple(name for name in _UNITS if name.endswith("s") and "/" not in name)

@@ -1,0 +1,74 @@
+"""The fast ND2NZ chapter's tables: one token as 32 B blocks, and where a vector's blocks land in UB."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ascend_dsa.lang import Lang, pick
+from ascend_dsa.models.nd2nz_stride import (
+    UB_VECTOR_BYTES,
+    bank_slots,
+    blocks_per_token,
+    l1_nz_stride_bytes,
+    nz_block_bytes,
+    token_bytes,
+    ub_nz_stride_bytes,
+    worst_slot_conflict,
+)
+from ascend_dsa.render.markdown import table
+from ascend_dsa.report.claims import (
+    SHIPPED_CONTEXT,
+    ClaimContext,
+    check_claims,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+
+def render_token_blocks(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
+    """One token as 32 B blocks, and the L1 stride the rejected on-the-way conversion would have needed."""
+    check_claims(design, ids=("token-as-blocks",))
+    config, model = design.config, design.model
+    rows = [
+        [pick(lang, "一个 token", "one token"), f"{model.d_qk} × {model.element_bytes} B = {token_bytes(model)} B"],
+        [
+            pick(lang, "NZ 数据块", "NZ block"),
+            f"{config.fractal_cols} × {model.element_bytes} B = {nz_block_bytes(config, model)} B",
+        ],
+        [pick(lang, "每 token 的块数", "blocks per token"), f"{blocks_per_token(config, model)}"],
+        [
+            pick(lang, "L1 中相邻两块的间距（B_TOPK × 32 B）", "L1 distance between a token's blocks (B_TOPK x 32 B)"),
+            f"{config.b_topk} × {nz_block_bytes(config, model)} B = {l1_nz_stride_bytes(config, model)} B",
+        ],
+    ]
+    return table([pick(lang, "量", "quantity"), pick(lang, "值", "value")], rows, ("left", "right")) + "\n"
+
+
+def render_nd2nz_banks(
+    pad_rows: Iterable[int] = (0, 1), design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh"
+) -> str:
+    """Where the eight 32 B blocks of one 256 B vector land in UB, without and with the padded row."""
+    check_claims(design, ids=("nz-padding-rows", "nd2nz-vector-pair"))
+    config, model = design.config, design.model
+    block = nz_block_bytes(config, model)
+    rows = []
+    for pad in pad_rows:
+        stride = ub_nz_stride_bytes(config, model, pad)
+        rows.append(
+            [
+                pad,
+                f"({config.b_topk_per_vector_core} + {pad}) × {block} = {stride} B",
+                f"{stride % UB_VECTOR_BYTES} B",
+                " ".join(str(s) for s in bank_slots(stride, block)),
+                f"{worst_slot_conflict(stride, block)}",
+            ]
+        )
+    headers = [
+        pick(lang, "pad 行数", "padded rows"),
+        pick(lang, "间距", "stride"),
+        pick(lang, f"间距 mod {UB_VECTOR_BYTES}", f"stride mod {UB_VECTOR_BYTES}"),
+        pick(lang, "8 个块落在的槽（0-7）", "slot of each of the 8 blocks (0-7)"),
+        pick(lang, "最多几块挤同一槽", "most blocks in one slot"),
+    ]
+    return table(headers, rows, ("right", "right", "right", "left", "right")) + "\n"

@@ -1,0 +1,44 @@
+"""Page inputs: the example shapes, grids and alternatives the pages show, read by renderers and prose values alike.
+
+They are data, not results: a renderer draws them and `ascend_dsa.report.prose_values` names them in prose, so
+both read them from here instead of one importing the other's constants.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ascend_dsa.models.design_point import SHIPPED_DESIGN, DesignPoint, KvCache
+
+#: Alternatives to the shipped design shown beside it: (zh, en, point).
+ALTERNATIVES: Final = (
+    ("报告的选择", "the report's choice", SHIPPED_DESIGN),
+    ("只用一个 VECTOR Core（1C1V）", "one VECTOR Core (1C1V)", DesignPoint(vector_cores=1)),
+    ("1C1V 且 B_TOPK 128", "1C1V with B_TOPK 128", DesignPoint(vector_cores=1, b_topk=128)),
+    ("32 个 head", "32 heads", DesignPoint(heads_per_core=32)),
+    ("128 个 head", "128 heads", DesignPoint(heads_per_core=128)),
+    ("B_TOPK 96（INDEX_BLOCK_SIZE 640）", "B_TOPK 96 (INDEX_BLOCK_SIZE 640)", DesignPoint(b_topk=96)),
+    (
+        "B_TOPK 96，INDEX_BLOCK_SIZE 384",
+        "B_TOPK 96, INDEX_BLOCK_SIZE 384",
+        DesignPoint(b_topk=96, index_block_size=384),
+    ),
+    ("B_TOPK 128", "B_TOPK 128", DesignPoint(b_topk=128)),
+    ("decode，FP8 + FP4，sink", "decode, FP8 + FP4, sink", DesignPoint(kv_cache=KvCache.FP8_FP4, sink=True)),
+)
+
+#: Heads and B_TOPK of the feasibility map: 16..256 in steps of 16.
+MAP_STEPS: Final = tuple(range(16, 257, 16))
+
+#: The small ND/NZ example: tokens and dims of the tile (the real one is B_TOPK per VECTOR Core x d_qk).
+ND2NZ_EXAMPLE_TOKENS: Final = 3
+ND2NZ_EXAMPLE_DIMS: Final = 48
+
+#: Blocks in the simulated job: enough for a steady state between the first and the last blocks.
+SIMULATED_BLOCKS: Final = 32
+
+#: The by-eye example of the model chapter: 6 keys, one token, one head.
+EXAMPLE_S_KV: Final = 6
+EXAMPLE_INDICES: Final = (2, -1, 5, 2, 6, 0)
+EXAMPLE_KEYS: Final = ((1.0, 0.0), (0.0, 1.0), (2.0, 1.0), (-1.0, 0.5), (0.5, 0.5), (1.5, -1.0))
+EXAMPLE_QUERY: Final = (1.0, 0.5)
