@@ -29,10 +29,10 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from ascend_dsa.report.prose_values import PROSE_VALUES, Quantity
 from ascend_dsa.lang import Lang, check_lang
-from ascend_dsa.site.fences import blank_fences, outside_fences
 from ascend_dsa.render.format import format_quantity
+from ascend_dsa.report.prose_values import PROSE_VALUES, Quantity
+from ascend_dsa.site.fences import blank_fences, outside_fences
 
 if TYPE_CHECKING:
     from collections.abc import Callable
