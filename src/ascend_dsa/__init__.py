@@ -7,21 +7,27 @@ from __future__ import annotations
 
 from ascend_dsa.cli.reference import render_cli_reference
 from ascend_dsa.errors import AscendDsaError, FigureMismatch, ForbiddenDesign, OutOfRange, OutsideModel
-from ascend_dsa.facts.code_figures import SHIPPED_UB_TOTALS, check_ub_totals
+from ascend_dsa.facts.code_figures import SHIPPED_UB_TOTALS
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
-from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.facts.kernel_rules import KernelRule, check_kernel_rules
-from ascend_dsa.facts.kv_formats import KvFormat, Mode, kv_bytes_per_token
+from ascend_dsa.facts.kv_formats import (
+    FP4_V41,
+    FP8_V41,
+    MODEL1_FP8,
+    KvFormat,
+    KvTokenFormat,
+    Mode,
+    SplitTokenLayout,
+    check_token_bytes,
+    kv_bytes_per_token,
+)
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.facts.provenance import Citation, Source
 from ascend_dsa.facts.report_figures import (
     HEAD_ROOFLINE_CITATION,
     PUBLISHED_FIGURES,
     PublishedFigure,
-    check_fixpipe_break_even,
-    check_head_roofline,
-    check_p_ready_to_used,
-    head_roofline_differences,
     published_figure,
     published_head_roofline,
 )
@@ -46,19 +52,14 @@ from ascend_dsa.models.design_point import (
     smallest_compute_bound_heads,
 )
 from ascend_dsa.models.design_sweep import DesignGrid, SweepResult, sweep
-from ascend_dsa.models.gather2 import Gather2Copy, Gather2Plan, check_gather2_fills_queue, gather2_copies, gather2_plan
-from ascend_dsa.models.kv_quant import (
-    FP4_V41,
-    FP8_V41,
-    MODEL1_FP8,
-    KvTokenFormat,
-    SplitTokenLayout,
-    check_token_bytes,
-    dequantize_tokens,
-    quantize_tokens,
-    roundtrip_error_bound,
-    token_byte_ranges,
+from ascend_dsa.models.gather2 import (
+    Gather2Copy,
+    Gather2Plan,
+    check_gather2_fills_queue,
+    gather2_copies,
+    gather2_plan,
 )
+from ascend_dsa.models.kv_quant import dequantize_tokens, quantize_tokens, roundtrip_error_bound
 from ascend_dsa.models.l1_banks import l1_bank_of, l1_bank_ranges
 from ascend_dsa.models.memory_plans import (
     L1Plan,
@@ -71,7 +72,7 @@ from ascend_dsa.models.memory_plans import (
     shipped_ub_plans,
     ub_plan,
 )
-from ascend_dsa.models.mte2 import GATHER2_TOKENS_PER_REQUEST, requests_per_block, tokens_in_flight
+from ascend_dsa.models.mte2 import requests_per_block, token_byte_ranges, tokens_in_flight
 from ascend_dsa.models.nd2nz_stride import (
     bank_slots,
     min_conflict_free_padding,
@@ -196,6 +197,13 @@ from ascend_dsa.render.skip_scale import (
 )
 from ascend_dsa.render.sources import render_spec_sources
 from ascend_dsa.render.ss_buffer import render_ss_flag_word, render_ss_handshake
+from ascend_dsa.report.checks import (
+    check_fixpipe_break_even,
+    check_head_roofline,
+    check_p_ready_to_used,
+    check_ub_totals,
+    head_roofline_differences,
+)
 from ascend_dsa.report.claims import (
     CHAPTERS,
     CLAIMS,

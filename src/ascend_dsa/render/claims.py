@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.facts.hardware import peak_flops
+from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST
 from ascend_dsa.facts.kv_formats import KvFormat
 from ascend_dsa.facts.kv_formats import kv_bytes_per_token as kv_bytes_per_token_of
 from ascend_dsa.facts.report_figures import FigureValue, published_number
@@ -24,7 +25,7 @@ from ascend_dsa.models.block_cycles import (
 )
 from ascend_dsa.models.design_point import fixpipe_bytes_per_cycle
 from ascend_dsa.models.memory_plans import l0c_output_bytes, l0c_scores_bytes, vector_cores_for_accumulator
-from ascend_dsa.models.mte2 import GATHER2_TOKENS_PER_REQUEST, requests_per_block, tokens_in_flight
+from ascend_dsa.models.mte2 import requests_per_block, tokens_in_flight
 from ascend_dsa.models.nd2nz_stride import (
     UB_VECTOR_BYTES,
     bank_slots,

@@ -15,7 +15,6 @@ from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.kernel_rules import TILE_RULES, UINT32_PER_VECTOR
 from ascend_dsa.facts.model_shape import DSA_V41
-from ascend_dsa.facts.report_figures import check_fixpipe_break_even, check_head_roofline
 from ascend_dsa.models.block_cycles import fixpipe_break_even_b_topk, mma_cycles_per_block
 from ascend_dsa.models.design_point import (
     LIMIT_SOURCES,
@@ -33,6 +32,7 @@ from ascend_dsa.models.roofline import cube_cycles, head_roofline_sweep, l2_cycl
 from ascend_dsa.render.markdown import Align, Lang, group_digits, pick, table, unit_name
 from ascend_dsa.render.sources import citation, kind_name
 from ascend_dsa.render.svg import figure, to_svg
+from ascend_dsa.report.checks import check_fixpipe_break_even, check_head_roofline
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

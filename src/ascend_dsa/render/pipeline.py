@@ -9,7 +9,6 @@ from matplotlib.patches import Patch
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.facts.report_figures import check_p_ready_to_used
 from ascend_dsa.models.pipeline import (
     P_READY_TO_USED_SOURCE,
     TASK_UNIT,
@@ -23,6 +22,7 @@ from ascend_dsa.models.pipeline import (
 from ascend_dsa.render.markdown import Lang, pick, table
 from ascend_dsa.render.sources import citation, kind_name
 from ascend_dsa.render.svg import figure, to_svg
+from ascend_dsa.report.checks import check_p_ready_to_used
 
 if TYPE_CHECKING:
     from ascend_dsa.facts.hardware import AscendSpec

@@ -6,9 +6,10 @@ from typing import TYPE_CHECKING
 
 from ascend_dsa.facts.hardware import ASCEND_950, l2_bytes_per_cycle_per_core
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
-from ascend_dsa.facts.report_figures import check_head_roofline, published_head_roofline
+from ascend_dsa.facts.report_figures import published_head_roofline
 from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK, RooflinePoint, Verdict, head_roofline_sweep
 from ascend_dsa.render.markdown import Align, Lang, pick, table
+from ascend_dsa.report.checks import check_head_roofline
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
