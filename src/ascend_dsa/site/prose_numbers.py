@@ -29,9 +29,9 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from ascend_dsa.report.prose_values import PROSE_VALUES, Quantity
-from ascend_dsa.render.markdown import Lang, check_lang
 from ascend_dsa.render.format import format_quantity
+from ascend_dsa.render.markdown import Lang, check_lang
+from ascend_dsa.report.prose_values import PROSE_VALUES, Quantity
 
 if TYPE_CHECKING:
     from collections.abc import Callable
