@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 from ascend_dsa import ASCEND_950, LIMITS, SHIPPED_KERNEL, DesignGrid, KvCache, sweep
-from ascend_dsa.facts.kv_formats import KV_TOKEN_LAYOUTS, KvFormat
+from ascend_dsa.facts.kv_formats import FP4_V41, FP8_V41
 from ascend_dsa.models.design_sweep import NONE
 
 # Constants, as the seed keeps them at module level (here read from the package's presets).
@@ -30,9 +30,9 @@ L0C = ASCEND_950.l0c_bytes
 UB = ASCEND_950.ub_bytes_per_vector_core
 MTE2_QUEUE = ASCEND_950.mte2_outstanding_requests
 L1_BANK = ASCEND_950.l1_bytes // ASCEND_950.l1_banks
-FP8_ROW = KV_TOKEN_LAYOUTS[KvFormat.FP8].ub_row_bytes()
-FP8_TOKEN = KV_TOKEN_LAYOUTS[KvFormat.FP8].bytes_per_token()
-FP4_ROW = KV_TOKEN_LAYOUTS[KvFormat.FP4].ub_row_bytes()
+FP8_ROW = FP8_V41.ub_token_bytes
+FP8_TOKEN = FP8_V41.token_bytes
+FP4_ROW = FP4_V41.ub_token_bytes
 K = SHIPPED_KERNEL
 
 #: Every value of INDEX_BLOCK_SIZE is a multiple of 768 = lcm(256, 3 x 128), so every B_TOPK below divides it and

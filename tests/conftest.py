@@ -235,7 +235,7 @@ MUTATIONS: dict[str, Mutation] = {
     ),
     # tests/test_site_algorithm.py: the token size kv_cache_format.h:19 states
     "kv-token-bytes": Mutation(
-        "src/ascend_dsa/models/kv_quant.py", '{"FP8": 528, "FP4": 288}', '{"FP8": 529, "FP4": 288}'
+        "src/ascend_dsa/facts/kv_formats.py", '{"FP8": 528, "FP4": 288}', '{"FP8": 529, "FP4": 288}'
     ),
     # tests/test_design_site.py: one shipped UB total (config.h)
     "ub-total": Mutation("src/ascend_dsa/facts/code_figures.py", "total_bytes=259600", "total_bytes=259601"),

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -18,6 +19,23 @@ def test_all_names_resolve() -> None:
     """Every name in __all__ exists on the package."""
     for name in ascend_dsa.__all__:
         assert hasattr(ascend_dsa, name), name
+
+
+def test_facade_table_matches_its_type_checking_imports() -> None:
+    """The facade resolves exactly __all__, each name from the module its TYPE_CHECKING import (for mypy) names."""
+    tree = ast.parse((ROOT / "src" / "ascend_dsa" / "__init__.py").read_text(encoding="utf-8"))
+    block = next(n for n in tree.body if isinstance(n, ast.If) and getattr(n.test, "id", None) == "TYPE_CHECKING")
+    imported = {a.name: node.module for node in block.body if isinstance(node, ast.ImportFrom) for a in node.names}
+    assert imported == ascend_dsa._HOMES  # noqa: SLF001 - the facade's own table is what this test checks
+    assert set(imported) == set(ascend_dsa.__all__)
+
+
+def test_facade_resolves_lazily_and_lists_every_name() -> None:
+    """dir() lists every public name; an unknown one is an AttributeError naming it, as for any module."""
+    assert set(ascend_dsa.__all__) <= set(dir(ascend_dsa))
+    with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
+        ascend_dsa.no_such_name  # noqa: B018 - the lookup is the test
+    assert not hasattr(ascend_dsa, "numpy")
 
 
 def test_all_is_sorted_and_unique() -> None:

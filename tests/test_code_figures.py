@@ -3,8 +3,9 @@ import dataclasses
 import pytest
 
 from ascend_dsa.errors import FigureMismatch
-from ascend_dsa.facts.code_figures import SHIPPED_UB_TOTALS, check_ub_totals, ub_total_differences
+from ascend_dsa.facts.code_figures import SHIPPED_UB_TOTALS
 from ascend_dsa.models.memory_plans import shipped_ub_plans
+from ascend_dsa.report.checks import check_ub_totals, ub_total_differences
 
 
 def test_six_totals_are_the_published_ones() -> None:

@@ -1,10 +1,22 @@
 import contextlib
+import dataclasses
 
+import ml_dtypes
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascend_dsa.facts.kv_formats import KV_TOKEN_LAYOUTS, KvFormat, Mode, default_main_cache, kv_bytes_per_token
+from ascend_dsa.facts.kv_formats import (
+    ELEMENT_MAX,
+    TOKEN_FORMATS,
+    KvFormat,
+    KvTokenFormat,
+    Mode,
+    default_main_cache,
+    kv_bytes_per_token,
+    kv_token_format,
+)
+from ascend_dsa.facts.model_shape import DSA_V41
 
 
 @pytest.mark.parametrize(
@@ -13,12 +25,39 @@ from ascend_dsa.facts.kv_formats import KV_TOKEN_LAYOUTS, KvFormat, Mode, defaul
 )
 def test_token_layouts(kv_format: KvFormat, data: int, scales: int, token: int, ub_row: int) -> None:
     """bf16 1024 B; FP8 512 + 16 = 528 B, 544 in UB; FP4 256 + 32 = 288 B (kv_cache_format.h, config.h:48-50)."""
-    layout = KV_TOKEN_LAYOUTS[kv_format]
-    assert layout.data_bytes() == data
-    assert layout.scales_per_token() == scales
-    assert layout.bytes_per_token() == token == kv_bytes_per_token(kv_format)
-    assert layout.ub_row_bytes() == ub_row
-    assert layout.ub_row_bytes() % 32 == 0
+    layout = TOKEN_FORMATS[kv_format]
+    assert layout == kv_token_format(kv_format)
+    assert layout.data_bytes == data
+    assert layout.scale_count == scales
+    assert layout.token_bytes == token == kv_bytes_per_token(kv_format)
+    assert layout.ub_token_bytes == ub_row
+    assert layout.ub_token_bytes % 32 == 0
+
+
+@pytest.mark.parametrize(
+    ("element", "dtype"),
+    [("bf16", ml_dtypes.bfloat16), ("e4m3", ml_dtypes.float8_e4m3fn), ("e2m1", ml_dtypes.float4_e2m1fn)],
+)
+def test_element_max_matches_ml_dtypes(element: str, dtype: type) -> None:
+    """The largest magnitudes stated as constants (448 for e4m3, 6 for e2m1) are what ml_dtypes computes."""
+    assert ELEMENT_MAX[element] == float(ml_dtypes.finfo(dtype).max)
+
+
+def test_format_for_another_model() -> None:
+    """A model with wider tokens scales every size; one the scale groups do not divide is refused."""
+    wide = dataclasses.replace(DSA_V41, d_qk=1024)
+    assert kv_token_format(KvFormat.FP8, wide).token_bytes == 1024 + 32
+    assert kv_bytes_per_token(KvFormat.BF16, wide) == 2048
+    with pytest.raises(ValueError, match="dims must be a positive multiple of dims_per_scale = 32, got 520"):
+        kv_token_format(KvFormat.FP8, dataclasses.replace(DSA_V41, d_qk=520))
+
+
+def test_format_refuses_half_given_scales() -> None:
+    """A format has both a scale type and a group size, or neither; the element type must be known."""
+    with pytest.raises(ValueError, match="both given or both None"):
+        KvTokenFormat("x", 512, "e4m3", 32, None, {})
+    with pytest.raises(ValueError, match="element must be one of bf16, e4m3, e2m1"):
+        KvTokenFormat("x", 512, "fp16", None, None, {})  # type: ignore[arg-type]
 
 
 def test_default_main_cache() -> None:
@@ -50,7 +89,7 @@ def test_property_only_type_or_value_errors(a: object) -> None:
         lambda: kv_bytes_per_token(a),  # type: ignore[arg-type]
         lambda: kv_bytes_per_token(KvFormat.FP4, a),  # type: ignore[arg-type]
         lambda: default_main_cache(a),  # type: ignore[arg-type]
-        lambda: KV_TOKEN_LAYOUTS[KvFormat.BF16].ub_row_bytes(a),  # type: ignore[arg-type]
+        lambda: kv_token_format(KvFormat.BF16, a),  # type: ignore[arg-type]
     ):
         with contextlib.suppress(TypeError, ValueError):
             call()

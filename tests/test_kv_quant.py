@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ascend_dsa import FigureMismatch
-from ascend_dsa.models.kv_quant import (
+from ascend_dsa.facts.kv_formats import (
+    BF16_V41,
     FP4_V41,
     FP8_V41,
     KV_TOKEN_FORMATS,
@@ -20,13 +21,10 @@ from ascend_dsa.models.kv_quant import (
     KvTokenFormat,
     bits_per_value,
     check_token_bytes,
-    copies_per_token,
-    dequantize_tokens,
-    quantize_tokens,
-    roundtrip_error_bound,
-    token_byte_ranges,
     token_format,
 )
+from ascend_dsa.models.kv_quant import _GRIDS, dequantize_tokens, quantize_tokens, roundtrip_error_bound
+from ascend_dsa.models.mte2 import copies_per_token, token_byte_ranges
 from tests.flashmla_quant import quantize_fp4, quantize_fp8
 
 
@@ -46,6 +44,12 @@ def test_check_catches_a_wrong_format() -> None:
     wrong = dataclasses.replace(FP8_V41, dims_per_scale=64)
     with pytest.raises(FigureMismatch, match=r"kv_cache_format.h:19: a FP8 token is 528 B; ours is 512 \+ 8 = 520 B"):
         check_token_bytes((wrong,))
+
+
+def test_element_max_is_the_top_of_the_grid() -> None:
+    """The sourced largest magnitudes (448, 6) are the top of the grids the round-trip bound walks."""
+    for fmt in KV_TOKEN_FORMATS:
+        assert _GRIDS[fmt.element][-1] == fmt.element_max
 
 
 def random_tokens(seed: int, tokens: int = 6, low: float = -6.0, high: float = 4.0) -> np.ndarray:
@@ -120,6 +124,7 @@ def test_byte_ranges() -> None:
         (lambda: dequantize_tokens(np.zeros((1, 500), np.uint8), FP4_V41), r"\[tokens, 288\] for FP4"),
         (lambda: token_byte_ranges(FP8_V41, 4, 4), r"token must lie in \[0, block_tokens = 4\), got 4"),
         (lambda: KvTokenFormat("x", 500, "e4m3", 32, "ue8m0", {}), "dims must be a positive multiple of"),
+        (lambda: quantize_tokens(np.zeros((1, 512), np.float32), BF16_V41), "fmt must be a quantised format"),
     ],
 )
 def test_bad_input(call: object, message: str) -> None:

@@ -2,8 +2,15 @@ import pytest
 
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.models.kv_quant import FP8_V41, ByteRange, token_byte_ranges
-from ascend_dsa.models.mte2 import MIN_PAGE_BLOCK_TOKENS, copies_for_ranges, requests_per_block, tokens_in_flight
+from ascend_dsa.facts.kv_formats import FP8_V41
+from ascend_dsa.models.mte2 import (
+    MIN_PAGE_BLOCK_TOKENS,
+    ByteRange,
+    copies_for_ranges,
+    requests_per_block,
+    token_byte_ranges,
+    tokens_in_flight,
+)
 
 
 def test_gather2_fills_queue_with_one_block_share() -> None:

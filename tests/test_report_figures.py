@@ -4,12 +4,11 @@ from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.report_figures import (
     HEAD_ROOFLINE_PUBLISHED_TEXT,
-    check_head_roofline,
-    head_roofline_differences,
     parse_head_roofline_row,
     published_head_roofline,
 )
 from ascend_dsa.models.roofline import head_roofline_sweep
+from ascend_dsa.report.checks import check_head_roofline, head_roofline_differences
 
 
 def test_published_rows_parse_with_lines() -> None:

@@ -1,207 +1,432 @@
 """Executable companion to DeepSeek's report on the Ascend 950 sparse-attention forward kernel.
 
-Pages and users import from here; the modules behind it each own one idea.
+Pages and users import from here; the modules behind it each own one idea. Names resolve on first use (a
+module-level ``__getattr__``), so ``import ascend_dsa`` loads none of them, and neither NumPy nor matplotlib: the
+closed-form models run on the standard library alone, and a renderer's plotting libraries load when it runs.
 """
 
 from __future__ import annotations
 
-from ascend_dsa.cli.reference import render_cli_reference
-from ascend_dsa.errors import AscendDsaError, FigureMismatch, ForbiddenDesign, OutOfRange, OutsideModel
-from ascend_dsa.facts.code_figures import SHIPPED_UB_TOTALS, check_ub_totals
-from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
-from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
-from ascend_dsa.facts.kernel_rules import KernelRule, check_kernel_rules
-from ascend_dsa.facts.kv_formats import KvFormat, Mode, kv_bytes_per_token
-from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
-from ascend_dsa.facts.provenance import Citation, Source
-from ascend_dsa.facts.report_figures import (
-    HEAD_ROOFLINE_CITATION,
-    PUBLISHED_FIGURES,
-    PublishedFigure,
-    check_fixpipe_break_even,
-    check_head_roofline,
-    check_p_ready_to_used,
-    head_roofline_differences,
-    published_figure,
-    published_head_roofline,
-)
-from ascend_dsa.models.block_cycles import (
-    fixpipe_break_even_b_topk,
-    fixpipe_bytes_per_block,
-    fixpipe_cycles_per_block,
-    identity_rescale_cycles,
-    mma_cycles_per_block,
-)
-from ascend_dsa.models.design_point import (
-    LIMITS,
-    SHIPPED_DESIGN,
-    DesignEvaluation,
-    DesignPoint,
-    KvCache,
-    Limit,
-    LimitCheck,
-    evaluate,
-    fixpipe_bytes_per_cycle,
-    fixpipe_cycles,
-    smallest_compute_bound_heads,
-)
-from ascend_dsa.models.design_sweep import DesignGrid, SweepResult, sweep
-from ascend_dsa.models.gather2 import Gather2Copy, Gather2Plan, check_gather2_fills_queue, gather2_copies, gather2_plan
-from ascend_dsa.models.kv_quant import (
-    FP4_V41,
-    FP8_V41,
-    MODEL1_FP8,
-    KvTokenFormat,
-    SplitTokenLayout,
-    check_token_bytes,
-    dequantize_tokens,
-    quantize_tokens,
-    roundtrip_error_bound,
-    token_byte_ranges,
-)
-from ascend_dsa.models.l1_banks import l1_bank_of, l1_bank_ranges
-from ascend_dsa.models.memory_plans import (
-    L1Plan,
-    UbField,
-    UbPlan,
-    l0c_output_bytes,
-    l0c_scores_bytes,
-    l0c_used_bytes,
-    l1_plan,
-    shipped_ub_plans,
-    ub_plan,
-)
-from ascend_dsa.models.mte2 import GATHER2_TOKENS_PER_REQUEST, requests_per_block, tokens_in_flight
-from ascend_dsa.models.nd2nz_stride import (
-    bank_slots,
-    min_conflict_free_padding,
-    ub_nz_stride_bytes,
-    worst_slot_conflict,
-)
-from ascend_dsa.models.nz_layout import (
-    StoreSlots,
-    check_nz_padding,
-    nd2nz_store_slots,
-    nd_to_nz,
-    nz_offset_bytes,
-    nz_to_nd,
-)
-from ascend_dsa.models.peak_clock import clock_range_for_percent
-from ascend_dsa.models.pipeline import (
-    VECTOR_SCHEDULE,
-    StageCosts,
-    Task,
-    Timeline,
-    Unit,
-    implied_buffer_depths,
-    simulate,
-    stage_costs,
-)
-from ascend_dsa.models.reference import (
-    BlockedStats,
-    blocked_sparse_attn_fwd,
-    output_tolerance,
-    skip_scale_decision,
-    sparse_attn_fwd,
-    sparse_attn_fwd_float64,
-    sparse_attn_weights,
-)
-from ascend_dsa.models.rescale_bound import raw_logit_threshold, rescale_factor_bound, rescale_triggered
-from ascend_dsa.models.roofline import (
-    REPORT_HEADS,
-    REPORT_TOPK,
-    RooflinePoint,
-    Verdict,
-    cube_cycles,
-    head_roofline,
-    head_roofline_sweep,
-    l2_bytes,
-    l2_cycles,
-)
-from ascend_dsa.models.schedule import VECTOR_STAGES, VectorStage, softmax_slack_cycles
-from ascend_dsa.models.skip_scale import (
-    RescaleMeasurement,
-    measure_rescales,
-    rescale_counts,
-    rescale_sweep,
-    synthetic_logits,
-)
-from ascend_dsa.models.throughput import cycles_per_block_at, fraction_of_peak
-from ascend_dsa.render.accumulator import render_accumulator_ub_share, render_identity_rescale, render_l0c_budget
-from ascend_dsa.render.assumptions import render_assumptions
-from ascend_dsa.render.claims import render_chapter_claims, render_claim, render_claim_ledger
-from ascend_dsa.render.design_space import (
-    render_design_alternatives,
-    render_design_limits,
-    render_feasibility_map,
-    render_mma_fixpipe_figure,
-    render_roofline_figure,
-    render_rule_list,
-    render_what_if_table,
-)
-from ascend_dsa.render.flow import render_b_topk_divisibility, render_rescale_threshold
-from ascend_dsa.render.layouts import (
-    render_gather2_example,
-    render_kv_block_layout,
-    render_kv_roundtrip,
-    render_kv_token_formats,
-    render_nd2nz_bank_slots,
-    render_nd2nz_example,
-)
-from ascend_dsa.render.memory_plan import (
-    render_l1_bank_figure,
-    render_l1_bank_table,
-    render_ub_plan_bars,
-    render_ub_plan_table,
-)
-from ascend_dsa.render.nd2nz import render_nd2nz_banks, render_token_blocks
-from ascend_dsa.render.notebook import as_markdown, as_svg
-from ascend_dsa.render.one_vector_core import render_fixpipe_table, render_gather2_requests, render_mte2_in_flight
-from ascend_dsa.render.peak import render_peak_clock_table, render_peak_table
-from ascend_dsa.render.pipeline import (
-    render_pipeline_costs,
-    render_pipeline_gantt,
-    render_pipeline_schedule,
-    render_pipeline_sensitivity,
-    render_pipeline_summary,
-)
-from ascend_dsa.render.reference import (
-    render_forward_comparison,
-    render_forward_shapes,
-    render_index_example,
-    render_online_softmax_trace,
-)
-from ascend_dsa.render.roofline import render_fp8_roofline, render_head_roofline_table
-from ascend_dsa.render.schedule import render_cube_order, render_schedule_order_share, render_vector_schedule
-from ascend_dsa.render.skip_scale import (
-    render_core_decisions,
-    render_fixpipe_with_skip_scale,
-    render_rescale_plot,
-    render_rescale_table,
-    render_skip_scale_savings,
-)
-from ascend_dsa.render.sources import render_spec_sources
-from ascend_dsa.render.ss_buffer import render_ss_flag_word, render_ss_handshake
-from ascend_dsa.report.claims import (
-    CHAPTERS,
-    CLAIMS,
-    SHIPPED_CONTEXT,
-    Claim,
-    ClaimContext,
-    ClaimResult,
-    Rule,
-    RuleKind,
-    check_claims,
-    evaluate_claims,
-)
-from ascend_dsa.report.forward_cases import (
-    ForwardCase,
-    ForwardComparison,
-    compare_forwards,
-    forward_cases,
-    two_core_case,
-)
-from ascend_dsa.report.what_if import WHAT_IF_TOPK, compute_bound_heads, with_fewer_cores, with_half_l2
+import importlib
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from ascend_dsa.cli.reference import render_cli_reference
+    from ascend_dsa.errors import AscendDsaError, FigureMismatch, ForbiddenDesign, OutOfRange, OutsideModel
+    from ascend_dsa.facts.code_figures import SHIPPED_UB_TOTALS
+    from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
+    from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, SHIPPED_KERNEL, KernelConfig
+    from ascend_dsa.facts.kernel_rules import KernelRule, check_kernel_rules
+    from ascend_dsa.facts.kv_formats import (
+        FP4_V41,
+        FP8_V41,
+        MODEL1_FP8,
+        KvFormat,
+        KvTokenFormat,
+        Mode,
+        SplitTokenLayout,
+        check_token_bytes,
+        kv_bytes_per_token,
+    )
+    from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
+    from ascend_dsa.facts.provenance import Citation, Source
+    from ascend_dsa.facts.report_figures import (
+        HEAD_ROOFLINE_CITATION,
+        PUBLISHED_FIGURES,
+        PublishedFigure,
+        published_figure,
+        published_head_roofline,
+    )
+    from ascend_dsa.models.block_cycles import (
+        fixpipe_break_even_b_topk,
+        fixpipe_bytes_per_block,
+        fixpipe_cycles_per_block,
+        identity_rescale_cycles,
+        mma_cycles_per_block,
+    )
+    from ascend_dsa.models.design_point import (
+        LIMITS,
+        SHIPPED_DESIGN,
+        DesignEvaluation,
+        DesignPoint,
+        KvCache,
+        Limit,
+        LimitCheck,
+        evaluate,
+        fixpipe_bytes_per_cycle,
+        fixpipe_cycles,
+        smallest_compute_bound_heads,
+    )
+    from ascend_dsa.models.design_sweep import DesignGrid, SweepResult, sweep
+    from ascend_dsa.models.gather2 import (
+        Gather2Copy,
+        Gather2Plan,
+        check_gather2_fills_queue,
+        gather2_copies,
+        gather2_plan,
+    )
+    from ascend_dsa.models.kv_quant import dequantize_tokens, quantize_tokens, roundtrip_error_bound
+    from ascend_dsa.models.l1_banks import l1_bank_of, l1_bank_ranges
+    from ascend_dsa.models.memory_plans import (
+        L1Plan,
+        UbField,
+        UbPlan,
+        l0c_output_bytes,
+        l0c_scores_bytes,
+        l0c_used_bytes,
+        l1_plan,
+        shipped_ub_plans,
+        ub_plan,
+    )
+    from ascend_dsa.models.mte2 import requests_per_block, token_byte_ranges, tokens_in_flight
+    from ascend_dsa.models.nd2nz_stride import (
+        bank_slots,
+        min_conflict_free_padding,
+        ub_nz_stride_bytes,
+        worst_slot_conflict,
+    )
+    from ascend_dsa.models.nz_layout import (
+        StoreSlots,
+        check_nz_padding,
+        nd2nz_store_slots,
+        nd_to_nz,
+        nz_offset_bytes,
+        nz_to_nd,
+    )
+    from ascend_dsa.models.peak_clock import clock_range_for_percent
+    from ascend_dsa.models.pipeline import (
+        VECTOR_SCHEDULE,
+        StageCosts,
+        Task,
+        Timeline,
+        Unit,
+        implied_buffer_depths,
+        simulate,
+        stage_costs,
+    )
+    from ascend_dsa.models.reference import (
+        BlockedStats,
+        blocked_sparse_attn_fwd,
+        output_tolerance,
+        skip_scale_decision,
+        sparse_attn_fwd,
+        sparse_attn_fwd_float64,
+        sparse_attn_weights,
+    )
+    from ascend_dsa.models.rescale_bound import raw_logit_threshold, rescale_factor_bound, rescale_triggered
+    from ascend_dsa.models.roofline import (
+        REPORT_HEADS,
+        REPORT_TOPK,
+        RooflinePoint,
+        Verdict,
+        cube_cycles,
+        head_roofline,
+        head_roofline_sweep,
+        l2_bytes,
+        l2_cycles,
+    )
+    from ascend_dsa.models.schedule import VECTOR_STAGES, VectorStage, softmax_slack_cycles
+    from ascend_dsa.models.skip_scale import (
+        RescaleMeasurement,
+        measure_rescales,
+        rescale_counts,
+        rescale_sweep,
+        synthetic_logits,
+    )
+    from ascend_dsa.models.throughput import cycles_per_block_at, fraction_of_peak
+    from ascend_dsa.render.accumulator import render_accumulator_ub_share, render_identity_rescale, render_l0c_budget
+    from ascend_dsa.render.assumptions import render_assumptions
+    from ascend_dsa.render.claims import render_chapter_claims, render_claim, render_claim_ledger
+    from ascend_dsa.render.design_space import (
+        render_design_alternatives,
+        render_design_limits,
+        render_feasibility_map,
+        render_mma_fixpipe_figure,
+        render_roofline_figure,
+        render_rule_list,
+        render_what_if_table,
+    )
+    from ascend_dsa.render.flow import render_b_topk_divisibility, render_rescale_threshold
+    from ascend_dsa.render.layouts import (
+        render_gather2_example,
+        render_kv_block_layout,
+        render_kv_roundtrip,
+        render_kv_token_formats,
+        render_nd2nz_bank_slots,
+        render_nd2nz_example,
+    )
+    from ascend_dsa.render.memory_plan import (
+        render_l1_bank_figure,
+        render_l1_bank_table,
+        render_ub_plan_bars,
+        render_ub_plan_table,
+    )
+    from ascend_dsa.render.nd2nz import render_nd2nz_banks, render_token_blocks
+    from ascend_dsa.render.notebook import as_markdown, as_svg
+    from ascend_dsa.render.one_vector_core import render_fixpipe_table, render_gather2_requests, render_mte2_in_flight
+    from ascend_dsa.render.peak import render_peak_clock_table, render_peak_table
+    from ascend_dsa.render.pipeline import (
+        render_pipeline_costs,
+        render_pipeline_gantt,
+        render_pipeline_schedule,
+        render_pipeline_sensitivity,
+        render_pipeline_summary,
+    )
+    from ascend_dsa.render.reference import (
+        render_forward_comparison,
+        render_forward_shapes,
+        render_index_example,
+        render_online_softmax_trace,
+    )
+    from ascend_dsa.render.roofline import render_fp8_roofline, render_head_roofline_table
+    from ascend_dsa.render.schedule import render_cube_order, render_schedule_order_share, render_vector_schedule
+    from ascend_dsa.render.skip_scale import (
+        render_core_decisions,
+        render_fixpipe_with_skip_scale,
+        render_rescale_plot,
+        render_rescale_table,
+        render_skip_scale_savings,
+    )
+    from ascend_dsa.render.sources import render_spec_sources
+    from ascend_dsa.render.ss_buffer import render_ss_flag_word, render_ss_handshake
+    from ascend_dsa.report.checks import (
+        check_fixpipe_break_even,
+        check_head_roofline,
+        check_p_ready_to_used,
+        check_ub_totals,
+        head_roofline_differences,
+    )
+    from ascend_dsa.report.claims import (
+        CHAPTERS,
+        CLAIMS,
+        SHIPPED_CONTEXT,
+        Claim,
+        ClaimContext,
+        ClaimResult,
+        Rule,
+        RuleKind,
+        check_claims,
+        evaluate_claims,
+    )
+    from ascend_dsa.report.forward_cases import (
+        ForwardCase,
+        ForwardComparison,
+        compare_forwards,
+        forward_cases,
+        two_core_case,
+    )
+    from ascend_dsa.report.what_if import WHAT_IF_TOPK, compute_bound_heads, with_fewer_cores, with_half_l2
+
+#: Each module behind the facade and the public names it provides.
+_EXPORTS: Final[dict[str, tuple[str, ...]]] = {
+    "ascend_dsa.errors": ("AscendDsaError", "FigureMismatch", "ForbiddenDesign", "OutOfRange", "OutsideModel"),
+    "ascend_dsa.facts.code_figures": ("SHIPPED_UB_TOTALS",),
+    "ascend_dsa.facts.hardware": ("ASCEND_950", "AscendSpec", "l2_bytes_per_cycle_per_core", "peak_flops"),
+    "ascend_dsa.facts.kernel_config": ("GATHER2_TOKENS_PER_REQUEST", "SHIPPED_KERNEL", "KernelConfig"),
+    "ascend_dsa.facts.kernel_rules": ("KernelRule", "check_kernel_rules"),
+    "ascend_dsa.facts.kv_formats": (
+        "FP4_V41",
+        "FP8_V41",
+        "MODEL1_FP8",
+        "KvFormat",
+        "KvTokenFormat",
+        "Mode",
+        "SplitTokenLayout",
+        "check_token_bytes",
+        "kv_bytes_per_token",
+    ),
+    "ascend_dsa.facts.model_shape": ("DSA_V41", "ModelShape"),
+    "ascend_dsa.facts.provenance": ("Citation", "Source"),
+    "ascend_dsa.facts.report_figures": (
+        "HEAD_ROOFLINE_CITATION",
+        "PUBLISHED_FIGURES",
+        "PublishedFigure",
+        "published_figure",
+        "published_head_roofline",
+    ),
+    "ascend_dsa.models.block_cycles": (
+        "fixpipe_break_even_b_topk",
+        "fixpipe_bytes_per_block",
+        "fixpipe_cycles_per_block",
+        "identity_rescale_cycles",
+        "mma_cycles_per_block",
+    ),
+    "ascend_dsa.models.design_point": (
+        "LIMITS",
+        "SHIPPED_DESIGN",
+        "DesignEvaluation",
+        "DesignPoint",
+        "KvCache",
+        "Limit",
+        "LimitCheck",
+        "evaluate",
+        "fixpipe_bytes_per_cycle",
+        "fixpipe_cycles",
+        "smallest_compute_bound_heads",
+    ),
+    "ascend_dsa.models.design_sweep": ("DesignGrid", "SweepResult", "sweep"),
+    "ascend_dsa.models.gather2": (
+        "Gather2Copy",
+        "Gather2Plan",
+        "check_gather2_fills_queue",
+        "gather2_copies",
+        "gather2_plan",
+    ),
+    "ascend_dsa.models.kv_quant": ("dequantize_tokens", "quantize_tokens", "roundtrip_error_bound"),
+    "ascend_dsa.models.l1_banks": ("l1_bank_of", "l1_bank_ranges"),
+    "ascend_dsa.models.memory_plans": (
+        "L1Plan",
+        "UbField",
+        "UbPlan",
+        "l0c_output_bytes",
+        "l0c_scores_bytes",
+        "l0c_used_bytes",
+        "l1_plan",
+        "shipped_ub_plans",
+        "ub_plan",
+    ),
+    "ascend_dsa.models.mte2": ("requests_per_block", "token_byte_ranges", "tokens_in_flight"),
+    "ascend_dsa.models.nd2nz_stride": (
+        "bank_slots",
+        "min_conflict_free_padding",
+        "ub_nz_stride_bytes",
+        "worst_slot_conflict",
+    ),
+    "ascend_dsa.models.nz_layout": (
+        "StoreSlots",
+        "check_nz_padding",
+        "nd2nz_store_slots",
+        "nd_to_nz",
+        "nz_offset_bytes",
+        "nz_to_nd",
+    ),
+    "ascend_dsa.models.peak_clock": ("clock_range_for_percent",),
+    "ascend_dsa.models.pipeline": (
+        "VECTOR_SCHEDULE",
+        "StageCosts",
+        "Task",
+        "Timeline",
+        "Unit",
+        "implied_buffer_depths",
+        "simulate",
+        "stage_costs",
+    ),
+    "ascend_dsa.models.reference": (
+        "BlockedStats",
+        "blocked_sparse_attn_fwd",
+        "output_tolerance",
+        "skip_scale_decision",
+        "sparse_attn_fwd",
+        "sparse_attn_fwd_float64",
+        "sparse_attn_weights",
+    ),
+    "ascend_dsa.models.rescale_bound": ("raw_logit_threshold", "rescale_factor_bound", "rescale_triggered"),
+    "ascend_dsa.models.roofline": (
+        "REPORT_HEADS",
+        "REPORT_TOPK",
+        "RooflinePoint",
+        "Verdict",
+        "cube_cycles",
+        "head_roofline",
+        "head_roofline_sweep",
+        "l2_bytes",
+        "l2_cycles",
+    ),
+    "ascend_dsa.models.schedule": ("VECTOR_STAGES", "VectorStage", "softmax_slack_cycles"),
+    "ascend_dsa.models.skip_scale": (
+        "RescaleMeasurement",
+        "measure_rescales",
+        "rescale_counts",
+        "rescale_sweep",
+        "synthetic_logits",
+    ),
+    "ascend_dsa.models.throughput": ("cycles_per_block_at", "fraction_of_peak"),
+    "ascend_dsa.report.checks": (
+        "check_fixpipe_break_even",
+        "check_head_roofline",
+        "check_p_ready_to_used",
+        "check_ub_totals",
+        "head_roofline_differences",
+    ),
+    "ascend_dsa.report.claims": (
+        "CHAPTERS",
+        "CLAIMS",
+        "SHIPPED_CONTEXT",
+        "Claim",
+        "ClaimContext",
+        "ClaimResult",
+        "Rule",
+        "RuleKind",
+        "check_claims",
+        "evaluate_claims",
+    ),
+    "ascend_dsa.report.forward_cases": (
+        "ForwardCase",
+        "ForwardComparison",
+        "compare_forwards",
+        "forward_cases",
+        "two_core_case",
+    ),
+    "ascend_dsa.report.what_if": ("WHAT_IF_TOPK", "compute_bound_heads", "with_fewer_cores", "with_half_l2"),
+    "ascend_dsa.render.assumptions": ("render_assumptions",),
+    "ascend_dsa.render.accumulator": ("render_accumulator_ub_share", "render_identity_rescale", "render_l0c_budget"),
+    "ascend_dsa.render.claims": ("render_chapter_claims", "render_claim", "render_claim_ledger"),
+    "ascend_dsa.render.flow": ("render_b_topk_divisibility", "render_rescale_threshold"),
+    "ascend_dsa.render.nd2nz": ("render_nd2nz_banks", "render_token_blocks"),
+    "ascend_dsa.render.one_vector_core": ("render_fixpipe_table", "render_gather2_requests", "render_mte2_in_flight"),
+    "ascend_dsa.render.peak": ("render_peak_clock_table", "render_peak_table"),
+    "ascend_dsa.render.schedule": ("render_cube_order", "render_schedule_order_share", "render_vector_schedule"),
+    "ascend_dsa.render.design_space": (
+        "render_design_alternatives",
+        "render_design_limits",
+        "render_feasibility_map",
+        "render_mma_fixpipe_figure",
+        "render_roofline_figure",
+        "render_rule_list",
+        "render_what_if_table",
+    ),
+    "ascend_dsa.render.layouts": (
+        "render_gather2_example",
+        "render_kv_block_layout",
+        "render_kv_roundtrip",
+        "render_kv_token_formats",
+        "render_nd2nz_bank_slots",
+        "render_nd2nz_example",
+    ),
+    "ascend_dsa.render.memory_plan": (
+        "render_l1_bank_figure",
+        "render_l1_bank_table",
+        "render_ub_plan_bars",
+        "render_ub_plan_table",
+    ),
+    "ascend_dsa.render.notebook": ("as_markdown", "as_svg"),
+    "ascend_dsa.render.pipeline": (
+        "render_pipeline_costs",
+        "render_pipeline_gantt",
+        "render_pipeline_schedule",
+        "render_pipeline_sensitivity",
+        "render_pipeline_summary",
+    ),
+    "ascend_dsa.render.reference": (
+        "render_forward_comparison",
+        "render_forward_shapes",
+        "render_index_example",
+        "render_online_softmax_trace",
+    ),
+    "ascend_dsa.render.roofline": ("render_fp8_roofline", "render_head_roofline_table"),
+    "ascend_dsa.render.skip_scale": (
+        "render_skip_scale_savings",
+        "render_core_decisions",
+        "render_fixpipe_with_skip_scale",
+        "render_rescale_plot",
+        "render_rescale_table",
+    ),
+    "ascend_dsa.render.sources": ("render_spec_sources",),
+    "ascend_dsa.render.ss_buffer": ("render_ss_flag_word", "render_ss_handshake"),
+    "ascend_dsa.cli.reference": ("render_cli_reference",),
+}
+#: Where each public name lives: name -> module path.
+_HOMES: Final[dict[str, str]] = {name: module for module, names in _EXPORTS.items() for name in names}
 
 __all__ = [
     "ASCEND_950",
@@ -409,3 +634,18 @@ __all__ = [
     "with_half_l2",
     "worst_slot_conflict",
 ]
+
+
+def __getattr__(name: str) -> Any:  # noqa: ANN401 - whatever the name is: a class, a function or a constant
+    """Import the module that provides ``name`` on first use and keep the value here for the next one."""
+    module = _HOMES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """The public names too, before they are first used (for ``dir()`` and completion)."""
+    return sorted({*globals(), *__all__})

@@ -2,17 +2,15 @@
 
 A wrong kind of value raises `TypeError`, a value of the right kind outside its range `ValueError`;
 a result that would be infinite or not a number raises [`OutOfRange`][] instead of being
-returned. NumPy scalars count as numbers (``np.int64(32)`` is a whole number); ``bool`` never does.
+returned. NumPy scalars count as numbers (``np.int64(32)`` is a whole number); ``bool`` never does. Standard
+library only: the check of NumPy arrays is ``ascend_dsa.models.arrays.require_array``.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, Final, TypeVar
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import Final, TypeVar
 
 from ascend_dsa.errors import OutOfRange
 
@@ -38,7 +36,7 @@ def require_int(name: str, value: object, *, minimum: int | None = None, maximum
 
 def require_real(name: str, value: object, expected: str = "a real number") -> float:
     """``value`` as a ``float`` (infinities and NaN included): any real number type but ``bool``."""
-    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be {expected}, got {value!r} ({type(value).__name__})")
     try:
         return float(value)
@@ -48,7 +46,7 @@ def require_real(name: str, value: object, expected: str = "a real number") -> f
 
 def require_finite(name: str, value: object, *, positive: bool = False, minimum: float | None = None) -> float:
     """``value`` as a finite ``float``, above zero when ``positive`` and at least ``minimum`` when given."""
-    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {value!r} ({type(value).__name__})")
     number = require_real(name, value, "a finite number")
     if not math.isfinite(number):
@@ -58,14 +56,6 @@ def require_finite(name: str, value: object, *, positive: bool = False, minimum:
     if minimum is not None and number < require_finite("minimum", minimum):
         raise ValueError(f"{name} must be at least {minimum:g}, got {value!r}")
     return number
-
-
-def require_array(name: str, value: object, expected: str) -> NDArray[Any]:
-    """``np.asarray(value)``, or a `TypeError` naming ``name`` when NumPy cannot make an array of it."""
-    try:
-        return np.asarray(value)
-    except (TypeError, ValueError, OverflowError) as error:
-        raise TypeError(f"{name} must be {expected}, got {type(value).__name__} ({error})") from None
 
 
 def require_bool(name: str, value: object) -> bool:

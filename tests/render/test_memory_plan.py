@@ -40,7 +40,7 @@ def test_ub_renderers_are_guarded(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def memory_plan_check(plans: object, shipped: object) -> None:
-    from ascend_dsa.facts.code_figures import check_ub_totals  # noqa: PLC0415
+    from ascend_dsa.report.checks import check_ub_totals  # noqa: PLC0415
 
     check_ub_totals(plans, shipped)  # type: ignore[arg-type]
 

@@ -3,6 +3,8 @@
 Whatever is typed, the program ends with a documented status (`ExitStatus`)
 and at most one line on stderr, never a traceback: a bad option or value exits 2 naming the option, a what-if the
 model cannot represent exits 3 saying why, and a bug exits 70 naming the exception.
+
+Imports: every layer below (render, report, models, facts, the leaves); never site (tests/test_layers.py).
 """
 
 from __future__ import annotations

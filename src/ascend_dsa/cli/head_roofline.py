@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING
 
 from ascend_dsa.cli.options import positive_float, positive_int, positive_int_list, unit_fraction
 from ascend_dsa.facts.hardware import ASCEND_950
-from ascend_dsa.facts.report_figures import HEAD_ROOFLINE_CITATION, head_roofline_differences
+from ascend_dsa.facts.report_figures import HEAD_ROOFLINE_CITATION
 from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK, head_roofline_sweep
 from ascend_dsa.render.roofline import seed_row, verdict_line
+from ascend_dsa.report.checks import head_roofline_differences
 
 if TYPE_CHECKING:
     import argparse

@@ -4,22 +4,16 @@
 the six ``instantiations/*.asc`` files (mode, FP4 extra cache, attention sink; all with H_Q 64 and
 INDEX_BLOCK_SIZE 640). The kernel only asserts that each is at most 256 KiB (config.h:125); the totals below are
 the struct sizes a compiler lays out for those instantiations, stated once here so that a change to our plan that
-moves any of them fails the build.
+moves any of them fails the build (``ascend_dsa.report.checks.check_ub_totals``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.kv_formats import Mode
 from ascend_dsa.facts.provenance import CONFIG_H_COMMIT, CONFIG_H_PATH, Citation
-
-if TYPE_CHECKING:
-    from collections.abc import Iterable
-
-    from ascend_dsa.models.memory_plans import UbPlan
 
 UB_PLAN_CITATION: Final = Citation(CONFIG_H_PATH, CONFIG_H_COMMIT, 77, 125)
 
@@ -52,27 +46,3 @@ SHIPPED_UB_TOTALS: Final = (
     ),
     ShippedUbTotal(Mode.DECODE, fp4_extra=True, sink=True, total_bytes=244368, instantiation="v41fp4_h64_decode_sink"),
 )
-
-
-def ub_total_differences(
-    plans: Iterable[UbPlan], shipped: Iterable[ShippedUbTotal] = SHIPPED_UB_TOTALS
-) -> tuple[str, ...]:
-    """One line per shipped total that ``plans`` miss or do not reproduce."""
-    ours = {(p.mode, p.fp4_extra, p.sink): p.total_bytes for p in plans}
-    lines = []
-    for figure in shipped:
-        mine = ours.get(figure.key())
-        if mine != figure.total_bytes:
-            computed = "not computed" if mine is None else f"{mine} B"
-            lines.append(f"{figure.instantiation}: ours {computed}; kernel {figure.total_bytes} B")
-    return tuple(lines)
-
-
-def check_ub_totals(plans: Iterable[UbPlan], shipped: Iterable[ShippedUbTotal] = SHIPPED_UB_TOTALS) -> None:
-    """Raise [`FigureMismatch`][] naming every shipped UB total that ``plans`` do not reproduce."""
-    differences = ub_total_differences(plans, shipped)
-    if differences:
-        raise FigureMismatch(
-            f"{len(differences)} UB plan totals differ from sizeof(UnifiedBufferMemoryPlan) of "
-            f"{UB_PLAN_CITATION.short} ({UB_PLAN_CITATION.full}): {'; '.join(differences)}"
-        )

@@ -19,6 +19,8 @@ from ascend_dsa.validate import LARGEST_EXACT_WHOLE, require_finite, require_int
 
 #: Rows of the MMA are padded to a multiple of this (config.h:28, ``ku::ceil(H_Q, 32u)``).
 MMA_M_GRANULE_ROWS = 32
+#: Tokens one gather2 request copies: ``burst_count = 2`` (report (zh) line 216).
+GATHER2_TOKENS_PER_REQUEST = 2
 
 
 @dataclass(frozen=True)

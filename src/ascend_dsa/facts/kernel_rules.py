@@ -11,10 +11,9 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ascend_dsa.errors import ForbiddenDesign
-from ascend_dsa.facts.kernel_config import KernelConfig
+from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, KernelConfig
 from ascend_dsa.facts.kv_formats import KvFormat, Mode, default_main_cache
 from ascend_dsa.facts.provenance import Source, code_line
-from ascend_dsa.models.mte2 import GATHER2_TOKENS_PER_REQUEST
 from ascend_dsa.units import FP32_BYTES
 from ascend_dsa.validate import require_bool, require_instance
 

@@ -1,7 +1,8 @@
-"""The report's published figures, kept as published, with their citations, and the checks against them.
+"""The report's published figures, kept as published, with their citations.
 
 The head-roofline table is stored as the text the report prints (report (zh) lines 104-111). Markdown ate the
-leading blank of its first row, so rows are compared by the numbers they contain, never as raw text.
+leading blank of its first row, so rows are compared by the numbers they contain, never as raw text. The checks of
+our figures against these live in ``ascend_dsa.report.checks``.
 """
 
 from __future__ import annotations
@@ -10,13 +11,10 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, TypeAlias
 
-from ascend_dsa.errors import FigureMismatch, Mismatch
 from ascend_dsa.facts.provenance import REPORT_COMMIT, REPORT_ZH_PATH, Citation
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
-
-    from ascend_dsa.models.roofline import RooflinePoint
 
 HEAD_ROOFLINE_CITATION: Final = Citation(REPORT_ZH_PATH, REPORT_COMMIT, 104, 111)
 
@@ -81,59 +79,6 @@ def published_head_roofline(
     if len(rows) != expected:
         raise ValueError(f"published table must have {expected} rows for {citation.short}, got {len(rows)}")
     return rows
-
-
-def computed_row(point: RooflinePoint) -> HeadRooflineRow:
-    """Our point as the report would print it: L2 cycles rounded to a whole number (``:6.0f``)."""
-    return HeadRooflineRow(point.heads, point.topk, point.cube_cycles, round(point.l2_cycles))
-
-
-@dataclass(frozen=True)
-class RowDifference:
-    """A published row and what we computed for the same (heads, topk); ``ours`` is None when not computed."""
-
-    published: HeadRooflineRow
-    ours: HeadRooflineRow | None
-
-    def describe(self) -> str:
-        """One line: the row, ours, theirs."""
-        row = self.mismatch()
-        return f"{row.citation}: ours {row.ours}; report {row.theirs}"
-
-    def mismatch(self) -> Mismatch:
-        """The row as a [`Mismatch`][]: which row, where the report prints it, ours and the report's."""
-        return Mismatch(
-            subject=f"h_q={self.published.heads}, topk={self.published.topk}",
-            citation=f"report (zh) line {self.published.line}" if self.published.line else "published row",
-            ours="not computed" if self.ours is None else self.ours.describe(),
-            theirs=self.published.describe(),
-        )
-
-
-def head_roofline_differences(
-    points: Iterable[RooflinePoint], published: Iterable[HeadRooflineRow] | None = None
-) -> tuple[RowDifference, ...]:
-    """Every published row whose numbers we do not reproduce (compared by their (heads, topk) key)."""
-    ours = {(p.heads, p.topk): computed_row(p) for p in points}
-    rows = published_head_roofline() if published is None else tuple(published)
-    differences = []
-    for row in rows:
-        mine = ours.get((row.heads, row.topk))
-        if mine is None or mine.values() != row.values():
-            differences.append(RowDifference(published=row, ours=mine))
-    return tuple(differences)
-
-
-def check_head_roofline(points: Iterable[RooflinePoint], published: Iterable[HeadRooflineRow] | None = None) -> None:
-    """Raise [`FigureMismatch`][] listing every row of the report's table that ``points`` do not reproduce."""
-    differences = head_roofline_differences(points, published)
-    if differences:
-        rows = "; ".join(d.describe() for d in differences)
-        raise FigureMismatch(
-            f"{len(differences)} of the rows of {HEAD_ROOFLINE_CITATION.short} differ from ours "
-            f"({HEAD_ROOFLINE_CITATION.full}): {rows}",
-            [d.mismatch() for d in differences],
-        )
 
 
 #: A published or computed figure: a number, or a tuple of them (possibly nested).
@@ -261,29 +206,3 @@ def published_number(key: str) -> float:
     if isinstance(value, tuple):
         raise TypeError(f"published figure {key} must be a single number, got {value!r}")
     return value
-
-
-#: "About" in the report: a simulated figure within this fraction of the published one agrees with it.
-ABOUT_TOLERANCE: Final = 0.01
-
-
-def check_fixpipe_break_even(b_topk: float) -> None:
-    """Raise [`FigureMismatch`][] unless ``b_topk``, rounded as printed (two decimals), equals line 142's 73.14."""
-    figure = published_figure("fixpipe-break-even-b-topk")
-    published = published_number(figure.key)
-    if round(b_topk, 2) != published:
-        raise FigureMismatch(
-            f"claim {figure.key} ({figure.citation.short}): ours B_TOPK > {b_topk:.2f}, "
-            f"report B_TOPK > {published} ({figure.citation.full})"
-        )
-
-
-def check_p_ready_to_used(cycles: float) -> None:
-    """Raise [`FigureMismatch`][] unless ``cycles`` is within 1% of line 184's "about 1024 cycles"."""
-    figure = published_figure("softmax-slack-cycles")
-    published = published_number(figure.key)
-    if abs(cycles - published) > ABOUT_TOLERANCE * published:
-        raise FigureMismatch(
-            f"claim {figure.key} ({figure.citation.short}): ours {cycles:.1f} cycles between P[i] ready and used, "
-            f"report about {published:g} ({figure.citation.full})"
-        )

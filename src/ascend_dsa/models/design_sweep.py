@@ -18,9 +18,9 @@ import numpy as np
 
 from ascend_dsa.errors import OutOfRange
 from ascend_dsa.facts.hardware import AscendSpec, l2_bytes_per_cycle_per_core
-from ascend_dsa.facts.kernel_config import MMA_M_GRANULE_ROWS, SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, MMA_M_GRANULE_ROWS, SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.facts.kernel_rules import TILE_RULES, VECTOR_BYTES
-from ascend_dsa.facts.kv_formats import KV_TOKEN_LAYOUTS, KvFormat, kv_bytes_per_token
+from ascend_dsa.facts.kv_formats import KvFormat, kv_bytes_per_token, kv_token_format
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.models.design_point import LIMITS, DesignPoint, KvCache, Limit, fixpipe_bytes_per_cycle
 from ascend_dsa.models.memory_plans import (
@@ -30,7 +30,6 @@ from ascend_dsa.models.memory_plans import (
     ROW_MAX_MAX_DELTA_SHAPE,
     ROW_SCALE_VECTORS,
 )
-from ascend_dsa.models.mte2 import GATHER2_TOKENS_PER_REQUEST
 from ascend_dsa.units import BF16_BYTES, FP32_BYTES
 from ascend_dsa.validate import require_bool, require_instance, require_int
 
@@ -158,15 +157,15 @@ def _ub_bytes(g: DesignGrid, config: KernelConfig, model: ModelShape) -> np.ndar
     v = VECTOR_BYTES // FP32_BYTES
     decode = kv != _KV_ORDER.index(KvCache.BF16)
     fp4_extra = kv == _KV_ORDER.index(KvCache.FP8_FP4)
-    fp8, fp4 = KV_TOKEN_LAYOUTS[KvFormat.FP8], KV_TOKEN_LAYOUTS[KvFormat.FP4]
-    main_row_bytes = np.where(decode, fp8.ub_row_bytes(model), model.d_v * BF16_BYTES)
+    fp8, fp4 = kv_token_format(KvFormat.FP8, model), kv_token_format(KvFormat.FP4, model)
+    main_row_bytes = np.where(decode, fp8.ub_token_bytes, model.d_v * BF16_BYTES)
     pairs = ib // GATHER2_TOKENS_PER_REQUEST
     rows = JOB_PARITY_BUFFERS * (
         3 * np.maximum(ROW_COPIES * m, v) + np.maximum(m, v) + ROW_SCALE_VECTORS * v
     )  # row_max, row_max_for_o, row_sum; row_denorm; row_scales
     total = (
         config.ub_kv_buffers * b * main_row_bytes
-        + np.where(decode, b * fp8.scales_per_token(model) * BF16_BYTES, 0)
+        + np.where(decode, b * fp8.scale_count * BF16_BYTES, 0)
         + (b + 1) * model.d_v * BF16_BYTES
         + m * model.d_v * FP32_BYTES
         + config.output_frag_buffers * m * config.output_frag_d_vo * FP32_BYTES
@@ -178,7 +177,7 @@ def _ub_bytes(g: DesignGrid, config: KernelConfig, model: ModelShape) -> np.ndar
         + 2 * config.index_buffers * pairs * FP32_BYTES
         + np.where(
             fp4_extra,
-            config.ub_kv_buffers * b * fp4.ub_row_bytes(model) + b * fp4.scales_per_token(model) * BF16_BYTES,
+            config.ub_kv_buffers * b * fp4.ub_token_bytes + b * fp4.scale_count * BF16_BYTES,
             0,
         )
         + int(np.prod(ROW_MAX_MAX_DELTA_SHAPE)) * FP32_BYTES

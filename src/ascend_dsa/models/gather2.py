@@ -20,9 +20,9 @@ import numpy as np
 
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
-from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.facts.model_shape import DSA_V41
-from ascend_dsa.models.mte2 import GATHER2_TOKENS_PER_REQUEST, requests_per_block, tokens_in_flight
+from ascend_dsa.models.mte2 import requests_per_block, tokens_in_flight
 from ascend_dsa.validate import require_instance, require_int
 
 if TYPE_CHECKING:

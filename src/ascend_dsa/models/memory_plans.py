@@ -12,12 +12,11 @@ from dataclasses import dataclass
 from typing import Final
 
 from ascend_dsa.facts.hardware import AscendSpec
-from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.facts.kernel_rules import VECTOR_BYTES, _check_kernel_rules
-from ascend_dsa.facts.kv_formats import KV_TOKEN_LAYOUTS, KvFormat, Mode, default_main_cache
+from ascend_dsa.facts.kv_formats import KvFormat, Mode, default_main_cache, kv_token_format
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.facts.provenance import Source, code_line
-from ascend_dsa.models.mte2 import GATHER2_TOKENS_PER_REQUEST
 from ascend_dsa.units import BF16_BYTES, FP32_BYTES, KiB
 from ascend_dsa.validate import require_bool, require_instance, require_int
 
@@ -181,9 +180,9 @@ def _ub_plan(
     ib = config.index_block_size
     v = VECTOR_BYTES // FP32_BYTES
     pairs = ib // GATHER2_TOKENS_PER_REQUEST
-    main = KV_TOKEN_LAYOUTS[cache]
-    fp4 = KV_TOKEN_LAYOUTS[KvFormat.FP4]
-    main_row = main.ub_row_bytes(model) if decode else model.d_v
+    main = kv_token_format(cache, model)
+    fp4 = kv_token_format(KvFormat.FP4, model)
+    main_row = main.ub_token_bytes if decode else model.d_v
     main_element = 1 if decode else BF16_BYTES  # gathered_kv_t: one fp8 byte per element in decode, bf16 in prefill
 
     def field(
@@ -193,7 +192,7 @@ def _ub_plan(
 
     fields = (
         field("gathered_kv", (config.ub_kv_buffers, b, main_row), main_element, 78),
-        field("fp8_scales_bf16", (b, main.scales_per_token(model)), BF16_BYTES, 79, "decode only", on=decode),
+        field("fp8_scales_bf16", (b, main.scale_count), BF16_BYTES, 79, "decode only", on=decode),
         field("gathered_kv_in_nz", ((b + 1) * model.d_v,), BF16_BYTES, 81),
         field("output_accum", (m, model.d_v), FP32_BYTES, 83),
         field("cur_output_frag", (config.output_frag_buffers, m, config.output_frag_d_vo), FP32_BYTES, 84),
@@ -211,13 +210,13 @@ def _ub_plan(
         field("larger_indices", (config.index_buffers, pairs), FP32_BYTES, 114),
         field(
             "gathered_kv_fp4",
-            (config.ub_kv_buffers, b, fp4.ub_row_bytes(model)),
+            (config.ub_kv_buffers, b, fp4.ub_token_bytes),
             1,
             119,
             "FP4 extra only",
             on=fp4_extra,
         ),
-        field("fp4_scales_bf16", (b, fp4.scales_per_token(model)), BF16_BYTES, 121, "FP4 extra only", on=fp4_extra),
+        field("fp4_scales_bf16", (b, fp4.scale_count), BF16_BYTES, 121, "FP4 extra only", on=fp4_extra),
         field("row_max_max_delta", ROW_MAX_MAX_DELTA_SHAPE, FP32_BYTES, 123),
     )
     return UbPlan(mode=mode, main_cache=cache, fp4_extra=fp4_extra, sink=sink, config=config, fields=fields)

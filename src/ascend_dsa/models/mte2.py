@@ -7,20 +7,17 @@ of bytes, so a token whose data and scales are apart costs two (report (zh) line
 from __future__ import annotations
 
 from collections import abc
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.facts.hardware import AscendSpec
-from ascend_dsa.facts.kernel_config import KernelConfig
+from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, KernelConfig
+from ascend_dsa.facts.kv_formats import KvTokenFormat, SplitTokenLayout
 from ascend_dsa.facts.provenance import code_line
+from ascend_dsa.validate import require_instance, require_int
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
-
-    from ascend_dsa.models.kv_quant import ByteRange
-from ascend_dsa.validate import require_instance, require_int
-
-#: Tokens one gather2 request copies: ``burst_count = 2`` (report (zh) line 216).
-GATHER2_TOKENS_PER_REQUEST = 2
 
 #: Fewest tokens a decode page block may hold: the kernel asserts ``page_block_size > 1``.
 MIN_PAGE_BLOCK_TOKENS: Final = 2
@@ -53,6 +50,44 @@ def copies_for_ranges(ranges: Iterable[ByteRange]) -> int:
             runs += 1
         reach = max(reach, end)
     return runs
+
+
+@dataclass(frozen=True)
+class ByteRange:
+    """``length`` bytes at ``offset`` inside a page block of the cache."""
+
+    offset: int
+    length: int
+
+
+def token_byte_ranges(
+    layout: KvTokenFormat | SplitTokenLayout, token: int, block_tokens: int, *, adjacent: bool = True
+) -> tuple[ByteRange, ...]:
+    """Where one token's bytes live in a page block of ``block_tokens`` tokens: one range per MTE2 copy.
+
+    A [`KvTokenFormat`][] with ``adjacent`` is the kernel's layout (data and scales of a token together, one
+    range). A [`SplitTokenLayout`][] stores the data of every token of the block first and all their scales
+    after, as upstream's earlier MODEL1 format did. A [`KvTokenFormat`][] with ``adjacent=False`` is hypothetical:
+    V4.1 sizes in that split arrangement, which no upstream format used.
+    """
+    if not isinstance(layout, KvTokenFormat | SplitTokenLayout):
+        raise TypeError(f"layout must be a KvTokenFormat or a SplitTokenLayout, got {type(layout).__name__}")
+    if not isinstance(adjacent, bool):
+        raise TypeError(f"adjacent must be a bool, got {type(adjacent).__name__}")
+    tokens = require_int("block_tokens", block_tokens, minimum=1)
+    index = require_int("token", token, minimum=0)
+    if index >= tokens:
+        raise ValueError(f"token must lie in [0, block_tokens = {tokens}), got {index}")
+    if isinstance(layout, KvTokenFormat) and adjacent:
+        return (ByteRange(index * layout.token_bytes, layout.token_bytes),)
+    data = ByteRange(index * layout.data_bytes, layout.data_bytes)
+    scales = ByteRange(tokens * layout.data_bytes + index * layout.scale_bytes, layout.scale_bytes)
+    return (data, scales)
+
+
+def copies_per_token(layout: KvTokenFormat | SplitTokenLayout, *, adjacent: bool = True) -> int:
+    """MTE2 copies one token needs: 1 with data and scales adjacent, 2 in a split layout."""
+    return len(token_byte_ranges(layout, 0, 2, adjacent=adjacent))
 
 
 def tokens_in_flight(spec: AscendSpec, tokens_per_request: int = GATHER2_TOKENS_PER_REQUEST) -> int:

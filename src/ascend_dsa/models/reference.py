@@ -31,8 +31,9 @@ from numpy.typing import NDArray
 
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.model_shape import DSA_V41
+from ascend_dsa.models.arrays import require_array
 from ascend_dsa.units import MiB
-from ascend_dsa.validate import require_array, require_int, require_real
+from ascend_dsa.validate import require_int, require_real
 
 FloatArray = NDArray[np.float32]
 Float64Array = NDArray[np.float64]

@@ -15,7 +15,6 @@ from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.kernel_rules import TILE_RULES, UINT32_PER_VECTOR
 from ascend_dsa.facts.model_shape import DSA_V41
-from ascend_dsa.facts.report_figures import check_fixpipe_break_even, check_head_roofline
 from ascend_dsa.lang import Lang, pick, term, unit_name
 from ascend_dsa.models.block_cycles import fixpipe_break_even_b_topk, mma_cycles_per_block
 from ascend_dsa.models.design_point import (
@@ -34,6 +33,7 @@ from ascend_dsa.models.roofline import cube_cycles, head_roofline_sweep, l2_cycl
 from ascend_dsa.render.format import whole_or
 from ascend_dsa.render.markdown import Align, citation, kind_name, table
 from ascend_dsa.render.svg import figure, to_svg
+from ascend_dsa.report.checks import check_fixpipe_break_even, check_head_roofline
 from ascend_dsa.report.scenarios import ALTERNATIVES, MAP_STEPS
 
 if TYPE_CHECKING:

@@ -7,21 +7,18 @@ import numpy as np
 from ascend_dsa.errors import AscendDsaError
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.lang import Lang, pick
-from ascend_dsa.models.gather2 import BF16_TOKEN_BYTES, check_gather2_fills_queue, gather2_plan
-from ascend_dsa.models.kv_quant import (
+from ascend_dsa.facts.kv_formats import (
     KV_TOKEN_FORMATS,
     MODEL1_FP8,
     PUBLISHED_TOKEN_BYTES,
     PUBLISHED_TOKEN_BYTES_SOURCE,
     bits_per_value,
     check_token_bytes,
-    copies_per_token,
-    dequantize_tokens,
-    quantize_tokens,
-    roundtrip_error_bound,
-    token_byte_ranges,
 )
+from ascend_dsa.lang import Lang, pick
+from ascend_dsa.models.gather2 import BF16_TOKEN_BYTES, check_gather2_fills_queue, gather2_plan
+from ascend_dsa.models.kv_quant import dequantize_tokens, quantize_tokens, roundtrip_error_bound
+from ascend_dsa.models.mte2 import copies_per_token, token_byte_ranges
 from ascend_dsa.models.nd2nz_stride import UB_VECTOR_BYTES
 from ascend_dsa.models.nz_layout import block_bytes, check_nz_padding, nd2nz_store_slots, nd_to_nz
 from ascend_dsa.render.markdown import Align, citation, table

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.errors import FigureMismatch
-from ascend_dsa.facts.code_figures import UB_PLAN_CITATION, check_ub_totals
+from ascend_dsa.facts.code_figures import UB_PLAN_CITATION
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.model_shape import DSA_V41
@@ -20,6 +20,7 @@ from ascend_dsa.models.memory_plans import (
 from ascend_dsa.render.format import group_digits
 from ascend_dsa.render.markdown import Align, citation, table
 from ascend_dsa.render.svg import figure, to_svg
+from ascend_dsa.report.checks import check_ub_totals
 from ascend_dsa.units import KiB
 
 if TYPE_CHECKING:

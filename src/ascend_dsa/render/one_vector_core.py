@@ -5,13 +5,14 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST
 from ascend_dsa.lang import Lang, pick
 from ascend_dsa.models.block_cycles import (
     fixpipe_break_even_b_topk,
     fixpipe_cycles_per_block,
     mma_cycles_per_block,
 )
-from ascend_dsa.models.mte2 import GATHER2_TOKENS_PER_REQUEST, requests_per_block, tokens_in_flight
+from ascend_dsa.models.mte2 import requests_per_block, tokens_in_flight
 from ascend_dsa.render.markdown import table
 from ascend_dsa.report.claims import (
     SHIPPED_CONTEXT,

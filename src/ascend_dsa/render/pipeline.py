@@ -9,7 +9,6 @@ from matplotlib.patches import Patch
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.facts.report_figures import check_p_ready_to_used
 from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.models.pipeline import (
     P_READY_TO_USED_SOURCE,
@@ -23,6 +22,7 @@ from ascend_dsa.models.pipeline import (
 )
 from ascend_dsa.render.markdown import citation, kind_name, table
 from ascend_dsa.render.svg import figure, to_svg
+from ascend_dsa.report.checks import check_p_ready_to_used
 from ascend_dsa.report.scenarios import SIMULATED_BLOCKS
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ from ascend_dsa.facts.hardware import ASCEND_950, l2_bytes_per_cycle_per_core
 from ascend_dsa.facts.kv_formats import KvFormat
 from ascend_dsa.facts.kv_formats import kv_bytes_per_token as kv_bytes_per_token_of
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
-from ascend_dsa.facts.report_figures import check_head_roofline, published_head_roofline
+from ascend_dsa.facts.report_figures import published_head_roofline
 from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.models.roofline import (
     REPORT_HEADS,
@@ -19,6 +19,7 @@ from ascend_dsa.models.roofline import (
     head_roofline_sweep,
 )
 from ascend_dsa.render.markdown import Align, table
+from ascend_dsa.report.checks import check_head_roofline
 from ascend_dsa.report.claims import (
     SHIPPED_CONTEXT,
     ClaimContext,

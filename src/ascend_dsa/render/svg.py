@@ -1,7 +1,8 @@
 """Matplotlib figures to inline SVG that is the same, byte for byte, on every build and needs no external asset.
 
 Text stays text (``svg.fonttype: none``) so the reader's browser draws Chinese labels with its own fonts; ids are
-salted with a constant and the date is left out, so two builds give identical bytes.
+salted with a constant and the date is left out, so two builds give identical bytes. Matplotlib is imported when a
+figure is drawn, not with this module, so the command line and the closed-form pages never load it.
 """
 
 from __future__ import annotations
@@ -13,11 +14,10 @@ from contextlib import contextmanager
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-import matplotlib as mpl
-from matplotlib.figure import Figure
-
 if TYPE_CHECKING:
     from collections.abc import Iterator
+
+    from matplotlib.figure import Figure
 
 #: Families tried in order by the reader's browser; the first ones carry Chinese glyphs.
 FONT_FAMILIES = ("Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei", "DejaVu Sans")
@@ -44,6 +44,9 @@ def figure(width_in: float = 7.0, height_in: float = 4.0) -> Iterator[Figure]:
     A bare `Figure`, not one from pyplot: nothing to close, no GUI backend, and the build
     does not pay for importing pyplot.
     """
+    import matplotlib as mpl  # noqa: PLC0415 - loaded when a figure is drawn, not with the package
+    from matplotlib.figure import Figure  # noqa: PLC0415 - same
+
     with mpl.rc_context(_RC), warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=_MISSING_GLYPH, category=UserWarning)
         yield Figure(figsize=(width_in, height_in))
@@ -72,6 +75,8 @@ def to_svg(fig: Figure, *, title: str) -> str:
     """
     if not title.strip():
         raise ValueError(f"title must name the figure, got {title!r}")
+    import matplotlib as mpl  # noqa: PLC0415 - loaded when a figure is drawn, not with the package
+
     buffer = io.StringIO()
     with mpl.rc_context(_RC), warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=_MISSING_GLYPH, category=UserWarning)

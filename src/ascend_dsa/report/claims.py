@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Final, TypeAlias
 
 from ascend_dsa.errors import FigureMismatch, Mismatch
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
-from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.facts.kv_formats import FP8_V41
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.facts.report_figures import (
     FigureValue,
@@ -35,13 +36,12 @@ from ascend_dsa.models.block_cycles import (
     identity_rescale_cycles,
     mma_cycles_per_block,
 )
-from ascend_dsa.models.kv_quant import FP8_V41, token_byte_ranges
 from ascend_dsa.models.l1_banks import l1_bank_ranges
 from ascend_dsa.models.memory_plans import l0c_output_bytes, l0c_used_bytes, vector_cores_for_accumulator
 from ascend_dsa.models.mte2 import (
-    GATHER2_TOKENS_PER_REQUEST,
     MIN_PAGE_BLOCK_TOKENS,
     copies_for_ranges,
+    token_byte_ranges,
     tokens_in_flight,
 )
 from ascend_dsa.models.nd2nz_stride import (

@@ -19,9 +19,9 @@ import ml_dtypes
 
 from ascend_dsa.facts.assumptions import FIXPIPE_1C2V_SPEEDUP, UB_ROW_BYTES, VECTOR_BYTES_PER_CYCLE
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
-from ascend_dsa.facts.kernel_config import MMA_M_GRANULE_ROWS, SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, MMA_M_GRANULE_ROWS, SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.facts.kernel_rules import VECTOR_BYTES
-from ascend_dsa.facts.kv_formats import KV_TOKEN_LAYOUTS, MTE2_ROW_ALIGN_BYTES, KvFormat, Mode, kv_bytes_per_token
+from ascend_dsa.facts.kv_formats import FP8_V41, MTE2_ROW_ALIGN_BYTES, KvFormat, Mode, kv_bytes_per_token
 from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.facts.report_figures import published_figure, published_number
 from ascend_dsa.models.block_cycles import (
@@ -33,7 +33,7 @@ from ascend_dsa.models.block_cycles import (
 )
 from ascend_dsa.models.design_point import DesignPoint, KvCache, Limit, evaluate, fixpipe_bytes_per_cycle
 from ascend_dsa.models.memory_plans import UbPlan, l0c_used_bytes, layout_bytes_per_bank, ub_plan
-from ascend_dsa.models.mte2 import GATHER2_TOKENS_PER_REQUEST, requests_per_block
+from ascend_dsa.models.mte2 import requests_per_block
 from ascend_dsa.models.nd2nz_stride import UB_BANK_GROUPS, blocks_per_token, nz_block_bytes, ub_nz_stride_bytes
 from ascend_dsa.models.peak_clock import flops_per_cycle
 from ascend_dsa.models.rescale_bound import raw_logit_threshold, rescale_factor_bound
@@ -98,10 +98,10 @@ _VALUES: dict[str, Callable[[], Quantity]] = {
     "fp32_bytes": lambda: Quantity(FP32_BYTES, "B"),
     "bf16_kv_token_bytes": lambda: Quantity(kv_bytes_per_token(KvFormat.BF16), "B"),
     "fp8_kv_token_bytes": lambda: Quantity(kv_bytes_per_token(KvFormat.FP8), "B"),
-    "fp8_kv_data_bytes": lambda: Quantity(KV_TOKEN_LAYOUTS[KvFormat.FP8].data_bytes(), "B"),
-    "fp8_dims_per_scale": lambda: Quantity(KV_TOKEN_LAYOUTS[KvFormat.FP8].dims_per_scale or 0),
-    "fp8_scales_per_token": lambda: Quantity(KV_TOKEN_LAYOUTS[KvFormat.FP8].scales_per_token()),
-    "fp8_ub_row_bytes": lambda: Quantity(KV_TOKEN_LAYOUTS[KvFormat.FP8].ub_row_bytes(), "B"),
+    "fp8_kv_data_bytes": lambda: Quantity(FP8_V41.data_bytes, "B"),
+    "fp8_dims_per_scale": lambda: Quantity(FP8_V41.dims_per_scale or 0),
+    "fp8_scales_per_token": lambda: Quantity(FP8_V41.scale_count),
+    "fp8_ub_row_bytes": lambda: Quantity(FP8_V41.ub_token_bytes, "B"),
     "mte2_row_align_bytes": lambda: Quantity(MTE2_ROW_ALIGN_BYTES, "B"),
     # --- model and kernel -------------------------------------------------------------------------------------
     "d_qk": lambda: Quantity(DSA_V41.d_qk),

@@ -1,5 +1,4 @@
-"""What the MkDocs hooks use: the prose-number check and the Markdown fence reader.
+"""What the MkDocs hooks use: hooks/ import the package only through this subpackage (``prose_numbers``).
 
-The top layer beside ``cli``: it may import every layer below (report, render, models, facts and the top-level
-leaves). ``hooks/`` reach the package only through this subpackage.
+Imports: every layer below (render, report, models, facts, the leaves); never cli (tests/test_layers.py).
 """

@@ -1,0 +1,19 @@
+"""Checks for array arguments of the NumPy models, in the words of the checks in ``ascend_dsa.validate``.
+
+The only module of the checks that needs NumPy, so that the standard-library core never loads it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+
+def require_array(name: str, value: object, expected: str) -> NDArray[Any]:
+    """``np.asarray(value)``, or a `TypeError` naming ``name`` when NumPy cannot make an array of it."""
+    try:
+        return np.asarray(value)
+    except (TypeError, ValueError, OverflowError) as error:
+        raise TypeError(f"{name} must be {expected}, got {type(value).__name__} ({error})") from None
