@@ -185,13 +185,12 @@ def ours(target: str) -> bool:
 
 def upward_imports(imports: Mapping[str, list[Import]]) -> list[str]:
     """One message per import of a higher layer (or a sibling top layer), naming file, line and import."""
-    found = []
-    for module, module_imports in imports.items():
-        layer = layer_of(module)
-        for imp in module_imports:
-            if ours(imp.target) and not may_import(layer, target := layer_of(imp.target)):
-                found.append(f"{imp.where()}: {layer} module {module} imports {imp.target} ({target} layer)")
-    return found
+    return [
+        f"{imp.where()}: {layer_of(module)} module {module} imports {imp.target} ({layer_of(imp.target)} layer)"
+        for module, module_imports in imports.items()
+        for imp in module_imports
+        if ours(imp.target) and not may_import(layer_of(module), layer_of(imp.target))
+    ]
 
 
 def third_party_imports(
