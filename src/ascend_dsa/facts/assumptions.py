@@ -84,6 +84,16 @@ _PIPELINE_RENDERERS: Final = (
     "render_pipeline_sensitivity",
     "render_pipeline_summary",
 )
+#: Renderers of the design space: they all evaluate design points (`ascend_dsa.models.design_point.evaluate`).
+_DESIGN_RENDERERS: Final = (
+    "render_design_alternatives",
+    "render_design_limits",
+    "render_feasibility_map",
+    "render_what_if_table",
+)
+#: Renderers of the skip-scale measurement: they all count rescales on synthetic logits
+#: (`ascend_dsa.models.skip_scale.rescale_sweep`).
+_RESCALE_RENDERERS: Final = ("render_rescale_table", "render_rescale_plot", "render_fixpipe_with_skip_scale")
 
 
 def based_on(assumption: Assumption, what: str) -> Source:
@@ -111,13 +121,10 @@ FIXPIPE_1C2V = Assumption(
         "Cores receiving the copies (twice the 1C1V rate under 1C2V)",
     ),
     renderers=(
-        "render_design_alternatives",
-        "render_design_limits",
-        "render_feasibility_map",
+        *_DESIGN_RENDERERS,
         "render_fixpipe_with_skip_scale",
         "render_mma_fixpipe_figure",
         "render_skip_scale_savings",
-        "render_what_if_table",
         *_PIPELINE_RENDERERS,
     ),
     prose_values=("fixpipe_1c2v_speedup", "fixpipe_1c2v_bytes_per_cycle"),
@@ -172,7 +179,7 @@ SHARED_SCORE_VARIANCE = Assumption(
     why_zh="没有真实的打分；indexer 按各 head 共有的部分挑 token，取一半共有、一半各自",
     why_en="we have no real scores; the indexer ranks by what the heads share, so we take half shared, half own",
     source=_assumed("our estimate", "half of the spread is shared by the heads; the rest is each head's own"),
-    renderers=("render_rescale_table", "render_rescale_plot", "render_fixpipe_with_skip_scale"),
+    renderers=_RESCALE_RENDERERS,
 )
 SM_SCALE = Assumption(
     key="sm-scale",
@@ -183,12 +190,7 @@ SM_SCALE = Assumption(
     why_zh="算子把 sm_scale 当参数；取常见的 1/√d_qk",
     why_en="the kernel takes sm_scale as a parameter; we take the usual 1/sqrt(d_qk)",
     source=_assumed("our estimate", "the usual softmax scale 1/sqrt(d_qk); the kernel takes it as a parameter"),
-    renderers=(
-        "render_rescale_table",
-        "render_rescale_plot",
-        "render_fixpipe_with_skip_scale",
-        "render_rescale_threshold",
-    ),
+    renderers=(*_RESCALE_RENDERERS, "render_rescale_threshold"),
     prose_values=("raw_logit_threshold",),
 )
 UB_SLOTS = Assumption(
@@ -222,7 +224,7 @@ FP4_EXTRA_ROOFLINE = Assumption(
         "kv_cache_format.h:16-19",
         "tokens of the FP4 extra cache are counted at the FP8 main cache's size: an upper bound",
     ),
-    renderers=("render_design_alternatives", "render_design_limits", "render_feasibility_map", "render_what_if_table"),
+    renderers=_DESIGN_RENDERERS,
 )
 HF32_RATE = Assumption(
     key="hf32-rate",

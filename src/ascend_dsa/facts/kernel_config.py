@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from ascend_dsa.facts.hardware import AscendSpec
+from ascend_dsa.facts.model_shape import ModelShape
 from ascend_dsa.facts.provenance import Source, check_sources, code_line
-from ascend_dsa.validate import LARGEST_EXACT_WHOLE, require_finite, require_int
+from ascend_dsa.validate import LARGEST_EXACT_WHOLE, require_finite, require_instance, require_int
 
 #: Rows of the MMA are padded to a multiple of this (config.h:28, ``ku::ceil(H_Q, 32u)``).
 MMA_M_GRANULE_ROWS = 32
@@ -103,6 +105,17 @@ def _with_checked_overrides(config: KernelConfig, **changes: int) -> KernelConfi
         object.__setattr__(clone, name, value)
     object.__setattr__(clone, "sources", MappingProxyType(_override_sources(config, changes)))
     return clone
+
+
+def require_spec_config_model(
+    spec: object, config: object, model: object
+) -> tuple[AscendSpec, KernelConfig, ModelShape]:
+    """The chip, kernel configuration and model a model function starts from, each checked to be of its class."""
+    return (
+        require_instance("spec", spec, AscendSpec),
+        require_instance("config", config, KernelConfig),
+        require_instance("model", model, ModelShape),
+    )
 
 
 def config_fields() -> tuple[str, ...]:

@@ -13,7 +13,7 @@ from fractions import Fraction
 from ascend_dsa.errors import OutsideModel
 from ascend_dsa.facts.assumptions import HF32_RATE_OVER_BF16
 from ascend_dsa.facts.hardware import AscendSpec
-from ascend_dsa.facts.kernel_config import KernelConfig
+from ascend_dsa.facts.kernel_config import KernelConfig, require_spec_config_model
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.units import FP32_BYTES
 from ascend_dsa.validate import require_bool, require_instance, require_int
@@ -21,10 +21,7 @@ from ascend_dsa.validate import require_bool, require_instance, require_int
 
 def mma_cycles_per_block(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41) -> Fraction:
     """CUBE cycles of one block: ``MMA_M x B_TOPK x (d_qk + d_v)`` MACs at full rate (16 x B_TOPK at 64 rows)."""
-    spec = require_instance("spec", spec, AscendSpec)
-    config = require_instance("config", config, KernelConfig)
-    model = require_instance("model", model, ModelShape)
-    return _mma_cycles_per_block(spec, config, model)
+    return _mma_cycles_per_block(*require_spec_config_model(spec, config, model))
 
 
 def _mma_cycles_per_block(spec: AscendSpec, config: KernelConfig, model: ModelShape) -> Fraction:
@@ -50,9 +47,7 @@ def fixpipe_cycles_per_block(
     spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41, *, o_leaves: bool = True
 ) -> Fraction:
     """FixPipe cycles per block at the 1C1V rate of 128 B/cycle (1024 + 2 x B_TOPK when O leaves every block)."""
-    spec = require_instance("spec", spec, AscendSpec)
-    config = require_instance("config", config, KernelConfig)
-    model = require_instance("model", model, ModelShape)
+    spec, config, model = require_spec_config_model(spec, config, model)
     return _fixpipe_cycles_per_block(spec, config, model, o_leaves=require_bool("o_leaves", o_leaves))
 
 
@@ -66,9 +61,7 @@ def fixpipe_break_even_b_topk(spec: AscendSpec, config: KernelConfig, model: Mod
 
     Both sides are linear in B_TOPK: ``a x B > c + b x B`` holds for ``B > c / (a - b)``.
     """
-    spec = require_instance("spec", spec, AscendSpec)
-    config = require_instance("config", config, KernelConfig)
-    model = require_instance("model", model, ModelShape)
+    spec, config, model = require_spec_config_model(spec, config, model)
     rows = config.mma_m
     a = Fraction(rows * (model.d_qk + model.d_v), spec.cube_fma_per_cycle)
     b = Fraction(rows * FP32_BYTES, spec.fixpipe_bytes_per_cycle_1c1v)

@@ -28,7 +28,12 @@ from typing import Final
 
 from ascend_dsa.facts.assumptions import FIXPIPE_1C2V, FIXPIPE_1C2V_SPEEDUP, FP4_EXTRA_ROOFLINE, based_on
 from ascend_dsa.facts.hardware import AscendSpec
-from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig, _with_checked_overrides
+from ascend_dsa.facts.kernel_config import (
+    SHIPPED_KERNEL,
+    KernelConfig,
+    _with_checked_overrides,
+    require_spec_config_model,
+)
 from ascend_dsa.facts.kernel_rules import _check_kernel_rules
 from ascend_dsa.facts.kv_formats import KvFormat, Mode, kv_bytes_per_token
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
@@ -230,9 +235,7 @@ def _fixpipe_bytes_per_cycle(spec: AscendSpec, vector_cores: int) -> int:
 
 def fixpipe_cycles(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41, *, o_leaves: bool) -> Fraction:
     """FixPipe cycles per block at the rate of ``config``'s VECTOR Cores (the 1C1V cycles over their number)."""
-    spec = require_instance("spec", spec, AscendSpec)
-    config = require_instance("config", config, KernelConfig)
-    model = require_instance("model", model, ModelShape)
+    spec, config, model = require_spec_config_model(spec, config, model)
     return _fixpipe_cycles(spec, config, model, o_leaves=require_bool("o_leaves", o_leaves))
 
 

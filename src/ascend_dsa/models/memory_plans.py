@@ -12,7 +12,12 @@ from dataclasses import dataclass
 from typing import Final
 
 from ascend_dsa.facts.hardware import AscendSpec
-from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.facts.kernel_config import (
+    GATHER2_TOKENS_PER_REQUEST,
+    SHIPPED_KERNEL,
+    KernelConfig,
+    require_spec_config_model,
+)
 from ascend_dsa.facts.kernel_rules import VECTOR_BYTES, _check_kernel_rules
 from ascend_dsa.facts.kv_formats import KvFormat, Mode, default_main_cache, kv_token_format
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
@@ -286,10 +291,7 @@ class L1Plan:
 
 def l1_plan(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41) -> L1Plan:
     """Q (``NUM_L1_Q_BUFS`` buffers), gathered KV (``NUM_L1_KV_BUFS``) and S in L1, as the kernel places them."""
-    spec = require_instance("spec", spec, AscendSpec)
-    config = require_instance("config", config, KernelConfig)
-    model = require_instance("model", model, ModelShape)
-    return _l1_plan(spec, config, model)
+    return _l1_plan(*require_spec_config_model(spec, config, model))
 
 
 def _l1_plan(spec: AscendSpec, config: KernelConfig, model: ModelShape) -> L1Plan:

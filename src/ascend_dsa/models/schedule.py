@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Final, Protocol
 
 from ascend_dsa.facts.hardware import AscendSpec
-from ascend_dsa.facts.kernel_config import KernelConfig
+from ascend_dsa.facts.kernel_config import KernelConfig, require_spec_config_model
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.facts.provenance import Source, code_line
 from ascend_dsa.validate import require_instance, require_int
@@ -77,25 +77,19 @@ def pipeline_depth(stages: Iterable[HasOffset] = VECTOR_STAGES) -> int:
 
 def qk_cycles_per_block(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41) -> Fraction:
     """CUBE cycles of ``P = Q K^T`` for one block: ``MMA_M x B_TOPK x d_qk`` MACs (64 x 64 x 512 / 4096 = 512)."""
-    spec = require_instance("spec", spec, AscendSpec)
-    config = require_instance("config", config, KernelConfig)
-    model = require_instance("model", model, ModelShape)
+    spec, config, model = require_spec_config_model(spec, config, model)
     return Fraction(config.mma_m * config.b_topk * model.d_qk, spec.cube_fma_per_cycle)
 
 
 def sv_cycles_per_block(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41) -> Fraction:
     """CUBE cycles of ``O += S V`` for one block: ``MMA_M x B_TOPK x d_v`` MACs (64 x 64 x 512 / 4096 = 512)."""
-    spec = require_instance("spec", spec, AscendSpec)
-    config = require_instance("config", config, KernelConfig)
-    model = require_instance("model", model, ModelShape)
+    spec, config, model = require_spec_config_model(spec, config, model)
     return Fraction(config.mma_m * config.b_topk * model.d_v, spec.cube_fma_per_cycle)
 
 
 def softmax_slack_cycles(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41) -> Fraction:
     """CUBE cycles between ``P[i]`` ready and ``S[i]`` needed: ``SV[i-1]`` then ``QK[i+1]`` (512 + 512 = 1024)."""
-    spec = require_instance("spec", spec, AscendSpec)
-    config = require_instance("config", config, KernelConfig)
-    model = require_instance("model", model, ModelShape)
+    spec, config, model = require_spec_config_model(spec, config, model)
     return sv_cycles_per_block(spec, config, model) + qk_cycles_per_block(spec, config, model)
 
 

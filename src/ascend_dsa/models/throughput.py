@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ascend_dsa.facts.hardware import AscendSpec, peak_flops
-from ascend_dsa.facts.kernel_config import KernelConfig
+from ascend_dsa.facts.kernel_config import KernelConfig, require_spec_config_model
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.models.block_cycles import mma_cycles_per_block
 from ascend_dsa.validate import finite_result, require_finite, require_instance
@@ -22,8 +22,6 @@ def cycles_per_block_at(
     achieved_flops: float, spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41
 ) -> float:
     """Cycles one block takes on average if the chip sustains ``achieved_flops`` (MMA cycles / fraction of peak)."""
-    spec = require_instance("spec", spec, AscendSpec)
-    config = require_instance("config", config, KernelConfig)
-    model = require_instance("model", model, ModelShape)
+    spec, config, model = require_spec_config_model(spec, config, model)
     cycles = mma_cycles_per_block(spec, config, model) / Fraction(fraction_of_peak(achieved_flops, spec))
     return finite_result("cycles per block", float(cycles), positive=True)
