@@ -29,12 +29,9 @@ from ascend_dsa.models.skip_scale import (
 )
 from ascend_dsa.render.markdown import Align, table
 from ascend_dsa.render.svg import figure, to_svg
-from ascend_dsa.report.claims import (
-    SHIPPED_CONTEXT,
-    ClaimContext,
-    check_claims,
-)
+from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.forward_cases import TRACE_B_TOPK, two_core_case
+from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
 from ascend_dsa.units import KiB
 
 _ORDER_NAMES: dict[ScoreOrder, tuple[str, str]] = {
