@@ -44,6 +44,7 @@ if TYPE_CHECKING:
         identity_rescale_cycles,
         mma_cycles_per_block,
     )
+    from ascend_dsa.models.blocked_forward import BlockedStats, blocked_sparse_attn_fwd, skip_scale_decision
     from ascend_dsa.models.design_point import (
         LIMITS,
         SHIPPED_DESIGN,
@@ -105,10 +106,7 @@ if TYPE_CHECKING:
         stage_costs,
     )
     from ascend_dsa.models.reference import (
-        BlockedStats,
-        blocked_sparse_attn_fwd,
         output_tolerance,
-        skip_scale_decision,
         sparse_attn_fwd,
         sparse_attn_fwd_float64,
         sparse_attn_weights,
@@ -241,6 +239,7 @@ _EXPORTS: Final[dict[str, tuple[str, ...]]] = {
         "identity_rescale_cycles",
         "mma_cycles_per_block",
     ),
+    "ascend_dsa.models.blocked_forward": ("BlockedStats", "blocked_sparse_attn_fwd", "skip_scale_decision"),
     "ascend_dsa.models.design_point": (
         "LIMITS",
         "SHIPPED_DESIGN",
@@ -302,10 +301,7 @@ _EXPORTS: Final[dict[str, tuple[str, ...]]] = {
         "stage_costs",
     ),
     "ascend_dsa.models.reference": (
-        "BlockedStats",
-        "blocked_sparse_attn_fwd",
         "output_tolerance",
-        "skip_scale_decision",
         "sparse_attn_fwd",
         "sparse_attn_fwd_float64",
         "sparse_attn_weights",

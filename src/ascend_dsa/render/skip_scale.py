@@ -14,8 +14,8 @@ from ascend_dsa.models.block_cycles import (
     fixpipe_bytes_per_block,
     mma_cycles_per_block,
 )
+from ascend_dsa.models.blocked_forward import blocked_sparse_attn_fwd
 from ascend_dsa.models.design_point import fixpipe_bytes_per_cycle, fixpipe_cycles
-from ascend_dsa.models.reference import blocked_sparse_attn_fwd
 from ascend_dsa.models.skip_scale import (
     DEFAULT_SM_SCALE,
     SCORE_ORDERS,
