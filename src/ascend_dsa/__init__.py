@@ -135,12 +135,14 @@ if TYPE_CHECKING:
     from ascend_dsa.render.accumulator import render_accumulator_ub_share, render_identity_rescale, render_l0c_budget
     from ascend_dsa.render.assumptions import render_assumptions
     from ascend_dsa.render.claims import render_chapter_claims, render_claim, render_claim_ledger
-    from ascend_dsa.render.design_space import (
-        render_design_alternatives,
-        render_design_limits,
+    from ascend_dsa.render.design_figures import (
         render_feasibility_map,
         render_mma_fixpipe_figure,
         render_roofline_figure,
+    )
+    from ascend_dsa.render.design_space import (
+        render_design_alternatives,
+        render_design_limits,
         render_rule_list,
         render_what_if_table,
     )
@@ -352,12 +354,14 @@ _EXPORTS: Final[dict[str, tuple[str, ...]]] = {
     "ascend_dsa.render.one_vector_core": ("render_fixpipe_table", "render_gather2_requests", "render_mte2_in_flight"),
     "ascend_dsa.render.peak": ("render_peak_clock_table", "render_peak_table"),
     "ascend_dsa.render.schedule": ("render_cube_order", "render_schedule_order_share", "render_vector_schedule"),
-    "ascend_dsa.render.design_space": (
-        "render_design_alternatives",
-        "render_design_limits",
+    "ascend_dsa.render.design_figures": (
         "render_feasibility_map",
         "render_mma_fixpipe_figure",
         "render_roofline_figure",
+    ),
+    "ascend_dsa.render.design_space": (
+        "render_design_alternatives",
+        "render_design_limits",
         "render_rule_list",
         "render_what_if_table",
     ),
