@@ -3,6 +3,11 @@
 Pages and users import from here; the modules behind it each own one idea. Names resolve on first use (a
 module-level ``__getattr__``), so ``import ascend_dsa`` loads none of them, and neither NumPy nor matplotlib: the
 closed-form models run on the standard library alone, and a renderer's plotting libraries load when it runs.
+
+Why this module is long: it is three parallel lists of the same public names, and nothing else of substance. The
+``TYPE_CHECKING`` imports give type checkers and editors every name; ``_EXPORTS`` (module -> names) is what
+``__getattr__`` loads lazily; ``__all__`` is the sorted public contract. tests/test_api.py checks the three agree,
+so a name is added in three places on purpose, and splitting the lists across modules would only hide that.
 """
 
 from __future__ import annotations
