@@ -24,7 +24,8 @@ import ml_dtypes
 import numpy as np
 
 from ascend_dsa.facts.model_shape import DSA_V41
-from ascend_dsa.models.reference import blocked_sparse_attn_fwd, sparse_attn_fwd
+from ascend_dsa.models.blocked_forward import blocked_sparse_attn_fwd
+from ascend_dsa.models.reference import sparse_attn_fwd
 
 if TYPE_CHECKING:
     from collections.abc import Callable

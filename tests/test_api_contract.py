@@ -26,7 +26,7 @@ from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.models.design_point import SHIPPED_DESIGN, DesignPoint, KvCache
 from ascend_dsa.models.design_sweep import DesignGrid
 from ascend_dsa.models.memory_plans import SHIPPED_L1_LAYOUT
-from ascend_dsa.report.claims import SHIPPED_CONTEXT, ClaimContext
+from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
 
 if TYPE_CHECKING:
     from collections.abc import Callable

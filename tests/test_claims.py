@@ -8,20 +8,8 @@ from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.report_figures import PUBLISHED_FIGURES, head_roofline_figures
-from ascend_dsa.report.claims import (
-    CHAPTERS,
-    CLAIMS,
-    SHIPPED_CONTEXT,
-    Claim,
-    ClaimContext,
-    Rule,
-    RuleKind,
-    check_claims,
-    claim,
-    evaluate_claims,
-    normalise,
-    select_claims,
-)
+from ascend_dsa.report.claims import CLAIMS, check_claims, claim, evaluate_claims, select_claims
+from ascend_dsa.report.rules import CHAPTERS, SHIPPED_CONTEXT, Claim, ClaimContext, Rule, RuleKind, normalise
 
 
 def test_every_claim_passes_on_the_shipped_design() -> None:

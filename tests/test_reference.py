@@ -14,14 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ascend_dsa import SHIPPED_KERNEL
-from ascend_dsa.models.reference import (
-    blocked_sparse_attn_fwd,
-    output_tolerance,
-    skip_scale_decision,
-    sparse_attn_fwd,
-    sparse_attn_fwd_float64,
-    sparse_attn_weights,
-)
+from ascend_dsa.models.blocked_forward import blocked_sparse_attn_fwd, skip_scale_decision
+from ascend_dsa.models.reference import output_tolerance, sparse_attn_fwd, sparse_attn_fwd_float64, sparse_attn_weights
 
 BF16 = ml_dtypes.bfloat16
 

@@ -3,6 +3,11 @@
 Pages and users import from here; the modules behind it each own one idea. Names resolve on first use (a
 module-level ``__getattr__``), so ``import ascend_dsa`` loads none of them, and neither NumPy nor matplotlib: the
 closed-form models run on the standard library alone, and a renderer's plotting libraries load when it runs.
+
+Why this module is long: it is three parallel lists of the same public names, and nothing else of substance. The
+``TYPE_CHECKING`` imports give type checkers and editors every name; ``_EXPORTS`` (module -> names) is what
+``__getattr__`` loads lazily; ``__all__`` is the sorted public contract. tests/test_api.py checks the three agree,
+so a name is added in three places on purpose, and splitting the lists across modules would only hide that.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ if TYPE_CHECKING:
         identity_rescale_cycles,
         mma_cycles_per_block,
     )
+    from ascend_dsa.models.blocked_forward import BlockedStats, blocked_sparse_attn_fwd, skip_scale_decision
     from ascend_dsa.models.design_point import (
         LIMITS,
         SHIPPED_DESIGN,
@@ -105,10 +111,7 @@ if TYPE_CHECKING:
         stage_costs,
     )
     from ascend_dsa.models.reference import (
-        BlockedStats,
-        blocked_sparse_attn_fwd,
         output_tolerance,
-        skip_scale_decision,
         sparse_attn_fwd,
         sparse_attn_fwd_float64,
         sparse_attn_weights,
@@ -137,12 +140,14 @@ if TYPE_CHECKING:
     from ascend_dsa.render.accumulator import render_accumulator_ub_share, render_identity_rescale, render_l0c_budget
     from ascend_dsa.render.assumptions import render_assumptions
     from ascend_dsa.render.claims import render_chapter_claims, render_claim, render_claim_ledger
-    from ascend_dsa.render.design_space import (
-        render_design_alternatives,
-        render_design_limits,
+    from ascend_dsa.render.design_figures import (
         render_feasibility_map,
         render_mma_fixpipe_figure,
         render_roofline_figure,
+    )
+    from ascend_dsa.render.design_space import (
+        render_design_alternatives,
+        render_design_limits,
         render_rule_list,
         render_what_if_table,
     )
@@ -196,18 +201,7 @@ if TYPE_CHECKING:
         check_ub_totals,
         head_roofline_differences,
     )
-    from ascend_dsa.report.claims import (
-        CHAPTERS,
-        CLAIMS,
-        SHIPPED_CONTEXT,
-        Claim,
-        ClaimContext,
-        ClaimResult,
-        Rule,
-        RuleKind,
-        check_claims,
-        evaluate_claims,
-    )
+    from ascend_dsa.report.claims import CLAIMS, ClaimResult, check_claims, evaluate_claims
     from ascend_dsa.report.forward_cases import (
         ForwardCase,
         ForwardComparison,
@@ -215,6 +209,7 @@ if TYPE_CHECKING:
         forward_cases,
         two_core_case,
     )
+    from ascend_dsa.report.rules import CHAPTERS, SHIPPED_CONTEXT, Claim, ClaimContext, Rule, RuleKind
     from ascend_dsa.report.what_if import WHAT_IF_TOPK, compute_bound_heads, with_fewer_cores, with_half_l2
 
 #: Each module behind the facade and the public names it provides.
@@ -251,6 +246,7 @@ _EXPORTS: Final[dict[str, tuple[str, ...]]] = {
         "identity_rescale_cycles",
         "mma_cycles_per_block",
     ),
+    "ascend_dsa.models.blocked_forward": ("BlockedStats", "blocked_sparse_attn_fwd", "skip_scale_decision"),
     "ascend_dsa.models.design_point": (
         "LIMITS",
         "SHIPPED_DESIGN",
@@ -312,10 +308,7 @@ _EXPORTS: Final[dict[str, tuple[str, ...]]] = {
         "stage_costs",
     ),
     "ascend_dsa.models.reference": (
-        "BlockedStats",
-        "blocked_sparse_attn_fwd",
         "output_tolerance",
-        "skip_scale_decision",
         "sparse_attn_fwd",
         "sparse_attn_fwd_float64",
         "sparse_attn_weights",
@@ -348,18 +341,7 @@ _EXPORTS: Final[dict[str, tuple[str, ...]]] = {
         "check_ub_totals",
         "head_roofline_differences",
     ),
-    "ascend_dsa.report.claims": (
-        "CHAPTERS",
-        "CLAIMS",
-        "SHIPPED_CONTEXT",
-        "Claim",
-        "ClaimContext",
-        "ClaimResult",
-        "Rule",
-        "RuleKind",
-        "check_claims",
-        "evaluate_claims",
-    ),
+    "ascend_dsa.report.claims": ("CLAIMS", "ClaimResult", "check_claims", "evaluate_claims"),
     "ascend_dsa.report.forward_cases": (
         "ForwardCase",
         "ForwardComparison",
@@ -367,6 +349,7 @@ _EXPORTS: Final[dict[str, tuple[str, ...]]] = {
         "forward_cases",
         "two_core_case",
     ),
+    "ascend_dsa.report.rules": ("CHAPTERS", "SHIPPED_CONTEXT", "Claim", "ClaimContext", "Rule", "RuleKind"),
     "ascend_dsa.report.what_if": ("WHAT_IF_TOPK", "compute_bound_heads", "with_fewer_cores", "with_half_l2"),
     "ascend_dsa.render.assumptions": ("render_assumptions",),
     "ascend_dsa.render.accumulator": ("render_accumulator_ub_share", "render_identity_rescale", "render_l0c_budget"),
@@ -376,12 +359,14 @@ _EXPORTS: Final[dict[str, tuple[str, ...]]] = {
     "ascend_dsa.render.one_vector_core": ("render_fixpipe_table", "render_gather2_requests", "render_mte2_in_flight"),
     "ascend_dsa.render.peak": ("render_peak_clock_table", "render_peak_table"),
     "ascend_dsa.render.schedule": ("render_cube_order", "render_schedule_order_share", "render_vector_schedule"),
-    "ascend_dsa.render.design_space": (
-        "render_design_alternatives",
-        "render_design_limits",
+    "ascend_dsa.render.design_figures": (
         "render_feasibility_map",
         "render_mma_fixpipe_figure",
         "render_roofline_figure",
+    ),
+    "ascend_dsa.render.design_space": (
+        "render_design_alternatives",
+        "render_design_limits",
         "render_rule_list",
         "render_what_if_table",
     ),

@@ -7,7 +7,8 @@ from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.render.format import with_unit
-from ascend_dsa.report.claims import CLAIMS, ClaimContext
+from ascend_dsa.report.claims import CLAIMS
+from ascend_dsa.report.rules import ClaimContext
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -4,14 +4,16 @@ import pytest
 
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.hardware import ASCEND_950
-from ascend_dsa.render import design_space
-from ascend_dsa.render.design_space import (
+from ascend_dsa.render import design_figures, design_space
+from ascend_dsa.render.design_figures import (
     fitted_index_block_size,
-    render_design_alternatives,
-    render_design_limits,
     render_feasibility_map,
     render_mma_fixpipe_figure,
     render_roofline_figure,
+)
+from ascend_dsa.render.design_space import (
+    render_design_alternatives,
+    render_design_limits,
     render_rule_list,
     render_what_if_table,
 )
@@ -70,7 +72,7 @@ def test_roofline_figure_is_guarded() -> None:
 
 def test_fixpipe_figure_is_guarded(monkeypatch: pytest.MonkeyPatch) -> None:
     """The FixPipe figure checks B_TOPK > 73.14 against report (zh) line 142."""
-    monkeypatch.setattr(design_space, "check_fixpipe_break_even", _raise)
+    monkeypatch.setattr(design_figures, "check_fixpipe_break_even", _raise)
     with pytest.raises(FigureMismatch):
         render_mma_fixpipe_figure()
 

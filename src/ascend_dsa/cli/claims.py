@@ -11,7 +11,8 @@ from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.lang import Lang
 from ascend_dsa.render.claims import line_cell, ours_cell, rule_text, statement_text
 from ascend_dsa.render.format import published_cell
-from ascend_dsa.report.claims import CHAPTERS, ClaimContext, evaluate_claims
+from ascend_dsa.report.claims import evaluate_claims
+from ascend_dsa.report.rules import CHAPTERS, ClaimContext
 
 if TYPE_CHECKING:
     import argparse

@@ -28,8 +28,8 @@ from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.models.arrays import require_array
+from ascend_dsa.models.blocked_forward import HEADS_PER_VECTOR_CORE, skip_scale_decision
 from ascend_dsa.models.design_point import fixpipe_cycles
-from ascend_dsa.models.reference import HEADS_PER_VECTOR_CORE, skip_scale_decision
 from ascend_dsa.validate import require_finite, require_int
 
 ScoreOrder = Literal["random", "ascending", "descending"]

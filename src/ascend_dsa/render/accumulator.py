@@ -11,11 +11,8 @@ from ascend_dsa.models.block_cycles import (
 from ascend_dsa.models.memory_plans import l0c_output_bytes, l0c_scores_bytes, vector_cores_for_accumulator
 from ascend_dsa.models.roofline import REPORT_HEADS
 from ascend_dsa.render.markdown import table
-from ascend_dsa.report.claims import (
-    SHIPPED_CONTEXT,
-    ClaimContext,
-    check_claims,
-)
+from ascend_dsa.report.claims import check_claims
+from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
 from ascend_dsa.units import KiB
 
 

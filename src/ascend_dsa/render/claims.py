@@ -12,16 +12,8 @@ from typing import TYPE_CHECKING
 from ascend_dsa.lang import Lang, check_lang, pick, term
 from ascend_dsa.render.format import format_figure, published_cell, with_unit
 from ascend_dsa.render.markdown import Align, status_text, table
-from ascend_dsa.report.claims import (
-    CHAPTERS,
-    SHIPPED_CONTEXT,
-    ClaimContext,
-    ClaimResult,
-    Rule,
-    RuleKind,
-    check_claims,
-    evaluate_claims,
-)
+from ascend_dsa.report.claims import ClaimResult, check_claims, evaluate_claims
+from ascend_dsa.report.rules import CHAPTERS, SHIPPED_CONTEXT, ClaimContext, Rule, RuleKind
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

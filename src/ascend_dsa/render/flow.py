@@ -10,11 +10,8 @@ from ascend_dsa.models.schedule import (
     index_group_remainder,
 )
 from ascend_dsa.render.markdown import table
-from ascend_dsa.report.claims import (
-    SHIPPED_CONTEXT,
-    ClaimContext,
-    check_claims,
-)
+from ascend_dsa.report.claims import check_claims
+from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

@@ -10,7 +10,7 @@ import math
 from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.lang import COUNT_UNITS, Lang, check_lang, pick, unit_name
-from ascend_dsa.report.claims import RuleKind
+from ascend_dsa.report.rules import RuleKind
 from ascend_dsa.units import KiB
 
 if TYPE_CHECKING:

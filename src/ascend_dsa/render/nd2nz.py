@@ -16,11 +16,8 @@ from ascend_dsa.models.nd2nz_stride import (
     worst_slot_conflict,
 )
 from ascend_dsa.render.markdown import table
-from ascend_dsa.report.claims import (
-    SHIPPED_CONTEXT,
-    ClaimContext,
-    check_claims,
-)
+from ascend_dsa.report.claims import check_claims
+from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

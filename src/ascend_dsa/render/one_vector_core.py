@@ -14,11 +14,8 @@ from ascend_dsa.models.block_cycles import (
 )
 from ascend_dsa.models.mte2 import requests_per_block, tokens_in_flight
 from ascend_dsa.render.markdown import table
-from ascend_dsa.report.claims import (
-    SHIPPED_CONTEXT,
-    ClaimContext,
-    check_claims,
-)
+from ascend_dsa.report.claims import check_claims
+from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

@@ -14,11 +14,8 @@ from ascend_dsa.models.peak_clock import clock_range_for_percent, intersect
 from ascend_dsa.models.throughput import cycles_per_block_at, fraction_of_peak
 from ascend_dsa.render.format import published_cell
 from ascend_dsa.render.markdown import status_text, table
-from ascend_dsa.report.claims import (
-    SHIPPED_CONTEXT,
-    ClaimContext,
-    check_claims,
-)
+from ascend_dsa.report.claims import check_claims
+from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
 from ascend_dsa.units import TFLOPS, GHz
 
 if TYPE_CHECKING:

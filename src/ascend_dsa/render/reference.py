@@ -10,7 +10,8 @@ from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.lang import Lang, pick
-from ascend_dsa.models.reference import blocked_sparse_attn_fwd, sparse_attn_fwd, sparse_attn_weights
+from ascend_dsa.models.blocked_forward import blocked_sparse_attn_fwd
+from ascend_dsa.models.reference import sparse_attn_fwd, sparse_attn_weights
 from ascend_dsa.render.format import fixed
 from ascend_dsa.render.markdown import Align, table
 from ascend_dsa.report.forward_cases import (

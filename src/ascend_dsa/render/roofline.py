@@ -20,11 +20,8 @@ from ascend_dsa.models.roofline import (
 )
 from ascend_dsa.render.markdown import Align, table
 from ascend_dsa.report.checks import check_head_roofline
-from ascend_dsa.report.claims import (
-    SHIPPED_CONTEXT,
-    ClaimContext,
-    check_claims,
-)
+from ascend_dsa.report.claims import check_claims
+from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

@@ -15,11 +15,8 @@ from ascend_dsa.models.schedule import (
     sv_cycles_per_block,
 )
 from ascend_dsa.render.markdown import citation, status_text, table
-from ascend_dsa.report.claims import (
-    SHIPPED_CONTEXT,
-    ClaimContext,
-    check_claims,
-)
+from ascend_dsa.report.claims import check_claims
+from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
 
 
 def render_cube_order(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:

@@ -14,8 +14,8 @@ from ascend_dsa.models.block_cycles import (
     fixpipe_bytes_per_block,
     mma_cycles_per_block,
 )
+from ascend_dsa.models.blocked_forward import blocked_sparse_attn_fwd
 from ascend_dsa.models.design_point import fixpipe_bytes_per_cycle, fixpipe_cycles
-from ascend_dsa.models.reference import blocked_sparse_attn_fwd
 from ascend_dsa.models.skip_scale import (
     DEFAULT_SM_SCALE,
     SCORE_ORDERS,
@@ -29,12 +29,9 @@ from ascend_dsa.models.skip_scale import (
 )
 from ascend_dsa.render.markdown import Align, table
 from ascend_dsa.render.svg import figure, to_svg
-from ascend_dsa.report.claims import (
-    SHIPPED_CONTEXT,
-    ClaimContext,
-    check_claims,
-)
+from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.forward_cases import TRACE_B_TOPK, two_core_case
+from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
 from ascend_dsa.units import KiB
 
 _ORDER_NAMES: dict[ScoreOrder, tuple[str, str]] = {

@@ -17,7 +17,8 @@ from numpy.typing import NDArray
 
 from ascend_dsa.errors import AscendDsaError
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
-from ascend_dsa.models.reference import blocked_sparse_attn_fwd, output_tolerance, sparse_attn_fwd
+from ascend_dsa.models.blocked_forward import blocked_sparse_attn_fwd
+from ascend_dsa.models.reference import output_tolerance, sparse_attn_fwd
 from ascend_dsa.validate import require_finite, require_int
 
 #: Small shapes: one AI Core's worth of heads would cost more than the point needs.

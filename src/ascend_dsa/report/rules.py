@@ -1,0 +1,199 @@
+"""What one claim is: the report's figure it names, the design it is computed for, and the rule comparing the two.
+
+A [`Claim`][] names one published figure (``report_figures.PUBLISHED_FIGURES`` or a head-roofline row), says in
+our words what the report claims, computes our value from a [`ClaimContext`][], and states the [`Rule`][] by which
+the two are compared (exact, rounded to N decimals, a whole percent, a relative tolerance, membership, an upper
+bound). The entries themselves are in ``ledger_discussion`` and ``ledger_design``; ``claims`` evaluates them.
+
+"Stated" claims are constants the package adopts from the report (the icache sizes, say): the check then guards
+that the constant we compute with is the one the report prints.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+from typing import TYPE_CHECKING, Final, TypeAlias
+
+from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
+from ascend_dsa.facts.report_figures import FigureValue, PublishedFigure, published_figure
+from ascend_dsa.units import KiB
+from ascend_dsa.validate import LARGEST_EXACT_WHOLE, require_instance
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+#: What a claim's computation may return: exact fractions are turned into ints or floats by [`normalise`][].
+Computed: TypeAlias = Fraction | int | float | tuple["Computed", ...]
+#: The report's chapters (site pages without ``.md``), in the report's order.
+CHAPTERS: Final = (
+    "index",
+    "algorithm/flow",
+    "discussion/heads-per-core",
+    "discussion/accumulator",
+    "discussion/one-vector-core",
+    "discussion/nd2nz-when",
+    "pipeline",
+    "optimizations/gather2",
+    "optimizations/kv-cache-layout",
+    "optimizations/fast-nd2nz",
+    "optimizations/icache",
+    "optimizations/l1-banks",
+)
+
+
+class RuleKind(StrEnum):
+    """How our value is compared with the report's."""
+
+    EXACT = "exact"
+    ROUNDED = "rounded"
+    PERCENT = "percent"
+    RELATIVE = "relative"
+    MEMBER = "member"
+    AT_MOST = "at-most"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A comparison rule; ``decimals`` for rounding rules, ``tolerance`` (a fraction) for relative ones."""
+
+    kind: RuleKind
+    decimals: int = 0
+    tolerance: float = 0.0
+
+    def __post_init__(self) -> None:
+        """Reject negative decimals or tolerance."""
+        if self.decimals < 0:
+            raise ValueError(f"decimals must be non-negative, got {self.decimals!r}")
+        if not math.isfinite(self.tolerance) or self.tolerance < 0:
+            raise ValueError(f"tolerance must be a non-negative fraction, got {self.tolerance!r}")
+
+    @property
+    def summary(self) -> str:
+        """The rule in a few English words, for messages."""
+        summaries = {
+            RuleKind.EXACT: "exact",
+            RuleKind.ROUNDED: f"ours rounded to {self.decimals} decimals",
+            RuleKind.PERCENT: f"ours as a percent rounded to {self.decimals} decimals",
+            RuleKind.RELATIVE: f"within {self.tolerance:.0%} of the report's value",
+            RuleKind.MEMBER: "ours is one of the report's values",
+            RuleKind.AT_MOST: "ours at most the report's value",
+        }
+        return summaries[self.kind]
+
+    def holds(self, ours: FigureValue, theirs: FigureValue) -> bool:
+        """Whether ``ours`` agrees with ``theirs`` under this rule."""
+        if self.kind is RuleKind.EXACT:
+            return ours == theirs
+        if self.kind is RuleKind.MEMBER:
+            return isinstance(theirs, tuple) and ours in theirs
+        pairs = _leaf_pairs(ours, theirs)
+        return pairs is not None and all(self._pair_holds(o, t) for o, t in pairs)
+
+    def _pair_holds(self, ours: float, theirs: float) -> bool:
+        """One number of ours against one of theirs, for the numeric rules."""
+        if self.kind is RuleKind.ROUNDED:
+            return round(ours, self.decimals) == theirs
+        if self.kind is RuleKind.PERCENT:
+            return round(100 * ours, self.decimals) == theirs
+        if self.kind is RuleKind.RELATIVE:
+            return theirs != 0 and abs(ours / theirs - 1) <= self.tolerance
+        return ours <= theirs
+
+
+EXACT: Final = Rule(RuleKind.EXACT)
+
+
+def _leaves(value: FigureValue) -> list[float]:
+    if isinstance(value, tuple):
+        return [leaf for item in value for leaf in _leaves(item)]
+    return [value]
+
+
+def _leaf_pairs(ours: FigureValue, theirs: FigureValue) -> list[tuple[float, float]] | None:
+    """Pair the numbers of ours and theirs; a single number of theirs applies to every number of ours."""
+    mine, published = _leaves(ours), _leaves(theirs)
+    if len(published) == 1:
+        published = published * len(mine)
+    if len(mine) != len(published):
+        return None
+    return list(zip(mine, published, strict=True))
+
+
+def normalise(value: Computed) -> FigureValue:
+    """Fractions become ints when whole, floats otherwise; tuples are normalised item by item."""
+    if isinstance(value, tuple):
+        return tuple(normalise(v) for v in value)
+    if isinstance(value, Fraction):
+        return int(value) if value.denominator == 1 else float(value)
+    return value
+
+
+def exact_kib(size_bytes: int) -> Fraction:
+    """A byte count in KiB, exactly: the report writes sizes in K, and [`normalise`][] keeps whole ones whole."""
+    return Fraction(size_bytes, KiB)
+
+
+def plain(value: FigureValue) -> str:
+    """A figure in plain text for messages: whole numbers as such, others to 6 significant digits."""
+    if isinstance(value, tuple):
+        return "(" + ", ".join(plain(v) for v in value) + ")"
+    if isinstance(value, float) and (not value.is_integer() or abs(value) >= LARGEST_EXACT_WHOLE):
+        return f"{value:.6g}"
+    return str(int(value)) if isinstance(value, float) else str(value)
+
+
+@dataclass(frozen=True)
+class ClaimContext:
+    """The hardware, kernel configuration and model every claim is computed for."""
+
+    spec: AscendSpec = ASCEND_950
+    config: KernelConfig = SHIPPED_KERNEL
+    model: ModelShape = DSA_V41
+
+    def __post_init__(self) -> None:
+        """Reject a spec, configuration or model of the wrong class (a TypeError naming it)."""
+        require_instance("spec", self.spec, AscendSpec)
+        require_instance("config", self.config, KernelConfig)
+        require_instance("model", self.model, ModelShape)
+
+
+SHIPPED_CONTEXT: Final = ClaimContext()
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One statement of the report: the figure it publishes, our value for it, and the comparison rule.
+
+    ``claim_id`` is also the key of the published figure compared; ``inputs`` names published figures that our
+    computation takes as given (the 410 TFLOPS whose fraction of peak we compute).
+    """
+
+    claim_id: str
+    chapter: str
+    rule: Rule
+    zh: str
+    en: str
+    compute: Callable[[ClaimContext], Computed] = field(repr=False, compare=False)
+    inputs: tuple[str, ...] = ()
+    stated: bool = False
+
+    def __post_init__(self) -> None:
+        """Reject an unknown chapter, or a figure or input that the report does not publish."""
+        if self.chapter not in CHAPTERS:
+            raise ValueError(f"chapter must be one of {', '.join(CHAPTERS)}, got {self.chapter!r}")
+        for key in (self.claim_id, *self.inputs):
+            published_figure(key)
+
+    @property
+    def figure(self) -> PublishedFigure:
+        """The published figure this claim is compared with."""
+        return published_figure(self.claim_id)
+
+    def ours(self, design: ClaimContext = SHIPPED_CONTEXT) -> FigureValue:
+        """Our value, computed for ``design``."""
+        return normalise(self.compute(design))
