@@ -38,7 +38,7 @@ from ascend_dsa.facts.assumptions import (
     based_on,
 )
 from ascend_dsa.facts.hardware import AscendSpec, l2_bytes_per_cycle_per_core
-from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig, require_spec_config_model
 from ascend_dsa.facts.kv_formats import KvFormat, kv_bytes_per_token
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.facts.provenance import Source, code_line, report_line
@@ -251,9 +251,7 @@ def stage_costs(
     kv_format: KvFormat = KvFormat.BF16,
 ) -> StageCosts:
     """Per-block cycles: CUBE, FixPipe and L2 from ``spec``; VECTOR and MTE3 from stated assumptions."""
-    spec = require_instance("spec", spec, AscendSpec)
-    config = require_instance("config", config, KernelConfig)
-    model = require_instance("model", model, ModelShape)
+    spec, config, model = require_spec_config_model(spec, config, model)
     m, b, nv = config.mma_m, config.b_topk, config.vector_cores_per_cube
     per_core_kv = config.b_topk_per_vector_core * model.d_qk * BF16_BYTES
     fixpipe = fixpipe_bytes_per_cycle(spec, nv)
