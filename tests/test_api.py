@@ -88,5 +88,5 @@ def test_built_api_pages_show_no_raw_roles(built_site: Path, edition: str) -> No
     assert len(pages) > 1
     raw = [str(page.relative_to(built_site)) for page in pages if SPHINX_ROLE.search(page.read_text(encoding="utf-8"))]
     assert raw == []
-    claims = (built_site / edition / API_DIR / "claims" / "index.html").read_text(encoding="utf-8")
-    assert 'href="../hardware/#ascend_dsa.errors.FigureMismatch"' in claims
+    claims = (built_site / edition / API_DIR / "report" / "index.html").read_text(encoding="utf-8")
+    assert 'href="../facts/#ascend_dsa.errors.FigureMismatch"' in claims

@@ -386,7 +386,9 @@ def test_screenshots_in_both_schemes_and_widths(
     assert traffic.requests
 
 
-API_PAGES = ("hardware", "cycles", "design", "forward", "layouts", "claims", "render-claims", "render-figures")
+API_PAGES = (
+    "facts", "cycles", "design", "forward", "layouts", "report", "render-tables", "render-figures", "cli-site"
+)  # fmt: skip
 _RAW_ROLE = re.compile(r":(?:class|data|func|meth|attr|mod|exc|obj):`?\w")
 
 
