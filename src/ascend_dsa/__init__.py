@@ -4,16 +4,18 @@ Pages and users import from here; the modules behind it each own one idea. Names
 module-level ``__getattr__``), so ``import ascend_dsa`` loads none of them, and neither NumPy nor matplotlib: the
 closed-form models run on the standard library alone, and a renderer's plotting libraries load when it runs.
 
-Why this module is long: it is three parallel lists of the same public names, and nothing else of substance. The
-``TYPE_CHECKING`` imports give type checkers and editors every name; ``_EXPORTS`` (module -> names) is what
-``__getattr__`` loads lazily; ``__all__`` is the sorted public contract. tests/test_api.py checks the three agree,
-so a name is added in three places on purpose, and splitting the lists across modules would only hide that.
+The public names are written twice, on purpose: the ``TYPE_CHECKING`` imports below are the one table of which
+module owns which name (type checkers and editors read them; ``__getattr__`` reads the same statements from this
+file's source, once, to load a module on first use), and ``__all__`` is the sorted public contract that mypy's
+strict re-export rule needs as a literal. tests/test_api.py checks the two agree.
 """
 
 from __future__ import annotations
 
+import ast
+import functools
 import importlib
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ascend_dsa.cli.reference import render_cli_reference
@@ -211,207 +213,6 @@ if TYPE_CHECKING:
     )
     from ascend_dsa.report.rules import CHAPTERS, SHIPPED_CONTEXT, Claim, ClaimContext, Rule, RuleKind
     from ascend_dsa.report.what_if import WHAT_IF_TOPK, compute_bound_heads, with_fewer_cores, with_half_l2
-
-#: Each module behind the facade and the public names it provides.
-_EXPORTS: Final[dict[str, tuple[str, ...]]] = {
-    "ascend_dsa.errors": ("AscendDsaError", "FigureMismatch", "ForbiddenDesign", "OutOfRange", "OutsideModel"),
-    "ascend_dsa.facts.code_figures": ("SHIPPED_UB_TOTALS",),
-    "ascend_dsa.facts.hardware": ("ASCEND_950", "AscendSpec", "l2_bytes_per_cycle_per_core", "peak_flops"),
-    "ascend_dsa.facts.kernel_config": ("GATHER2_TOKENS_PER_REQUEST", "SHIPPED_KERNEL", "KernelConfig"),
-    "ascend_dsa.facts.kernel_rules": ("KernelRule", "check_kernel_rules"),
-    "ascend_dsa.facts.kv_formats": (
-        "FP4_V41",
-        "FP8_V41",
-        "MODEL1_FP8",
-        "KvFormat",
-        "KvTokenFormat",
-        "Mode",
-        "SplitTokenLayout",
-        "check_token_bytes",
-        "kv_bytes_per_token",
-    ),
-    "ascend_dsa.facts.model_shape": ("DSA_V41", "ModelShape"),
-    "ascend_dsa.facts.provenance": ("Citation", "Source"),
-    "ascend_dsa.facts.report_figures": (
-        "HEAD_ROOFLINE_CITATION",
-        "PUBLISHED_FIGURES",
-        "PublishedFigure",
-        "published_figure",
-        "published_head_roofline",
-    ),
-    "ascend_dsa.models.block_cycles": (
-        "fixpipe_break_even_b_topk",
-        "fixpipe_bytes_per_block",
-        "fixpipe_cycles_per_block",
-        "identity_rescale_cycles",
-        "mma_cycles_per_block",
-    ),
-    "ascend_dsa.models.blocked_forward": ("BlockedStats", "blocked_sparse_attn_fwd", "skip_scale_decision"),
-    "ascend_dsa.models.design_point": (
-        "LIMITS",
-        "SHIPPED_DESIGN",
-        "DesignEvaluation",
-        "DesignPoint",
-        "KvCache",
-        "Limit",
-        "LimitCheck",
-        "evaluate",
-        "fixpipe_bytes_per_cycle",
-        "fixpipe_cycles",
-        "smallest_compute_bound_heads",
-    ),
-    "ascend_dsa.models.design_sweep": ("DesignGrid", "SweepResult", "sweep"),
-    "ascend_dsa.models.gather2": (
-        "Gather2Copy",
-        "Gather2Plan",
-        "check_gather2_fills_queue",
-        "gather2_copies",
-        "gather2_plan",
-    ),
-    "ascend_dsa.models.kv_quant": ("dequantize_tokens", "quantize_tokens", "roundtrip_error_bound"),
-    "ascend_dsa.models.l1_banks": ("l1_bank_of", "l1_bank_ranges"),
-    "ascend_dsa.models.memory_plans": (
-        "L1Plan",
-        "UbField",
-        "UbPlan",
-        "l0c_output_bytes",
-        "l0c_scores_bytes",
-        "l0c_used_bytes",
-        "l1_plan",
-        "shipped_ub_plans",
-        "ub_plan",
-    ),
-    "ascend_dsa.models.mte2": ("requests_per_block", "token_byte_ranges", "tokens_in_flight"),
-    "ascend_dsa.models.nd2nz_stride": (
-        "bank_slots",
-        "min_conflict_free_padding",
-        "ub_nz_stride_bytes",
-        "worst_slot_conflict",
-    ),
-    "ascend_dsa.models.nz_layout": (
-        "StoreSlots",
-        "check_nz_padding",
-        "nd2nz_store_slots",
-        "nd_to_nz",
-        "nz_offset_bytes",
-        "nz_to_nd",
-    ),
-    "ascend_dsa.models.peak_clock": ("clock_range_for_percent",),
-    "ascend_dsa.models.pipeline": (
-        "VECTOR_SCHEDULE",
-        "StageCosts",
-        "Task",
-        "Timeline",
-        "Unit",
-        "implied_buffer_depths",
-        "simulate",
-        "stage_costs",
-    ),
-    "ascend_dsa.models.reference": (
-        "output_tolerance",
-        "sparse_attn_fwd",
-        "sparse_attn_fwd_float64",
-        "sparse_attn_weights",
-    ),
-    "ascend_dsa.models.rescale_bound": ("raw_logit_threshold", "rescale_factor_bound", "rescale_triggered"),
-    "ascend_dsa.models.roofline": (
-        "REPORT_HEADS",
-        "REPORT_TOPK",
-        "RooflinePoint",
-        "Verdict",
-        "cube_cycles",
-        "head_roofline",
-        "head_roofline_sweep",
-        "l2_bytes",
-        "l2_cycles",
-    ),
-    "ascend_dsa.models.schedule": ("VECTOR_STAGES", "VectorStage", "softmax_slack_cycles"),
-    "ascend_dsa.models.skip_scale": (
-        "RescaleMeasurement",
-        "measure_rescales",
-        "rescale_counts",
-        "rescale_sweep",
-        "synthetic_logits",
-    ),
-    "ascend_dsa.models.throughput": ("cycles_per_block_at", "fraction_of_peak"),
-    "ascend_dsa.report.checks": (
-        "check_fixpipe_break_even",
-        "check_head_roofline",
-        "check_p_ready_to_used",
-        "check_ub_totals",
-        "head_roofline_differences",
-    ),
-    "ascend_dsa.report.claims": ("CLAIMS", "ClaimResult", "check_claims", "evaluate_claims"),
-    "ascend_dsa.report.forward_cases": (
-        "ForwardCase",
-        "ForwardComparison",
-        "compare_forwards",
-        "forward_cases",
-        "two_core_case",
-    ),
-    "ascend_dsa.report.rules": ("CHAPTERS", "SHIPPED_CONTEXT", "Claim", "ClaimContext", "Rule", "RuleKind"),
-    "ascend_dsa.report.what_if": ("WHAT_IF_TOPK", "compute_bound_heads", "with_fewer_cores", "with_half_l2"),
-    "ascend_dsa.render.assumptions": ("render_assumptions",),
-    "ascend_dsa.render.accumulator": ("render_accumulator_ub_share", "render_identity_rescale", "render_l0c_budget"),
-    "ascend_dsa.render.claims": ("render_chapter_claims", "render_claim", "render_claim_ledger"),
-    "ascend_dsa.render.flow": ("render_b_topk_divisibility", "render_rescale_threshold"),
-    "ascend_dsa.render.nd2nz": ("render_nd2nz_banks", "render_token_blocks"),
-    "ascend_dsa.render.one_vector_core": ("render_fixpipe_table", "render_gather2_requests", "render_mte2_in_flight"),
-    "ascend_dsa.render.peak": ("render_peak_clock_table", "render_peak_table"),
-    "ascend_dsa.render.schedule": ("render_cube_order", "render_schedule_order_share", "render_vector_schedule"),
-    "ascend_dsa.render.design_figures": (
-        "render_feasibility_map",
-        "render_mma_fixpipe_figure",
-        "render_roofline_figure",
-    ),
-    "ascend_dsa.render.design_space": (
-        "render_design_alternatives",
-        "render_design_limits",
-        "render_rule_list",
-        "render_what_if_table",
-    ),
-    "ascend_dsa.render.layouts": (
-        "render_gather2_example",
-        "render_kv_block_layout",
-        "render_kv_roundtrip",
-        "render_kv_token_formats",
-        "render_nd2nz_bank_slots",
-        "render_nd2nz_example",
-    ),
-    "ascend_dsa.render.memory_plan": (
-        "render_l1_bank_figure",
-        "render_l1_bank_table",
-        "render_ub_plan_bars",
-        "render_ub_plan_table",
-    ),
-    "ascend_dsa.render.notebook": ("as_markdown", "as_svg"),
-    "ascend_dsa.render.pipeline": (
-        "render_pipeline_costs",
-        "render_pipeline_gantt",
-        "render_pipeline_schedule",
-        "render_pipeline_sensitivity",
-        "render_pipeline_summary",
-    ),
-    "ascend_dsa.render.reference": (
-        "render_forward_comparison",
-        "render_forward_shapes",
-        "render_index_example",
-        "render_online_softmax_trace",
-    ),
-    "ascend_dsa.render.roofline": ("render_fp8_roofline", "render_head_roofline_table"),
-    "ascend_dsa.render.skip_scale": (
-        "render_skip_scale_savings",
-        "render_core_decisions",
-        "render_fixpipe_with_skip_scale",
-        "render_rescale_plot",
-        "render_rescale_table",
-    ),
-    "ascend_dsa.render.sources": ("render_spec_sources",),
-    "ascend_dsa.render.ss_buffer": ("render_ss_flag_word", "render_ss_handshake"),
-    "ascend_dsa.cli.reference": ("render_cli_reference",),
-}
-#: Where each public name lives: name -> module path.
-_HOMES: Final[dict[str, str]] = {name: module for module, names in _EXPORTS.items() for name in names}
 
 __all__ = [
     "ASCEND_950",
@@ -621,9 +422,20 @@ __all__ = [
 ]
 
 
+@functools.cache
+def _homes() -> dict[str, str]:
+    """Each public name and the module that owns it, read from this file's ``TYPE_CHECKING`` imports."""
+    source = __spec__.loader.get_source(__name__) if __spec__ and __spec__.loader else None  # type: ignore[attr-defined]
+    if source is None:  # only a build that strips sources could get here
+        raise ImportError(f"{__name__}: the facade needs its own source to find its names")
+    block = next(n for n in ast.parse(source).body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING")
+    return {
+        alias.name: str(node.module) for node in block.body if isinstance(node, ast.ImportFrom) for alias in node.names
+    }
+
+
 def __getattr__(name: str) -> Any:  # noqa: ANN401 - whatever the name is: a class, a function or a constant
-    """Import the module that provides ``name`` on first use and keep the value here for the next one."""
-    module = _HOMES.get(name)
+    module = _homes().get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
@@ -632,5 +444,4 @@ def __getattr__(name: str) -> Any:  # noqa: ANN401 - whatever the name is: a cla
 
 
 def __dir__() -> list[str]:
-    """The public names too, before they are first used (for ``dir()`` and completion)."""
     return sorted({*globals(), *__all__})
