@@ -122,10 +122,10 @@ def report_line(first: int, last: int | None = None) -> Source:
     return Source(report_lines(first, last), kind="report")
 
 
-def code_line(file: str, first: int, last: int | None = None) -> Source:
-    """A source in the kernel's code, cited as ``file:line``."""
+def code_line(file: str, first: int, last: int | None = None, *, detail: str = "") -> Source:
+    """A source in the kernel's code, cited as ``file:line``, with what stands there if ``detail`` says it."""
     lines = f"{first}" if last is None or last == first else f"{first}-{last}"
-    return Source(f"{file}:{lines}", kind="code")
+    return Source(f"{file}:{lines}" + (f" ({detail})" if detail else ""), kind="code")
 
 
 @dataclass(frozen=True)

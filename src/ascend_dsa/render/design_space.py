@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from ascend_dsa.facts.hardware import AscendSpec
+    from ascend_dsa.lang import Text
     from ascend_dsa.models.design_point import DesignEvaluation
 
 _LIMIT_COLOURS: Final = ("#4e79a7", "#f28e2b", "#ffbe7d", "#e15759", "#59a14f", "#b07aa1", "#9c755f")
@@ -125,23 +126,23 @@ def _verdict(evaluation: DesignEvaluation, lang: Lang) -> str:
 
 def render_design_alternatives(
     spec: AscendSpec = ASCEND_950,
-    alternatives: Iterable[tuple[str, str, DesignPoint]] = ALTERNATIVES,
+    alternatives: Iterable[tuple[Text, DesignPoint]] = ALTERNATIVES,
     *,
     lang: Lang = "zh",
 ) -> str:
     """The report's design next to its alternatives: which limit binds for each, and what each exceeds."""
     rows = []
-    for zh, en, point in alternatives:
+    for name, point in alternatives:
         try:
             evaluation = evaluate(point, spec)
         except ForbiddenDesign as error:
             rule = str(error).split("forbidden by rule ", 1)[1].split(":", 1)[0]
-            rows.append([pick(lang, zh, en), "—", "—", pick(lang, f"内核禁止（`{rule}`）", f"forbidden (`{rule}`)")])
+            rows.append([name.in_(lang), "—", "—", pick(lang, f"内核禁止（`{rule}`）", f"forbidden (`{rule}`)")])
             continue
         binding = evaluation.check(evaluation.binding)
         rows.append(
             [
-                pick(lang, zh, en),
+                name.in_(lang),
                 limit_name(binding.limit, lang, short=True),
                 f"{binding.utilisation:.0%}",
                 _verdict(evaluation, lang),
@@ -273,26 +274,12 @@ def render_feasibility_map(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") 
         return to_svg(fig, title=title)
 
 
-#: The tile-size rules as a Chinese page states them, by rule code (the English is each rule's own statement).
-_RULE_STATEMENTS_ZH: Final = {
-    "index-block-multiple-of-b-topk": "INDEX_BLOCK_SIZE 必须是 B_TOPK 的整数倍（一组 index 装下整数个 KV 块）",
-    "even-b-topk-per-vector-core": "B_TOPK ÷ VECTOR Core 数必须是偶数（gather2 两个 token 一拷）",
-    "b-topk-whole-fractals": (
-        f"B_TOPK 必须是分形宽度 FRACTAL_W = {SHIPPED_KERNEL.fractal_cols} 的整数倍"
-        f"（S 按 B_TOPK ÷ {SHIPPED_KERNEL.fractal_cols} 个分形拷到 L1）"
-    ),
-    "index-block-whole-vector-pairs": (
-        f"INDEX_BLOCK_SIZE 必须是 {2 * UINT32_PER_VECTOR} 的整数倍（index 每次读两个 {UINT32_PER_VECTOR} 路的向量）"
-    ),
-}
-
-
 def render_rule_list(*, lang: Lang = "zh") -> str:
     """The kernel's tile-size rules the map greys out, with their sources, in the page's language."""
     rows = [
         [
             f"`{t.rule.code}`",
-            pick(lang, _RULE_STATEMENTS_ZH[t.rule.code], t.rule.statement),
+            t.rule.statement.in_(lang),
             citation(t.rule.source, lang),
         ]
         for t in TILE_RULES
