@@ -65,7 +65,7 @@ class Source:
 
     ``refs`` are the places cited, joined by ``; `` (``report (zh) line 85; config.h:74``); ``note`` says how a
     derived or assumed value was obtained, and is required for those two kinds. A plain ``str`` part or note reads
-    the same in both languages; a [`Text`][ascend_dsa.lang.Text] or [`ReportLines`][] carries each language.
+    the same in both languages; a ``Text`` or ``ReportLines`` carries each language.
     """
 
     refs: Ref | tuple[Ref, ...]
