@@ -34,6 +34,8 @@ from mkdocs_jupyter import convert
 from mkdocs_jupyter.plugin import NotebookFile, get_nb_toc
 from notebook_cells import run_cells
 
+from ascend_dsa.site.pages import error_box_words
+
 #: The logger markdown-exec reports failed blocks on (its MkDocs plugin prefixes its loggers' names with this).
 MARKDOWN_EXEC_LOGGER = "mkdocs.plugins.markdown_exec"
 #: Our one-line failure reports. Outside the "mkdocs" logger, so --strict's counter does not abort the build of
@@ -84,20 +86,10 @@ class _State:
 #: One build at a time per process (MkDocs builds pages one after another, languages one inside the other).
 _STATE = _State()
 
-_LABELS = {
-    "zh": ("构建时检查失败", "项目", "报告位置", "我们的值", "报告的值", "规则"),
-    "en": ("A build-time check failed", "what", "report line", "ours", "report", "rule"),
-}
-
-
-def page_language(page: str) -> str:
-    """``en`` for an English twin (``x.en.md``, ``x.en.ipynb``), else ``zh``."""
-    return "en" if Path(page).stem.endswith(".en") else "zh"
-
 
 def error_box(failure: Failure) -> str:
     """HTML for an admonition showing the failure; a ``FigureMismatch`` gets a row per differing figure."""
-    title, *headings = _LABELS[page_language(failure.page)]
+    title, *headings = error_box_words(failure.page)
     escape = html.escape
     parts = [
         '<div class="admonition failure build-guard-error">',

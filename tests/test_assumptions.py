@@ -11,7 +11,7 @@ import ascend_dsa
 from ascend_dsa.facts.assumptions import ASSUMPTIONS, FIXPIPE_1C2V, Assumption, assumption_pages
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.facts.provenance import Source
+from ascend_dsa.facts.provenance import report_line
 from ascend_dsa.models.block_cycles import fixpipe_bytes_per_block
 from ascend_dsa.models.design_point import DesignPoint, Limit, evaluate, fixpipe_bytes_per_cycle, fixpipe_cycles
 from ascend_dsa.models.pipeline import Task, stage_costs
@@ -33,7 +33,7 @@ def test_keys_are_unique_and_sources_assumed() -> None:
 def test_a_non_assumed_source_is_rejected() -> None:
     """An Assumption whose source is not an assumption raises naming its key."""
     with pytest.raises(ValueError, match="bad"):
-        Assumption("bad", "", "", 1, "", "", "", Source("report (zh) line 1", "report"), ("render_x",))
+        Assumption("bad", "", "", 1, "", "", "", report_line(1), ("render_x",))
 
 
 def test_every_listed_renderer_is_public() -> None:
@@ -43,14 +43,14 @@ def test_every_listed_renderer_is_public() -> None:
 
 
 def test_no_module_types_its_own_assumption() -> None:
-    """Outside assumptions.py, no module builds an 'assumed' Source except for what-if overrides."""
+    """Outside assumptions.py, no module builds an 'assumed' Source except what-if overrides."""
     pattern = re.compile(r"Source\((?:[^()]|\([^()]*\))*?\"assumed\"", re.DOTALL)
     offenders = [
         f"{path.name}: {match.group(0)[:60]}"
         for path in (ROOT / "src" / "ascend_dsa").rglob("*.py")
         if path.name != "assumptions.py"
         for match in pattern.finditer(path.read_text(encoding="utf-8"))
-        if "what-if override" not in match.group(0)
+        if "WHAT_IF_OVERRIDE" not in match.group(0)
     ]
     assert offenders == []
 

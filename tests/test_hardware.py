@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, numeric_fields, peak_flops
-from ascend_dsa.facts.provenance import Source
+from ascend_dsa.facts.provenance import Source, report_lines
 
 
 def test_every_field_has_a_source() -> None:
@@ -81,7 +81,7 @@ def test_missing_source_is_rejected() -> None:
 def test_derived_source_needs_note() -> None:
     """A derived or assumed source must say how."""
     with pytest.raises(ValueError, match="needs a note"):
-        Source("report (zh) line 116", "derived")
+        Source(report_lines(116), "derived")
 
 
 @pytest.mark.parametrize("bad", [32.0, "32", True])

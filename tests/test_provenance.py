@@ -1,6 +1,6 @@
 import pytest
 
-from ascend_dsa.facts.provenance import Citation, Source, check_sources, code_line, report_line
+from ascend_dsa.facts.provenance import Citation, ReportLines, Source, check_sources, code_line, report_line
 
 
 def test_report_and_code_citations() -> None:
@@ -20,7 +20,7 @@ def test_citation_forms() -> None:
 
 def test_check_sources_names_missing_and_unknown() -> None:
     """A preset whose sources miss a field, or name an extra one, is refused with the names."""
-    source = Source("report (zh) line 1", "report")
+    source = report_line(1)
     with pytest.raises(ValueError, match="missing b"):
         check_sources({"a": source}, ("a", "b"), "test")
     with pytest.raises(ValueError, match="unknown fields c"):
@@ -32,3 +32,24 @@ def test_empty_citation_refused() -> None:
     """A source must say where it comes from."""
     with pytest.raises(ValueError, match="citation must be non-empty"):
         Source(" ", "report")
+
+
+def test_citations_carry_both_languages() -> None:
+    """Report lines and worded parts are cited in the page's language; a file:line reads the same in both."""
+    source = Source((ReportLines(((85, 99), (116, 116))), "config.h:74"), "report")
+    assert source.cite("en") == "report (zh) lines 85-99, 116; config.h:74"
+    assert source.cite("zh") == "报告 (zh) 第 85-99, 116 行; config.h:74"
+    assert source.citation == source.cite("en")
+
+
+@pytest.mark.parametrize("spans", [(), ((0, 1),), ((5, 4),)])
+def test_report_lines_refuse_impossible_spans(spans: tuple[tuple[int, int], ...]) -> None:
+    """No lines, a line 0 or a span that ends before it starts is refused with the spans."""
+    with pytest.raises(ValueError, match="spans must be"):
+        ReportLines(spans)
+
+
+def test_report_cited_in_words_refused() -> None:
+    """The report is cited with report_lines, so a Chinese page can say its lines in Chinese."""
+    with pytest.raises(ValueError, match="cite the report with report_lines"):
+        Source("report (zh) line 1", "report")

@@ -125,6 +125,12 @@ GLOSSARY: Final = MappingProxyType(
         "limit-short:l1-bank": Text("L1 bank", "L1 bank"),
         "status:agrees": Text("✅ 一致", "✅ agrees"),
         "status:differs": Text("❌ 不一致", "❌ differs"),
+        "error-box:title": Text("构建时检查失败", "A build-time check failed"),
+        "error-box:what": Text("项目", "what"),
+        "error-box:report line": Text("报告位置", "report line"),
+        "error-box:ours": Text("我们的值", "ours"),
+        "error-box:report": Text("报告的值", "report"),
+        "error-box:rule": Text("规则", "rule"),
     }
 )
 

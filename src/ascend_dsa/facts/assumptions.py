@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Final
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.kernel_rules import VECTOR_BYTES
 from ascend_dsa.facts.model_shape import DSA_V41
-from ascend_dsa.facts.provenance import Source
+from ascend_dsa.facts.provenance import Ref, Source, report_lines
+from ascend_dsa.lang import Text
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -96,12 +97,16 @@ _DESIGN_RENDERERS: Final = (
 _RESCALE_RENDERERS: Final = ("render_rescale_table", "render_rescale_plot", "render_fixpipe_with_skip_scale")
 
 
-def based_on(assumption: Assumption, what: str) -> Source:
-    """The source of a number computed with ``assumption``: its citation, and ``what`` before its note."""
-    return Source(assumption.source.citation, "assumed", note=f"{what}; {assumption.source.note}")
+def based_on(assumption: Assumption, what: str | Text) -> Source:
+    """The source of a number computed with ``assumption``: its citation, and ``what`` before its note.
+
+    A Chinese ``what`` is the whole note a Chinese page shows (what, and the assumption in a few words).
+    """
+    note = f"{what if isinstance(what, str) else what.en}; {assumption.source.how('en')}"
+    return Source(assumption.source.refs, "assumed", note=note if isinstance(what, str) else Text(what.zh, note))
 
 
-def _assumed(citation: str, note: str) -> Source:
+def _assumed(citation: Ref, note: str) -> Source:
     return Source(citation, "assumed", note=note)
 
 
@@ -116,7 +121,7 @@ FIXPIPE_1C2V = Assumption(
     why_en="the report gives the rate per AI Core for 1C1V only and says two VECTOR Cores share the FixPipe copies; "
     "we assume the rate grows in proportion to the VECTOR Cores receiving them",
     source=_assumed(
-        "report (zh) lines 142-144",
+        report_lines(142, 144),
         "the report gives FixPipe's rate per AI Core for 1C1V only; we assume it grows in proportion to the VECTOR "
         "Cores receiving the copies (twice the 1C1V rate under 1C2V)",
     ),
@@ -204,7 +209,7 @@ UB_SLOTS = Assumption(
     why_en="the report says only that one padded row avoids UB bank conflicts; we model a UB row as one vector "
     f"cut into {_SLOT_BYTES} B slots and call a write conflict-free when its blocks use distinct slots",
     source=_assumed(
-        "report (zh) line 228",
+        report_lines(228),
         "the report says only that one padded row avoids UB bank conflicts; we model a UB row as one "
         f"{UB_ROW_BYTES} B vector of {_SLOT_BYTES} B slots and call a write conflict-free when its blocks use "
         "distinct slots",
@@ -234,7 +239,7 @@ HF32_RATE = Assumption(
     unit="x",
     why_zh="报告只给出关闭 HF32 时的速率；我们假设开启时与 bf16 满速相同",
     why_en="the report gives only the HF32-off rate; we assume HF32 on runs at the full bf16 rate",
-    source=_assumed("report (zh) line 128", "HF32 on runs fp32 at the full bf16 FMA rate; the report gives no figure"),
+    source=_assumed(report_lines(128), "HF32 on runs fp32 at the full bf16 FMA rate; the report gives no figure"),
     renderers=("render_identity_rescale",),
     prose_values=("identity_rescale_hf32_cycles",),
 )

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from ascend_dsa.facts.provenance import Source, check_sources, code_line, report_line
+from ascend_dsa.facts.provenance import Source, check_sources, code_line, report_line, report_lines, what_if_source
+from ascend_dsa.lang import Text
 from ascend_dsa.units import TB, KiB, MHz
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE, finite_result, require_finite, require_instance, require_int
 
@@ -94,11 +95,7 @@ class AscendSpec:
             raise ValueError(f"cannot override {', '.join(unknown)}; expected one of {', '.join(numeric)}")
         sources = dict(self.sources)
         for name, value in changes.items():
-            sources[name] = Source(
-                citation="what-if override",
-                kind="assumed",
-                note=f"{name} set to {value!r} (preset {self.name}: {getattr(self, name)!r})",
-            )
+            sources[name] = what_if_source(f"{name} set to {value!r} (preset {self.name}: {getattr(self, name)!r})")
         name = self.name if not changes else f"{self.name} (what-if)"
         return dataclasses.replace(self, name=name, sources=sources, **changes)
 
@@ -152,14 +149,17 @@ ASCEND_950 = AscendSpec(
         "cube_fma_per_cycle": report_line(85),
         "cube_fma_per_cycle_exact_fp32": report_line(128),
         "l2_bandwidth_bytes_per_s": report_line(85),
-        "ai_cores": Source("report (zh) line 90; config.h:74 (GRID_SHAPE = 32)", "report"),
-        "vector_cores_per_ai_core": Source("report (zh) line 134; kernel_body.h __mix__(1, 2)", "report"),
+        "ai_cores": Source((report_lines(90), "config.h:74 (GRID_SHAPE = 32)"), "report"),
+        "vector_cores_per_ai_core": Source((report_lines(134), "kernel_body.h __mix__(1, 2)"), "report"),
         "mte2_outstanding_requests": report_line(138),
         "fixpipe_bytes_per_cycle_1c1v": report_line(142),
         "l0c_bytes": Source(
-            "report (zh) line 116",
+            report_lines(116),
             "derived",
-            note="the report says O of 128 x 512 fp32 (256 KB) fills L0C completely",
+            note=Text(
+                "报告说 128 × 512 的 fp32 O（256 KB）正好占满 L0C",
+                "the report says O of 128 x 512 fp32 (256 KB) fills L0C completely",
+            ),
         ),
         "l1_bytes": report_line(242),
         "l1_banks": report_line(242),

@@ -16,7 +16,7 @@ from typing import Any
 
 from ascend_dsa.facts.hardware import AscendSpec
 from ascend_dsa.facts.model_shape import ModelShape
-from ascend_dsa.facts.provenance import Source, check_sources, code_line
+from ascend_dsa.facts.provenance import Source, check_sources, code_line, report_lines, what_if_source
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE, require_finite, require_instance, require_int
 
 #: Rows of the MMA are padded to a multiple of this (config.h:28, ``ku::ceil(H_Q, 32u)``).
@@ -91,7 +91,7 @@ def _override_sources(config: KernelConfig, changes: Mapping[str, object]) -> di
     """``config``'s sources with each changed field marked as a what-if assumption."""
     sources = dict(config.sources)
     for name, value in changes.items():
-        sources[name] = Source("what-if override", "assumed", note=f"{name} set to {value!r}")
+        sources[name] = what_if_source(f"{name} set to {value!r}")
     return sources
 
 
@@ -144,11 +144,11 @@ SHIPPED_KERNEL = KernelConfig(
     fractal_rows=16,
     fractal_cols=16,
     sources={
-        "heads_per_core": Source("report (zh) line 168; H_Q = 64 in every instantiation", "code"),
+        "heads_per_core": Source((report_lines(168), "H_Q = 64 in every instantiation"), "code"),
         "b_topk": code_line("config.h", 55),
         "vector_cores_per_cube": code_line("config.h", 53),
         "index_block_size": Source("INDEX_BLOCK_SIZE = 640 in all six instantiations", "code"),
-        "rescale_threshold": Source("config.h:43; report (zh) line 57", "code"),
+        "rescale_threshold": Source(("config.h:43", report_lines(57)), "code"),
         "output_frag_d_vo": code_line("config.h", 59),
         "output_frag_buffers": code_line("config.h", 60),
         "l0a_buffers": code_line("config.h", 64),

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ascend_dsa.errors import ForbiddenDesign
-from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, KernelConfig
+from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.facts.kv_formats import KvFormat, Mode, default_main_cache
 from ascend_dsa.facts.provenance import Source, code_line
+from ascend_dsa.lang import Text
 from ascend_dsa.units import FP32_BYTES
 from ascend_dsa.validate import require_bool, require_instance
 
@@ -29,15 +30,15 @@ TilePredicate = Callable[[Any, Any, Any, Any], Any]
 
 @dataclass(frozen=True)
 class KernelRule:
-    """One thing the kernel requires; ``code`` is short and stable, ``statement`` says it in words."""
+    """One thing the kernel requires; ``code`` is short and stable, ``statement`` says it in both languages."""
 
     code: str
-    statement: str
+    statement: Text
     source: Source
 
     def describe(self) -> str:
-        """The rule in one line with its source, as error messages print it."""
-        return f"{self.code}: {self.statement} ({self.source.citation})"
+        """The rule in one line with its source, as error messages print it (in English)."""
+        return f"{self.code}: {self.statement.en} ({self.source.citation})"
 
 
 @dataclass(frozen=True)
@@ -48,40 +49,59 @@ class TileRule:
     broken: TilePredicate
 
 
+_FRACTAL_W = SHIPPED_KERNEL.fractal_cols
+
 INDEX_BLOCK_MULTIPLE_OF_B_TOPK: Final = KernelRule(
     "index-block-multiple-of-b-topk",
-    "INDEX_BLOCK_SIZE must be a multiple of B_TOPK (an index group holds whole KV blocks)",
+    Text(
+        "INDEX_BLOCK_SIZE 必须是 B_TOPK 的整数倍（一组 index 装下整数个 KV 块）",
+        "INDEX_BLOCK_SIZE must be a multiple of B_TOPK (an index group holds whole KV blocks)",
+    ),
     code_line("config.h", 57),
 )
 INDEX_BLOCK_WHOLE_VECTOR_PAIRS: Final = KernelRule(
     "index-block-whole-vector-pairs",
-    f"INDEX_BLOCK_SIZE must be a multiple of {2 * UINT32_PER_VECTOR} (indices are read two 64-lane vectors at a time)",
-    Source("config.h:32; kernel_body.h process_kv_index_vf (static_assert on 2 x NUM_UINT32_IN_VEC)", "code"),
+    Text(
+        f"INDEX_BLOCK_SIZE 必须是 {2 * UINT32_PER_VECTOR} 的整数倍（index 每次读两个 {UINT32_PER_VECTOR} 路的向量）",
+        f"INDEX_BLOCK_SIZE must be a multiple of {2 * UINT32_PER_VECTOR} "
+        f"(indices are read two {UINT32_PER_VECTOR}-lane vectors at a time)",
+    ),
+    Source(("config.h:32", "kernel_body.h process_kv_index_vf (static_assert on 2 x NUM_UINT32_IN_VEC)"), "code"),
 )
 EVEN_B_TOPK_PER_VECTOR_CORE: Final = KernelRule(
     "even-b-topk-per-vector-core",
-    "B_TOPK / VECTOR Cores must be a whole, even number (gather2 copies the tokens in pairs)",
-    Source("config.h:56; kernel_body.h run_issue_kv_gather (B_TOPK_PER_V / 2 copies of 2 tokens)", "code"),
+    Text(
+        "B_TOPK ÷ VECTOR Core 数必须是偶数（gather2 两个 token 一拷）",
+        "B_TOPK / VECTOR Cores must be a whole, even number (gather2 copies the tokens in pairs)",
+    ),
+    Source(("config.h:56", "kernel_body.h run_issue_kv_gather (B_TOPK_PER_V / 2 copies of 2 tokens)"), "code"),
 )
 B_TOPK_WHOLE_FRACTALS: Final = KernelRule(
     "b-topk-whole-fractals",
-    "B_TOPK must be a multiple of the fractal width FRACTAL_W = 16 (S is copied to L1 as B_TOPK / 16 fractals)",
-    Source("config.h:72; kernel_body.h run_softmax (asc_copy_ub2l1 of B_TOPK / FRACTAL_W)", "code"),
+    Text(
+        f"B_TOPK 必须是分形宽度 FRACTAL_W = {_FRACTAL_W} 的整数倍（S 按 B_TOPK ÷ {_FRACTAL_W} 个分形拷到 L1）",
+        f"B_TOPK must be a multiple of the fractal width FRACTAL_W = {_FRACTAL_W} "
+        f"(S is copied to L1 as B_TOPK / {_FRACTAL_W} fractals)",
+    ),
+    Source(("config.h:72", "kernel_body.h run_softmax (asc_copy_ub2l1 of B_TOPK / FRACTAL_W)"), "code"),
 )
 FP4_NOT_MAIN_CACHE: Final = KernelRule(
     "fp4-not-main-cache",
-    "FP4 is only an extra cache next to an FP8 main cache, never the main cache",
-    Source("kv_cache_format.h:46-49 (is_valid_kv_format_pair); config.h:36", "code"),
+    Text(
+        "FP4 只是 FP8 主缓存旁的额外缓存，从不作主缓存",
+        "FP4 is only an extra cache next to an FP8 main cache, never the main cache",
+    ),
+    Source(("kv_cache_format.h:46-49 (is_valid_kv_format_pair)", "config.h:36"), "code"),
 )
 FP4_EXTRA_DECODE_ONLY: Final = KernelRule(
     "fp4-extra-decode-only",
-    "the FP4 extra cache exists only in decode",
-    Source("config.h:35 (HAVE_FP4 = IS_DECODE && ...)", "code"),
+    Text("FP4 额外缓存只在 decode 中存在", "the FP4 extra cache exists only in decode"),
+    code_line("config.h", 35, detail="HAVE_FP4 = IS_DECODE && ..."),
 )
 MAIN_CACHE_MATCHES_MODE: Final = KernelRule(
     "main-cache-matches-mode",
-    "prefill reads a bf16 KV cache and decode an FP8 one",
-    Source("config.h:76 (gathered_kv_t = IS_DECODE ? float8_e4m3_t : bf16)", "code"),
+    Text("prefill 读 bf16 的 KV cache，decode 读 FP8 的", "prefill reads a bf16 KV cache and decode an FP8 one"),
+    code_line("config.h", 76, detail="gathered_kv_t = IS_DECODE ? float8_e4m3_t : bf16"),
 )
 
 

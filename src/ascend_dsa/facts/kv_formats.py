@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Final, Literal, TypeVar
 
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
-from ascend_dsa.facts.provenance import KV_CACHE_FORMAT_PATH, Source, code_line
+from ascend_dsa.facts.provenance import KV_CACHE_FORMAT_PATH, Source, code_line, report_lines
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -151,7 +151,7 @@ BF16_V41 = KvTokenFormat(
     scale=None,
     sources={
         "dims": DSA_V41.sources["d_qk"],
-        "element": Source("report (zh) line 152; config.h:76 (bf16 KV in prefill)", "code"),
+        "element": Source((report_lines(152), "config.h:76 (bf16 KV in prefill)"), "code"),
     },
 )
 FP8_V41 = KvTokenFormat(

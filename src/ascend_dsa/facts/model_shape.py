@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from ascend_dsa.facts.provenance import Source, report_line
+from ascend_dsa.facts.provenance import Source, report_line, report_lines
 from ascend_dsa.units import BF16_BYTES
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE, require_int
 
@@ -39,8 +39,8 @@ DSA_V41 = ModelShape(
     d_v=512,
     element_bytes=BF16_BYTES,
     sources={
-        "d_qk": Source("report (zh) line 88; config.h:41", "report"),
-        "d_v": Source("report (zh) line 88; config.h:42", "report"),
+        "d_qk": Source((report_lines(88), "config.h:41"), "report"),
+        "d_v": Source((report_lines(88), "config.h:42"), "report"),
         "element_bytes": report_line(97),
     },
 )

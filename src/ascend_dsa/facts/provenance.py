@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Final, Literal
+
+from ascend_dsa.lang import Lang, Text, pick
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -23,23 +25,85 @@ KV_CACHE_FORMAT_COMMIT = "2e5429fc5653bab6e081f09477126f731882a6a9"
 
 
 @dataclass(frozen=True)
+class ReportLines:
+    """Lines of the Chinese report by their upstream numbers: one line, a range, or several (``138, 216``)."""
+
+    spans: tuple[tuple[int, int], ...]
+
+    def __post_init__(self) -> None:
+        """Reject no lines, a line before the first, or a span that ends before it starts."""
+        if not self.spans or any(not 1 <= first <= last for first, last in self.spans):
+            raise ValueError(f"spans must be (first, last) pairs with 1 <= first <= last, got {self.spans!r}")
+
+    def in_(self, lang: Lang) -> str:
+        """The lines as the page's language cites them: ``report (zh) lines 85-99``, ``报告 (zh) 第 85-99 行``."""
+        numbers = ", ".join(f"{first}" if first == last else f"{first}-{last}" for first, last in self.spans)
+        word = "line" if len(self.spans) == 1 and self.spans[0][0] == self.spans[0][1] else "lines"
+        return pick(lang, f"报告 (zh) 第 {numbers} 行", f"report (zh) {word} {numbers}")
+
+
+def report_lines(first: int, last: int | None = None) -> ReportLines:
+    """Line ``first`` of the Chinese report, or lines ``first`` to ``last``."""
+    return ReportLines(((first, first if last is None else last),))
+
+
+#: One part of a citation: report lines, words in both languages, or a plain ``str`` that reads the same in both
+#: (a ``file:line``, a symbol, an expression of the code).
+Ref = str | Text | ReportLines
+
+#: The citation of a value a what-if changed.
+WHAT_IF_OVERRIDE: Final = Text("what-if 中改动的值", "what-if override")
+
+
+def _in(part: Ref | str, lang: Lang) -> str:
+    return part if isinstance(part, str) else part.in_(lang)
+
+
+@dataclass(frozen=True)
 class Source:
     """Where one number comes from.
 
-    ``citation`` is short and human ("report (zh) line 85", "config.h:74"); ``note`` says how a derived or
-    assumed value was obtained, and is required for those two kinds.
+    ``refs`` are the places cited, joined by ``; `` (``report (zh) line 85; config.h:74``); ``note`` says how a
+    derived or assumed value was obtained, and is required for those two kinds. A plain ``str`` part or note reads
+    the same in both languages; a ``Text`` or ``ReportLines`` carries each language.
     """
 
-    citation: str
+    refs: Ref | tuple[Ref, ...]
     kind: SourceKind
-    note: str = ""
+    note: str | Text = ""
 
     def __post_init__(self) -> None:
-        """Reject a source that could not be followed back."""
-        if not self.citation.strip():
-            raise ValueError(f"citation must be non-empty, got {self.citation!r}")
-        if self.kind in ("derived", "assumed") and not self.note.strip():
+        """Reject a source that could not be followed back, or one that cites the report in English words."""
+        if not all(_in(part, "en").strip() for part in self.parts) or not self.parts:
+            raise ValueError(f"citation must be non-empty, got {self.refs!r}")
+        worded = [part for part in self.parts if isinstance(part, str) and "report (zh)" in part]
+        if worded:
+            raise ValueError(f"cite the report with report_lines(...), not in words, got {worded[0]!r}")
+        if self.kind in ("derived", "assumed") and not _in(self.note, "en").strip():
             raise ValueError(f"a {self.kind} source needs a note saying how, got {self.note!r}")
+
+    @property
+    def parts(self) -> tuple[Ref, ...]:
+        """The places cited, in order."""
+        return self.refs if isinstance(self.refs, tuple) else (self.refs,)
+
+    @property
+    def citation(self) -> str:
+        """The citation as error messages and English pages print it (``report (zh) line 85; config.h:74``)."""
+        return self.cite("en")
+
+    def cite(self, lang: Lang) -> str:
+        """The citation in the page's language (``报告 (zh) 第 85 行; config.h:74`` on a Chinese page)."""
+        return "; ".join(_in(part, lang) for part in self.parts)
+
+    def how(self, lang: Lang) -> str:
+        """The note in the page's language (as written where it reads the same in both)."""
+        return _in(self.note, lang)
+
+
+def what_if_source(note: str) -> Source:
+    """The source of a value a what-if changed: ``note`` says to what."""
+    return Source(WHAT_IF_OVERRIDE, "assumed", note=note)
 
 
 def check_sources(sources: Mapping[str, Source], fields: Iterable[str], what: str) -> None:
@@ -55,14 +119,13 @@ def check_sources(sources: Mapping[str, Source], fields: Iterable[str], what: st
 
 def report_line(first: int, last: int | None = None) -> Source:
     """A source in the Chinese report, cited by its upstream line numbers."""
-    lines = f"line {first}" if last is None or last == first else f"lines {first}-{last}"
-    return Source(citation=f"report (zh) {lines}", kind="report")
+    return Source(report_lines(first, last), kind="report")
 
 
-def code_line(file: str, first: int, last: int | None = None) -> Source:
-    """A source in the kernel's code, cited as ``file:line``."""
+def code_line(file: str, first: int, last: int | None = None, *, detail: str = "") -> Source:
+    """A source in the kernel's code, cited as ``file:line``, with what stands there if ``detail`` says it."""
     lines = f"{first}" if last is None or last == first else f"{first}-{last}"
-    return Source(citation=f"{file}:{lines}", kind="code")
+    return Source(f"{file}:{lines}" + (f" ({detail})" if detail else ""), kind="code")
 
 
 @dataclass(frozen=True)
@@ -78,7 +141,9 @@ class Citation:
     @property
     def short(self) -> str:
         """The short form used in prose, e.g. ``report (zh) lines 104-111``."""
-        name = "report (zh)" if self.path == REPORT_ZH_PATH else self.path.rsplit("/", 1)[-1]
+        if self.path == REPORT_ZH_PATH:
+            return report_lines(self.first_line, self.last_line).in_("en")
+        name = self.path.rsplit("/", 1)[-1]
         if self.first_line == self.last_line:
             return f"{name} line {self.first_line}"
         return f"{name} lines {self.first_line}-{self.last_line}"

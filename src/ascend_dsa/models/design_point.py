@@ -37,7 +37,7 @@ from ascend_dsa.facts.kernel_config import (
 from ascend_dsa.facts.kernel_rules import _check_kernel_rules
 from ascend_dsa.facts.kv_formats import KvFormat, Mode, kv_bytes_per_token
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
-from ascend_dsa.facts.provenance import Source
+from ascend_dsa.facts.provenance import ReportLines, Source, report_lines
 from ascend_dsa.models.block_cycles import _fixpipe_cycles_per_block, _mma_cycles_per_block
 from ascend_dsa.models.memory_plans import _l0c_used_bytes, _l1_plan, _ub_plan
 from ascend_dsa.models.mte2 import _requests_per_block
@@ -101,15 +101,15 @@ LIMIT_UNITS: Final = {
 
 #: Where each limit's demand and capacity come from.
 LIMIT_SOURCES: Final = {
-    Limit.L2_ROOFLINE: Source("report (zh) lines 85-99", "report"),
+    Limit.L2_ROOFLINE: Source(report_lines(85, 99), "report"),
     Limit.FIXPIPE_O_EVERY_BLOCK: based_on(FIXPIPE_1C2V, "the report's formula of line 142 at 1C1V"),
     Limit.FIXPIPE_P_ONLY: based_on(
         FIXPIPE_1C2V, "with skip-scale O leaves L0C only on a rescale (kernel_body.h run_scale_o), so P alone crosses"
     ),
-    Limit.L0C: Source("report (zh) line 116", "report"),
+    Limit.L0C: Source(report_lines(116), "report"),
     Limit.UB: Source("config.h:77-125", "code"),
-    Limit.MTE2_QUEUE: Source("report (zh) lines 138, 216", "report"),
-    Limit.L1_BANK: Source("report (zh) line 242; kernel_body.h l1_*_buf", "code"),
+    Limit.MTE2_QUEUE: Source(ReportLines(((138, 138), (216, 216))), "report"),
+    Limit.L1_BANK: Source((report_lines(242), "kernel_body.h l1_*_buf"), "code"),
 }
 
 

@@ -22,7 +22,7 @@ from ascend_dsa.facts.assumptions import UB_ROW_BYTES, UB_SLOTS
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import KernelConfig
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
-from ascend_dsa.facts.provenance import Source
+from ascend_dsa.facts.provenance import Source, report_lines
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE, require_instance, require_int
 
 #: Bytes of one SIMD vector register, and of one UB row in our bank model (config.h:10, ``256 / sizeof(bf16)``).
@@ -31,7 +31,7 @@ UB_VECTOR_BYTES: Final = UB_ROW_BYTES
 UB_BANK_GROUPS: Final = 2
 
 SOURCES: Final = {
-    "UB_VECTOR_BYTES": Source("config.h:10 (NUM_BF16_IN_VEC = 256 / sizeof(bf16)); report (zh) line 232", "code"),
+    "UB_VECTOR_BYTES": Source(("config.h:10 (NUM_BF16_IN_VEC = 256 / sizeof(bf16))", report_lines(232)), "code"),
     "UB_BANK_GROUPS": Source(
         "kernel_body.h, kv_nd2nz_for_prefill_vf",
         "code",

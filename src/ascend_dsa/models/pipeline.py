@@ -41,7 +41,8 @@ from ascend_dsa.facts.hardware import AscendSpec, l2_bytes_per_cycle_per_core
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig, require_spec_config_model
 from ascend_dsa.facts.kv_formats import KvFormat, kv_bytes_per_token
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
-from ascend_dsa.facts.provenance import Source, code_line, report_line
+from ascend_dsa.facts.provenance import Source, code_line, report_line, report_lines, what_if_source
+from ascend_dsa.lang import Text
 from ascend_dsa.models.design_point import fixpipe_bytes_per_cycle
 from ascend_dsa.models.schedule import SYSTOLIC_ARRAY_DEPTH, VECTOR_STAGES, pipeline_depth
 from ascend_dsa.units import BF16_BYTES, FP32_BYTES
@@ -208,7 +209,7 @@ def implied_buffer_depths(
 
 # --- cycle costs -------------------------------------------------------------------------------------------------
 
-_ASSUMED_VECTOR = VECTOR_RATE.source.note
+_ASSUMED_VECTOR = VECTOR_RATE.source.how("en")
 
 
 @dataclass(frozen=True)
@@ -235,7 +236,7 @@ class StageCosts:
         for name, value in changes.items():
             task = Task(name.replace("_", "-"))
             cycles[task] = float(value)
-            sources[task] = Source("what-if override", "assumed", note=f"{task.value} set to {value!r} cycles")
+            sources[task] = what_if_source(f"{task.value} set to {value!r} cycles")
         return StageCosts(cycles, sources)
 
     @property
@@ -271,19 +272,61 @@ def stage_costs(
         Task.SCALE_O: SCALE_O_PASSES * config.mma_m_per_vector_core * model.d_v * FP32_BYTES / VECTOR_BYTES_PER_CYCLE,
         Task.PROCESS_INDEX: PROCESS_INDEX_PASSES * config.index_block_size * FP32_BYTES / VECTOR_BYTES_PER_CYCLE,
     }
+    # Each note in both languages: a Chinese page says in a few words what the English spells out.
+    fma, vector, mte3 = "每周期 FMA 数；由硬件参数推出", "VECTOR 的吞吐是假设", "MTE3 带宽是假设"
+    on_fixpipe = "1C2V 的 FixPipe 带宽是假设"
     sources = {
-        Task.QK: Source("report (zh) line 184", "derived", note=f"MMA_M x B_TOPK x d_qk / FMA per cycle; {derived}"),
-        Task.SV: Source("report (zh) line 184", "derived", note=f"MMA_M x B_TOPK x d_v / FMA per cycle; {derived}"),
-        Task.P_OUT: based_on(FIXPIPE_1C2V, "fp32 P over FixPipe"),
-        Task.O_OUT: based_on(FIXPIPE_1C2V, "fp32 O over FixPipe"),
-        Task.GATHER: Source("report (zh) line 92", "derived", note="B_TOPK tokens over the AI Core's L2 share"),
-        Task.INDEX_FETCH: Source("report (zh) line 92", "derived", note="INDEX_BLOCK_SIZE int32 over the L2 share"),
-        Task.ND2NZ: based_on(VECTOR_PASSES, f"read and write the core's KV half; {_ASSUMED_VECTOR}"),
-        Task.KV_TO_L1: based_on(MTE3_RATE, "the core's KV half over MTE3"),
-        Task.SOFTMAX: based_on(VECTOR_PASSES, f"max, exp, sum, cast over the core's P; {_ASSUMED_VECTOR}"),
-        Task.S_TO_L1: based_on(MTE3_RATE, "the core's bf16 S over MTE3"),
-        Task.SCALE_O: based_on(VECTOR_PASSES, f"read O and accumulator, write accumulator; {_ASSUMED_VECTOR}"),
-        Task.PROCESS_INDEX: based_on(VECTOR_PASSES, f"indices in, pairs and strides out; {_ASSUMED_VECTOR}"),
+        Task.QK: Source(
+            report_lines(184),
+            "derived",
+            note=Text(f"MMA_M × B_TOPK × d_qk ÷ {fma}", f"MMA_M x B_TOPK x d_qk / FMA per cycle; {derived}"),
+        ),
+        Task.SV: Source(
+            report_lines(184),
+            "derived",
+            note=Text(f"MMA_M × B_TOPK × d_v ÷ {fma}", f"MMA_M x B_TOPK x d_v / FMA per cycle; {derived}"),
+        ),
+        Task.P_OUT: based_on(FIXPIPE_1C2V, Text(f"fp32 的 P 经 FixPipe 搬出；{on_fixpipe}", "fp32 P over FixPipe")),
+        Task.O_OUT: based_on(FIXPIPE_1C2V, Text(f"fp32 的 O 经 FixPipe 搬出；{on_fixpipe}", "fp32 O over FixPipe")),
+        Task.GATHER: Source(
+            report_lines(92),
+            "derived",
+            note=Text("B_TOPK 个 token 按本 AI Core 分到的 L2 带宽搬入", "B_TOPK tokens over the AI Core's L2 share"),
+        ),
+        Task.INDEX_FETCH: Source(
+            report_lines(92),
+            "derived",
+            note=Text("INDEX_BLOCK_SIZE 个 int32 按分到的 L2 带宽读入", "INDEX_BLOCK_SIZE int32 over the L2 share"),
+        ),
+        Task.ND2NZ: based_on(
+            VECTOR_PASSES, Text(f"读写本核的一半 KV；{vector}", f"read and write the core's KV half; {_ASSUMED_VECTOR}")
+        ),
+        Task.KV_TO_L1: based_on(
+            MTE3_RATE, Text(f"本核的一半 KV 经 MTE3 搬到 L1；{mte3}", "the core's KV half over MTE3")
+        ),
+        Task.SOFTMAX: based_on(
+            VECTOR_PASSES,
+            Text(
+                f"对本核的 P 做 max、exp、求和、转换；{vector}",
+                f"max, exp, sum, cast over the core's P; {_ASSUMED_VECTOR}",
+            ),
+        ),
+        Task.S_TO_L1: based_on(
+            MTE3_RATE, Text(f"本核的 bf16 S 经 MTE3 搬到 L1；{mte3}", "the core's bf16 S over MTE3")
+        ),
+        Task.SCALE_O: based_on(
+            VECTOR_PASSES,
+            Text(
+                f"读 O 和累加器、写回累加器；{vector}", f"read O and accumulator, write accumulator; {_ASSUMED_VECTOR}"
+            ),
+        ),
+        Task.PROCESS_INDEX: based_on(
+            VECTOR_PASSES,
+            Text(
+                f"读入 index，写出成对的 index 和 stride；{vector}",
+                f"indices in, pairs and strides out; {_ASSUMED_VECTOR}",
+            ),
+        ),
     }
     return StageCosts(cycles, sources)
 

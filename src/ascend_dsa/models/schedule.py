@@ -19,6 +19,7 @@ from ascend_dsa.facts.hardware import AscendSpec
 from ascend_dsa.facts.kernel_config import KernelConfig, require_spec_config_model
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.facts.provenance import Source, code_line
+from ascend_dsa.lang import Text
 from ascend_dsa.validate import require_instance, require_int
 
 if TYPE_CHECKING:
@@ -44,7 +45,17 @@ VECTOR_STAGES: Final = (
     VectorStage("index-preprocess", 4, 194, 5, code_line("kernel_body.h", 1304)),
     VectorStage("scale-o", 5, 196, 0, code_line("kernel_body.h", 1305)),
     VectorStage(
-        "skip-scale-flag", 6, 198, 1, Source("kernel_body.h:1312 or 1316 (which one depends on the block)", "code")
+        "skip-scale-flag",
+        6,
+        198,
+        1,
+        Source(
+            Text(
+                "kernel_body.h:1312 或 1316（取决于是哪一块）",
+                "kernel_body.h:1312 or 1316 (which one depends on the block)",
+            ),
+            "code",
+        ),
     ),
     VectorStage("kv-gather", 7, 200, 5, code_line("kernel_body.h", 1314)),
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ascend_dsa.facts.provenance import report_lines
 from ascend_dsa.lang import Lang, check_lang, pick, term
 from ascend_dsa.render.format import format_figure, published_cell, with_unit
 from ascend_dsa.render.markdown import Align, status_text, table
@@ -124,7 +125,7 @@ def render_claim(claim_id: str, design: ClaimContext = SHIPPED_CONTEXT, *, lang:
     """One claim in a sentence: ours, the report's, the rule and the status, after checking it."""
     (result,) = check_claims(design, ids=(claim_id,))
     citation = result.claim.figure.citation
-    where = pick(lang, f"报告 (zh) 第 {citation.first_line} 行", f"report (zh) line {citation.first_line}")
+    where = report_lines(citation.first_line).in_(lang)
     theirs = published_cell(result, lang)
     return pick(
         lang,

@@ -5,12 +5,11 @@ The figures of the same page (feasibility map, roofline, MMA against FixPipe) ar
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from ascend_dsa.errors import ForbiddenDesign
 from ascend_dsa.facts.hardware import ASCEND_950
-from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.facts.kernel_rules import TILE_RULES, UINT32_PER_VECTOR
+from ascend_dsa.facts.kernel_rules import TILE_RULES
 from ascend_dsa.lang import Lang, pick, term, unit_name
 from ascend_dsa.models.design_point import (
     LIMIT_SOURCES,
@@ -28,6 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from ascend_dsa.facts.hardware import AscendSpec
+    from ascend_dsa.lang import Text
     from ascend_dsa.models.design_point import DesignEvaluation
 
 
@@ -124,12 +124,12 @@ def _outcome(spec: AscendSpec, point: DesignPoint, lang: Lang) -> tuple[list[str
 
 def render_design_alternatives(
     spec: AscendSpec = ASCEND_950,
-    alternatives: Iterable[tuple[str, str, DesignPoint]] = ALTERNATIVES,
+    alternatives: Iterable[tuple[Text, DesignPoint]] = ALTERNATIVES,
     *,
     lang: Lang = "zh",
 ) -> str:
     """The report's design next to its alternatives: which limit binds for each, and what each exceeds."""
-    rows = [[pick(lang, zh, en), *_outcome(spec, point, lang)[0]] for zh, en, point in alternatives]
+    rows = [[name.in_(lang), *_outcome(spec, point, lang)[0]] for name, point in alternatives]
     headers = [
         pick(lang, "设计点", "design point"),
         pick(lang, "最紧的限制", "binding limit"),
@@ -139,26 +139,12 @@ def render_design_alternatives(
     return table(headers, rows, ("left", "left", "right", "left"))
 
 
-#: The tile-size rules as a Chinese page states them, by rule code (the English is each rule's own statement).
-_RULE_STATEMENTS_ZH: Final = {
-    "index-block-multiple-of-b-topk": "INDEX_BLOCK_SIZE 必须是 B_TOPK 的整数倍（一组 index 装下整数个 KV 块）",
-    "even-b-topk-per-vector-core": "B_TOPK ÷ VECTOR Core 数必须是偶数（gather2 两个 token 一拷）",
-    "b-topk-whole-fractals": (
-        f"B_TOPK 必须是分形宽度 FRACTAL_W = {SHIPPED_KERNEL.fractal_cols} 的整数倍"
-        f"（S 按 B_TOPK ÷ {SHIPPED_KERNEL.fractal_cols} 个分形拷到 L1）"
-    ),
-    "index-block-whole-vector-pairs": (
-        f"INDEX_BLOCK_SIZE 必须是 {2 * UINT32_PER_VECTOR} 的整数倍（index 每次读两个 {UINT32_PER_VECTOR} 路的向量）"
-    ),
-}
-
-
 def render_rule_list(*, lang: Lang = "zh") -> str:
     """The kernel's tile-size rules the map greys out, with their sources, in the page's language."""
     rows = [
         [
             f"`{t.rule.code}`",
-            pick(lang, _RULE_STATEMENTS_ZH[t.rule.code], t.rule.statement),
+            t.rule.statement.in_(lang),
             citation(t.rule.source, lang),
         ]
         for t in TILE_RULES

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Literal
 
-from ascend_dsa.lang import Lang, check_lang, term
+from ascend_dsa.lang import Lang, term
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -15,13 +14,6 @@ if TYPE_CHECKING:
 Align = Literal["left", "right", "center"]
 
 _RULES: dict[str, str] = {"left": ":--", "right": "--:", "center": ":-:"}
-_REPORT_LINES: Final = re.compile(r"report \(zh\) lines? ([\d\-–, ]+\d)")
-#: Phrases of our English citations, as a Chinese page says them.
-_CITATION_PHRASES_ZH: Final = (
-    (" (which one depends on the block)", "（取决于是哪一块）"),
-    ("what-if override", "what-if 中改动的值"),
-    (" or ", " 或 "),
-)
 
 
 def _cell(value: object) -> str:
@@ -43,13 +35,7 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]], align: Seque
 
 def citation(source: Source, lang: Lang) -> str:
     """A source's citation in the page's language (报告 (zh) 第 85 行 on a Chinese page)."""
-    text = source.citation
-    if check_lang(lang) == "en":
-        return text
-    text = _REPORT_LINES.sub(lambda m: f"报告 (zh) 第 {m.group(1)} 行", text)
-    for english, chinese in _CITATION_PHRASES_ZH:
-        text = text.replace(english, chinese)
-    return text
+    return source.cite(lang)
 
 
 def kind_name(source: Source, lang: Lang) -> str:

@@ -9,7 +9,7 @@ from ascend_dsa.facts.code_figures import UB_PLAN_CITATION
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.model_shape import DSA_V41
-from ascend_dsa.lang import Lang, pick
+from ascend_dsa.lang import Lang, Text, pick
 from ascend_dsa.models.memory_plans import (
     SHIPPED_L1_LAYOUT,
     SHIPPED_L1_LAYOUT_SOURCE,
@@ -27,21 +27,22 @@ if TYPE_CHECKING:
     from ascend_dsa.facts.hardware import AscendSpec
     from ascend_dsa.models.memory_plans import UbPlan
 
-#: Fields drawn together in the stacked bars: (zh, en, fields).
+#: Fields drawn together in the stacked bars: (name, fields).
 UB_GROUPS: Final = (
-    ("KV 搬运缓冲", "gathered KV buffers", ("gathered_kv", "fp8_scales_bf16", "gathered_kv_fp4", "fp4_scales_bf16")),
-    ("NZ 布局的 KV", "KV in NZ layout", ("gathered_kv_in_nz",)),
-    ("O 累加器", "O accumulator", ("output_accum",)),
-    ("O 分片", "O fragments", ("cur_output_frag",)),
-    ("P / S", "P / S", ("p",)),
     (
-        "行统计量与 sink",
-        "row statistics and sink",
+        Text("KV 搬运缓冲", "gathered KV buffers"),
+        ("gathered_kv", "fp8_scales_bf16", "gathered_kv_fp4", "fp4_scales_bf16"),
+    ),
+    (Text("NZ 布局的 KV", "KV in NZ layout"), ("gathered_kv_in_nz",)),
+    (Text("O 累加器", "O accumulator"), ("output_accum",)),
+    (Text("O 分片", "O fragments"), ("cur_output_frag",)),
+    (Text("P / S", "P / S"), ("p",)),
+    (
+        Text("行统计量与 sink", "row statistics and sink"),
         ("attn_sink", "row_max", "row_max_for_o", "row_sum", "row_denorm", "row_scales", "row_max_max_delta"),
     ),
     (
-        "索引与 gather2 参数",
-        "indices and gather2 parameters",
+        Text("索引与 gather2 参数", "indices and gather2 parameters"),
         ("indices", "global_kv_ptr_offset", "src_stride_in_gather2", "smaller_indices", "larger_indices"),
     ),
 )
@@ -126,9 +127,9 @@ def render_ub_plan_bars(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> 
         labels = [_instantiation_label(p, lang).replace(", ", "\n") for p in plans]
         x = range(len(plans))
         bottoms = [0.0] * len(plans)
-        for (zh, en, names), colour in zip(UB_GROUPS, _COLOURS, strict=True):
+        for (name, names), colour in zip(UB_GROUPS, _COLOURS, strict=True):
             heights = [sum(f.bytes for f in p.fields if f.name in names) / KiB for p in plans]
-            ax.bar(x, heights, bottom=bottoms, color=colour, label=pick(lang, zh, en), width=0.6)
+            ax.bar(x, heights, bottom=bottoms, color=colour, label=name.in_(lang), width=0.6)
             bottoms = [b + h for b, h in zip(bottoms, heights, strict=True)]
         capacity = spec.ub_bytes_per_vector_core / KiB
         ax.axhline(capacity, color="#d62728", linewidth=1.5, linestyle="--")

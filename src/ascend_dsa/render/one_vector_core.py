@@ -20,6 +20,26 @@ from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from ascend_dsa.facts.hardware import AscendSpec
+    from ascend_dsa.facts.kernel_config import KernelConfig
+
+
+def _queue_headers(lang: Lang) -> list[str]:
+    """The columns both MTE2 tables end with: a block's requests against the queue."""
+    return [
+        pick(lang, "每块请求数", "requests per block"),
+        pick(lang, "队列深度", "queue depth"),
+        pick(lang, "同时在途 token", "tokens in flight"),
+        pick(lang, "每块需要几轮队列", "queue refills per block"),
+    ]
+
+
+def _queue_cells(spec: AscendSpec, config: KernelConfig, tokens_per_request: int) -> list[object]:
+    """A block's MTE2 requests per VECTOR Core, the queue's depth, the tokens it keeps in flight, the refills."""
+    requests = requests_per_block(config, tokens_per_request)
+    depth = spec.mte2_outstanding_requests
+    return [requests, depth, tokens_in_flight(spec, tokens_per_request), f"{requests / depth:.0f} ×"]
+
 
 def render_mte2_in_flight(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
     """Tokens the MTE2 queue keeps in flight against the tokens a block needs, under 1C2V and 1C1V."""
@@ -28,26 +48,13 @@ def render_mte2_in_flight(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang 
     rows = []
     for vector_cores in (config.vector_cores_per_cube, 1):
         variant = config.with_overrides(vector_cores_per_cube=vector_cores)
-        requests = requests_per_block(variant)
-        rows.append(
-            [
-                f"1C{vector_cores}V",
-                variant.b_topk_per_vector_core,
-                GATHER2_TOKENS_PER_REQUEST,
-                requests,
-                spec.mte2_outstanding_requests,
-                tokens_in_flight(spec),
-                f"{requests / spec.mte2_outstanding_requests:.0f} ×",
-            ]
-        )
+        cells = _queue_cells(spec, variant, GATHER2_TOKENS_PER_REQUEST)
+        rows.append([f"1C{vector_cores}V", variant.b_topk_per_vector_core, GATHER2_TOKENS_PER_REQUEST, *cells])
     headers = [
         pick(lang, "配置", "setup"),
         pick(lang, "每个 VECTOR Core 每块的 token", "tokens per VECTOR Core per block"),
         pick(lang, "每请求 token（gather2）", "tokens per request (gather2)"),
-        pick(lang, "每块请求数", "requests per block"),
-        pick(lang, "队列深度", "queue depth"),
-        pick(lang, "同时在途 token", "tokens in flight"),
-        pick(lang, "每块需要几轮队列", "queue refills per block"),
+        *_queue_headers(lang),
     ]
     return table(headers, rows, ("left", *("right",) * 6)) + "\n"
 
@@ -56,29 +63,13 @@ def render_gather2_requests(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lan
     """MTE2 requests per VECTOR Core per block with one token per request and with gather2's two."""
     check_claims(design, ids=("mte2-queue-depth", "gather2-burst-count"))
     spec, config = design.spec, design.config
-    rows = []
-    for name, per_request in ((("每请求 1 个 token", "1 token per request"), 1), (("gather2", "gather2"), None)):
-        tokens = GATHER2_TOKENS_PER_REQUEST if per_request is None else per_request
-        requests = requests_per_block(config, tokens)
-        rows.append(
-            [
-                pick(lang, *name),
-                tokens,
-                config.b_topk_per_vector_core,
-                requests,
-                spec.mte2_outstanding_requests,
-                tokens_in_flight(spec, tokens),
-                f"{requests / spec.mte2_outstanding_requests:.0f} ×",
-            ]
-        )
+    ways = ((pick(lang, "每请求 1 个 token", "1 token per request"), 1), ("gather2", GATHER2_TOKENS_PER_REQUEST))
+    rows = [[name, tokens, config.b_topk_per_vector_core, *_queue_cells(spec, config, tokens)] for name, tokens in ways]
     headers = [
         pick(lang, "方式", "how"),
         pick(lang, "每请求 token", "tokens per request"),
         pick(lang, "每个 VECTOR Core 每块的 token", "tokens per VECTOR Core per block"),
-        pick(lang, "每块请求数", "requests per block"),
-        pick(lang, "队列深度", "queue depth"),
-        pick(lang, "同时在途 token", "tokens in flight"),
-        pick(lang, "每块需要几轮队列", "queue refills per block"),
+        *_queue_headers(lang),
     ]
     return table(headers, rows, ("left", *("right",) * 6)) + "\n"
 

@@ -9,6 +9,7 @@ from matplotlib.patches import Patch
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.facts.provenance import WHAT_IF_OVERRIDE
 from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.models.pipeline import (
     P_READY_TO_USED_SOURCE,
@@ -85,30 +86,11 @@ def _checked(timeline: Timeline) -> Timeline:
     return timeline
 
 
-#: How each task's cost is obtained, as a Chinese page says it (the English is the source's own note).
-_HOW_ZH: Final = {
-    Task.QK: "MMA_M × B_TOPK × d_qk ÷ 每周期 FMA 数；由硬件参数推出",
-    Task.SV: "MMA_M × B_TOPK × d_v ÷ 每周期 FMA 数；由硬件参数推出",
-    Task.P_OUT: "fp32 的 P 经 FixPipe 搬出；1C2V 的 FixPipe 带宽是假设",
-    Task.O_OUT: "fp32 的 O 经 FixPipe 搬出；1C2V 的 FixPipe 带宽是假设",
-    Task.GATHER: "B_TOPK 个 token 按本 AI Core 分到的 L2 带宽搬入",
-    Task.INDEX_FETCH: "INDEX_BLOCK_SIZE 个 int32 按分到的 L2 带宽读入",
-    Task.ND2NZ: "读写本核的一半 KV；VECTOR 的吞吐是假设",
-    Task.KV_TO_L1: "本核的一半 KV 经 MTE3 搬到 L1；MTE3 带宽是假设",
-    Task.SOFTMAX: "对本核的 P 做 max、exp、求和、转换；VECTOR 的吞吐是假设",
-    Task.S_TO_L1: "本核的 bf16 S 经 MTE3 搬到 L1；MTE3 带宽是假设",
-    Task.SCALE_O: "读 O 和累加器、写回累加器；VECTOR 的吞吐是假设",
-    Task.PROCESS_INDEX: "读入 index，写出成对的 index 和 stride；VECTOR 的吞吐是假设",
-}
-
-
-def how_obtained(task: Task, source: Source, lang: Lang) -> str:
-    """How a task's cost per block is obtained, in the page's language, with its citation where it has one."""
-    if source.citation == "what-if override":
-        zh = citation(source, lang)
-    else:
-        zh = _HOW_ZH[task] + ("" if source.citation == "assumed" else f"（{citation(source, lang)}）")
-    return pick(lang, zh, source.note or source.citation)
+def how_obtained(source: Source, lang: Lang) -> str:
+    """How a task's cost per block is obtained, in the page's language, with its citation on a Chinese page."""
+    if source.parts == (WHAT_IF_OVERRIDE,):
+        return pick(lang, source.cite(lang), source.how(lang))
+    return pick(lang, f"{source.how(lang)}（{source.cite(lang)}）", source.how(lang))
 
 
 def render_pipeline_costs(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> str:
@@ -124,7 +106,7 @@ def render_pipeline_costs(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -
                 TASK_UNIT[task].value,
                 f"{costs.cycles[task]:.0f}",
                 kind,
-                how_obtained(task, source, lang),
+                how_obtained(source, lang),
             ]
         )
     headers = [

@@ -8,6 +8,7 @@ from ascend_dsa.facts.hardware import ASCEND_950, l2_bytes_per_cycle_per_core
 from ascend_dsa.facts.kv_formats import KvFormat
 from ascend_dsa.facts.kv_formats import kv_bytes_per_token as kv_bytes_per_token_of
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
+from ascend_dsa.facts.provenance import report_lines
 from ascend_dsa.facts.report_figures import published_head_roofline
 from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.models.roofline import (
@@ -89,7 +90,7 @@ def render_head_roofline_table(
                 "—" if row is None else row.mem_cycles,
                 f"{p.ratio:.2f}",
                 verdict_text(p.verdict(), lang),
-                "—" if row is None else pick(lang, f"报告 (zh) 第 {row.line} 行", f"report (zh) line {row.line}"),
+                "—" if row is None or row.line is None else report_lines(row.line).in_(lang),
             ]
         )
     aligns: tuple[Align, ...] = ("right",) * 8 + ("left",)

@@ -183,7 +183,7 @@ def _prefill_ub() -> UbPlan:
 
 def _alternative(index: int) -> DesignPoint:
     """The design page's ``index``-th alternative (render_design_alternatives)."""
-    return ALTERNATIVES[index][2]
+    return ALTERNATIVES[index][1]
 
 
 def _identity_rescale(*, exact_fp32: bool) -> Fraction:

@@ -8,23 +8,23 @@ from __future__ import annotations
 
 from typing import Final
 
+from ascend_dsa.lang import Text
 from ascend_dsa.models.design_point import SHIPPED_DESIGN, DesignPoint, KvCache
 
-#: Alternatives to the shipped design shown beside it: (zh, en, point).
+#: Alternatives to the shipped design shown beside it: (name, point).
 ALTERNATIVES: Final = (
-    ("报告的选择", "the report's choice", SHIPPED_DESIGN),
-    ("只用一个 VECTOR Core（1C1V）", "one VECTOR Core (1C1V)", DesignPoint(vector_cores=1)),
-    ("1C1V 且 B_TOPK 128", "1C1V with B_TOPK 128", DesignPoint(vector_cores=1, b_topk=128)),
-    ("32 个 head", "32 heads", DesignPoint(heads_per_core=32)),
-    ("128 个 head", "128 heads", DesignPoint(heads_per_core=128)),
-    ("B_TOPK 96（INDEX_BLOCK_SIZE 640）", "B_TOPK 96 (INDEX_BLOCK_SIZE 640)", DesignPoint(b_topk=96)),
+    (Text("报告的选择", "the report's choice"), SHIPPED_DESIGN),
+    (Text("只用一个 VECTOR Core（1C1V）", "one VECTOR Core (1C1V)"), DesignPoint(vector_cores=1)),
+    (Text("1C1V 且 B_TOPK 128", "1C1V with B_TOPK 128"), DesignPoint(vector_cores=1, b_topk=128)),
+    (Text("32 个 head", "32 heads"), DesignPoint(heads_per_core=32)),
+    (Text("128 个 head", "128 heads"), DesignPoint(heads_per_core=128)),
+    (Text("B_TOPK 96（INDEX_BLOCK_SIZE 640）", "B_TOPK 96 (INDEX_BLOCK_SIZE 640)"), DesignPoint(b_topk=96)),
     (
-        "B_TOPK 96，INDEX_BLOCK_SIZE 384",
-        "B_TOPK 96, INDEX_BLOCK_SIZE 384",
+        Text("B_TOPK 96，INDEX_BLOCK_SIZE 384", "B_TOPK 96, INDEX_BLOCK_SIZE 384"),
         DesignPoint(b_topk=96, index_block_size=384),
     ),
-    ("B_TOPK 128", "B_TOPK 128", DesignPoint(b_topk=128)),
-    ("decode，FP8 + FP4，sink", "decode, FP8 + FP4, sink", DesignPoint(kv_cache=KvCache.FP8_FP4, sink=True)),
+    (Text("B_TOPK 128", "B_TOPK 128"), DesignPoint(b_topk=128)),
+    (Text("decode，FP8 + FP4，sink", "decode, FP8 + FP4, sink"), DesignPoint(kv_cache=KvCache.FP8_FP4, sink=True)),
 )
 
 #: Heads and B_TOPK of the feasibility map: 16..256 in steps of 16.
