@@ -221,23 +221,23 @@ class Mutation:
 #: Changes that each break exactly one check the lean build runs, and no other; ``mutated_build`` applies them all
 #: to one copy. Keyed by what they break; each is asserted by the test named in its comment.
 MUTATIONS: dict[str, Mutation] = {
-    # tests/test_claims_guard.py: a PublishedFigure value that is a claim's input (report (zh) line 5)
+    # tests/report/test_claims_guard.py: a PublishedFigure value that is a claim's input (report (zh) line 5)
     "prefill-tflops": Mutation(
         "src/ascend_dsa/facts/report_figures.py",
         'key="prefill-tflops", value=410,',
         'key="prefill-tflops", value=821,',
     ),
-    # tests/test_claims_guard.py: one row of the head-roofline table kept as text (report (zh) line 108)
+    # tests/report/test_claims_guard.py: one row of the head-roofline table kept as text (report (zh) line 108)
     "head-roofline-line-108": Mutation(
         "src/ascend_dsa/facts/report_figures.py",
         "cube_cycles=  8192, mem_cycles=  6921",
         "cube_cycles=  8192, mem_cycles= 13843",
     ),
-    # tests/test_site_algorithm.py: the token size kv_cache_format.h:19 states
+    # tests/site/test_site_algorithm.py: the token size kv_cache_format.h:19 states
     "kv-token-bytes": Mutation(
         "src/ascend_dsa/facts/kv_formats.py", '{"FP8": 528, "FP4": 288}', '{"FP8": 529, "FP4": 288}'
     ),
-    # tests/test_design_site.py: one shipped UB total (config.h)
+    # tests/site/test_design_site.py: one shipped UB total (config.h)
     "ub-total": Mutation("src/ascend_dsa/facts/code_figures.py", "total_bytes=259600", "total_bytes=259601"),
 }
 

@@ -42,7 +42,7 @@ ScaleKind = Literal["ue8m0", "e4m3"]
 #: Bits of one stored value of each element type.
 ELEMENT_BITS: Final[Mapping[str, int]] = MappingProxyType({"bf16": 16, "e4m3": 8, "e2m1": 4})
 #: Largest finite magnitude of each element type: bf16 ``(2 - 2^-7) x 2^127``; e4m3 (the ``fn`` variant, no
-#: infinities) 448; e2m1 6. tests/test_kv_formats.py checks each against ``ml_dtypes.finfo``.
+#: infinities) 448; e2m1 6. tests/facts/test_kv_formats.py checks each against ``ml_dtypes.finfo``.
 ELEMENT_MAX: Final[Mapping[str, float]] = MappingProxyType({"bf16": (2 - 2**-7) * 2.0**127, "e4m3": 448.0, "e2m1": 6.0})
 ELEMENT_MAX_SOURCE: Final = Source(
     "OCP 8-bit Floating Point Specification (OFP8) 1.0, table 1 (E4M3 max 448); "

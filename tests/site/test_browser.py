@@ -14,8 +14,8 @@ import pytest
 from ascend_dsa import published_head_roofline
 from ascend_dsa.render.svg import FIGURE_CLASS, figure, to_svg
 from tests.conftest import SCREENSHOTS
+from tests.site.test_search import EN_QUERIES, QUERIES
 from tests.site_html import page_paths
-from tests.test_search import EN_QUERIES, QUERIES
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -14,7 +14,7 @@ from mkdocs.exceptions import Abort
 
 from ascend_dsa.errors import FigureMismatch, Mismatch
 from tests.conftest import mkdocs_serve, wait_for_text
-from tests.test_hooks import load_hook
+from tests.site.test_hooks import load_hook
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

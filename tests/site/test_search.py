@@ -1,7 +1,7 @@
 """Search per edition: a Chinese index segmented by jieba, an English one of its own; a query finds the chapter.
 
 The ranking here is a stand-in for lunr's (title matches weigh 1000 times text matches, as Material configures
-them); tests/test_browser.py checks the real search in Chromium with the same queries.
+them); tests/site/test_browser.py checks the real search in Chromium with the same queries.
 """
 
 from __future__ import annotations

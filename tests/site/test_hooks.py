@@ -16,7 +16,7 @@ from markdown_exec import formatter, validator
 from mkdocs.exceptions import PluginError
 
 from tests.conftest import ROOT, build_site, copy_project, mkdocs_serve, perturb, wait_for_text
-from tests.test_offline import external_resources
+from tests.site.test_offline import external_resources
 
 if TYPE_CHECKING:
     from pathlib import Path

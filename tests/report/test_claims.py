@@ -168,5 +168,5 @@ def test_copies_per_token_claim() -> None:
 @pytest.mark.parametrize("suffix", [".md", ".en.md"])
 def test_new_claims_are_rendered_on_their_pages(chapter: str, suffix: str) -> None:
     """The pages holding the line 116 and line 220 claims render their chapter's claims, in both languages."""
-    page = Path(__file__).resolve().parents[1] / "docs" / f"{chapter}{suffix}"
+    page = Path(__file__).resolve().parents[2] / "docs" / f"{chapter}{suffix}"
     assert f'render_chapter_claims("{chapter}"' in page.read_text(encoding="utf-8")

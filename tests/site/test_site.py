@@ -47,7 +47,7 @@ def test_perturbation_breaks_strict_build(
 ) -> None:
     """Change one constant the figures are computed from, in a copy: the strict build fails and names the rows.
 
-    A changed published figure breaking the build is tests/test_claims_guard.py's subject.
+    A changed published figure breaking the build is tests/report/test_claims_guard.py's subject.
     """
     result = project_copy.replace(file, old, new).lean().build()
     assert result.returncode != 0

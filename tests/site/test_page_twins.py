@@ -9,7 +9,7 @@ import pytest
 
 from ascend_dsa.site.fences import blank_fences, fences
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 CHINESE = sorted(p for p in DOCS.rglob("*.md") if not p.name.endswith(".en.md"))
 
 
