@@ -135,12 +135,12 @@ def render_claim(claim_id: str, design: ClaimContext = SHIPPED_CONTEXT, *, lang:
 def render_report_lines(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
     """Every report line that states numbers, its numbers as written, and the claims that check them.
 
-    Raises [`FigureMismatch`][] first when a listed number has no claim, a claim cites no listed line, or any of
-    these claims fails.
+    Raises [`FigureMismatch`][] first when any claim fails, then when a listed number has no claim or differs from
+    its figure, or a claim cites no listed line.
     """
     check_lang(lang)
-    lines = check_report_lines()
     results = {r.claim.claim_id: r for r in check_claims(design)}
+    lines = check_report_lines()
     headers = [
         pick(lang, "报告 (zh)", "report (zh)"),
         pick(lang, "这一行写的数", "numbers on the line"),
