@@ -42,7 +42,13 @@ from ascend_dsa.models.design_point import (
 )
 from ascend_dsa.models.memory_plans import UbPlan, l0c_output_bytes, l0c_used_bytes, layout_bytes_per_bank, ub_plan
 from ascend_dsa.models.mte2 import requests_per_block, tokens_in_flight
-from ascend_dsa.models.nd2nz_stride import UB_BANK_GROUPS, blocks_per_token, nz_block_bytes, ub_nz_stride_bytes
+from ascend_dsa.models.nd2nz_stride import (
+    UB_BANK_GROUPS,
+    blocks_per_token,
+    min_conflict_free_padding,
+    nz_block_bytes,
+    ub_nz_stride_bytes,
+)
 from ascend_dsa.models.online_softmax import ONLINE_SOFTMAX_START
 from ascend_dsa.models.peak_clock import flops_per_cycle
 from ascend_dsa.models.rescale_bound import raw_logit_threshold, rescale_factor_bound
@@ -359,7 +365,9 @@ _VALUES.update(
         "pieces_per_vector": lambda: Quantity(VECTOR_BYTES // nz_block_bytes(SHIPPED_KERNEL)),
         "ub_row_slots": lambda: Quantity(UB_ROW_BYTES // nz_block_bytes(SHIPPED_KERNEL)),
         "nz_stride_unpadded_bytes": lambda: Quantity(ub_nz_stride_bytes(SHIPPED_KERNEL, pad_rows=0), "B"),
-        "nz_padded_column_tokens": lambda: Quantity(SHIPPED_KERNEL.b_topk_per_vector_core + 1),
+        "nz_padded_column_tokens": lambda: Quantity(
+            SHIPPED_KERNEL.b_topk_per_vector_core + min_conflict_free_padding(SHIPPED_KERNEL)
+        ),
         "nz_stride_padded_bytes": lambda: Quantity(ub_nz_stride_bytes(SHIPPED_KERNEL), "B"),
         "nz_stride_padded_mod_row": lambda: Quantity(ub_nz_stride_bytes(SHIPPED_KERNEL) % UB_ROW_BYTES, "B"),
         "nd2nz_example_tokens": lambda: Quantity(ND2NZ_EXAMPLE_TOKENS),
