@@ -43,6 +43,8 @@ MODULES = tuple(importlib.import_module(f"ascend_dsa.{name}") for name in MODULE
 CONSTRUCTORS = (AscendSpec, KernelConfig, ModelShape, DesignPoint, DesignGrid, ClaimContext)
 #: Functions that hand a number back as given (NaN in, NaN out): their results are not checked for finiteness.
 PASS_THROUGH = frozenset({"normalise", "plain", "require_instance", "require_real", "require_array"})
+#: Functions whose results quote the report's -inf (report (zh) line 45: the online softmax's initial maxima).
+QUOTES_INFINITY = frozenset({"evaluate_claims", "check_claims", "check_report_lines"})
 
 NAN, INF = math.nan, math.inf
 HUGE = 10**400
@@ -210,7 +212,11 @@ def check_call(target: Callable[..., Any], kwargs: dict[str, Any]) -> None:
         result = target(**kwargs)
     except (TypeError, ValueError, AscendDsaError):
         return
-    assert getattr(target, "__name__", "") in PASS_THROUGH or _finite(result), (target, kwargs, result)
+    assert getattr(target, "__name__", "") in PASS_THROUGH | QUOTES_INFINITY or _finite(result), (
+        target,
+        kwargs,
+        result,
+    )
 
 
 @pytest.mark.parametrize(("name", "target"), CALLABLES, ids=[n for n, _ in CALLABLES])

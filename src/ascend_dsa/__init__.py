@@ -44,6 +44,7 @@ if TYPE_CHECKING:
         published_figure,
         published_head_roofline,
     )
+    from ascend_dsa.facts.report_lines import REPORT_LINES, ReportLine, StatedNumber
     from ascend_dsa.models.block_cycles import (
         fixpipe_break_even_b_topk,
         fixpipe_bytes_per_block,
@@ -141,7 +142,7 @@ if TYPE_CHECKING:
     from ascend_dsa.models.throughput import cycles_per_block_at, fraction_of_peak
     from ascend_dsa.render.accumulator import render_accumulator_ub_share, render_identity_rescale, render_l0c_budget
     from ascend_dsa.render.assumptions import render_assumptions
-    from ascend_dsa.render.claims import render_chapter_claims, render_claim, render_claim_ledger
+    from ascend_dsa.render.claims import render_chapter_claims, render_claim, render_claim_ledger, render_report_lines
     from ascend_dsa.render.design_figures import (
         render_feasibility_map,
         render_mma_fixpipe_figure,
@@ -203,7 +204,7 @@ if TYPE_CHECKING:
         check_ub_totals,
         head_roofline_differences,
     )
-    from ascend_dsa.report.claims import CLAIMS, ClaimResult, check_claims, evaluate_claims
+    from ascend_dsa.report.claims import CLAIMS, ClaimResult, check_claims, check_report_lines, evaluate_claims
     from ascend_dsa.report.forward_cases import (
         ForwardCase,
         ForwardComparison,
@@ -227,6 +228,7 @@ __all__ = [
     "MODEL1_FP8",
     "PUBLISHED_FIGURES",
     "REPORT_HEADS",
+    "REPORT_LINES",
     "REPORT_TOPK",
     "SHIPPED_CONTEXT",
     "SHIPPED_DESIGN",
@@ -264,6 +266,7 @@ __all__ = [
     "OutOfRange",
     "OutsideModel",
     "PublishedFigure",
+    "ReportLine",
     "RescaleMeasurement",
     "RooflinePoint",
     "Rule",
@@ -271,6 +274,7 @@ __all__ = [
     "Source",
     "SplitTokenLayout",
     "StageCosts",
+    "StatedNumber",
     "StoreSlots",
     "SweepResult",
     "Task",
@@ -291,6 +295,7 @@ __all__ = [
     "check_kernel_rules",
     "check_nz_padding",
     "check_p_ready_to_used",
+    "check_report_lines",
     "check_token_bytes",
     "check_ub_totals",
     "clock_range_for_percent",
@@ -379,6 +384,7 @@ __all__ = [
     "render_pipeline_schedule",
     "render_pipeline_sensitivity",
     "render_pipeline_summary",
+    "render_report_lines",
     "render_rescale_plot",
     "render_rescale_table",
     "render_rescale_threshold",

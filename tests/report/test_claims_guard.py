@@ -4,8 +4,10 @@ The guarantee is proved in three parts, instead of one strict build per figure:
 
 1. Coverage: every page's markdown-exec blocks run in-process once, recording which claims each block checks;
    every claim is checked by a block of some page, in both languages.
-2. Perturbation, in-process: for each published figure, the loaded package is given a changed value (no build);
-   ``check_claims`` and every block that checks a claim using the figure then raise ``FigureMismatch`` naming it.
+2. Perturbation, in-process: every number of every published figure is moved, in turn, up and down by the smallest
+   step the report's printed digits can show (an infinity to the largest finite float); ``check_claims`` then
+   raises ``FigureMismatch`` naming a claim on that figure, whatever its rule. Each figure, changed once, also makes
+   every page block that checks a claim using it raise.
 3. Wiring: the strict build of a copy whose ``report_figures.py`` source has two figures changed (a
    ``PublishedFigure`` value and a head-roofline row) fails naming both claims, so a block that raises fails it.
 """
@@ -15,6 +17,8 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import io
+import math
+import re
 import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -28,11 +32,12 @@ from ascend_dsa.facts.report_figures import (
     HEAD_ROOFLINE_PUBLISHED_TEXT,
     PUBLISHED_FIGURES,
     FigureValue,
+    PublishedFigure,
     head_roofline_figures,
     published_head_roofline,
 )
 from ascend_dsa.report.claims import CLAIMS, check_claims
-from ascend_dsa.report.rules import RuleKind
+from ascend_dsa.report.rules import leaves
 from ascend_dsa.site.fences import fences
 from tests.conftest import MUTATIONS, ROOT
 
@@ -45,7 +50,6 @@ if TYPE_CHECKING:
     from tests.conftest import BuildResult
 
 ROOFLINE_KEYS = [f.key for f in head_roofline_figures()]
-ALL_KEYS = [f.key for f in PUBLISHED_FIGURES] + ROOFLINE_KEYS
 DOCS = ROOT / "docs"
 
 
@@ -143,43 +147,89 @@ def claims_using(key: str) -> list[str]:
     return [c.claim_id for c in CLAIMS if key == c.claim_id or key in c.inputs]
 
 
-def perturbed(value: FigureValue, *, shrink: bool) -> FigureValue:
-    """The value with its first number moved far enough to break any rule: doubled plus one, or halved for bounds."""
-    if isinstance(value, tuple):
-        return (perturbed(value[0], shrink=shrink), *value[1:])
-    if shrink:
-        return type(value)(value // 2 - 1)
-    return type(value)(2 * value + 1)
+@dataclass(frozen=True)
+class Step:
+    """One published number changed: the figure, the number's position among the figure's numbers, its new value."""
+
+    key: str
+    index: int
+    value: float
+
+    @property
+    def label(self) -> str:
+        """A test id: figure, position and new value."""
+        return f"{self.key}[{self.index}]={self.value!r}"
 
 
-def is_upper_bound(key: str) -> bool:
-    """Whether the figure ``key`` is compared as an upper bound (so a larger value would still hold)."""
-    return any(c.rule.kind is RuleKind.AT_MOST for c in CLAIMS if c.claim_id == key)
+def smallest_step(value: float, written: str) -> float:
+    """The smallest change the report's printed digits can show: 1 for a whole number, 0.01 for ``73.14``, 1e12 for
+    ``5e12`` and 1e6 for ``1650e6`` (a number the report writes as mantissa and exponent)."""
+    for mantissa, exponent in re.findall(r"(\d+(?:\.\d+)?)e(\d+)", written):
+        if float(mantissa) * 10 ** int(exponent) == value:
+            return 10.0 ** (int(exponent) - len(mantissa.partition(".")[2]))
+    if isinstance(value, int) or value.is_integer():
+        return 1
+    return 10.0 ** -len(repr(value).partition(".")[2])
 
 
-def perturbed_roofline_text(key: str) -> tuple[str, ...]:
-    """The published head-roofline text with the L2 cycles of the row ``key`` changed."""
-    index = ROOFLINE_KEYS.index(key)
-    row, text = published_head_roofline()[index], HEAD_ROOFLINE_PUBLISHED_TEXT[index]
-    new = text.replace(f"mem_cycles={row.mem_cycles:6d}", f"mem_cycles={2 * row.mem_cycles + 1:6d}")
+def moved(value: float, step: float, sign: int) -> float:
+    """``value`` moved by ``sign`` steps, kept to the digits of the step (an int stays an int)."""
+    if isinstance(value, int) and float(step).is_integer():
+        return value + sign * int(step)
+    decimals = max(0, -math.floor(math.log10(step)))
+    return round(value + sign * step, decimals)
+
+
+def figure_steps(figure: PublishedFigure) -> list[Step]:
+    """Every number of ``figure`` moved up and down by its smallest printed step; an infinity to the largest finite."""
+    steps = []
+    for index, value in enumerate(leaves(figure.value)):
+        if math.isinf(value):
+            steps.append(Step(figure.key, index, math.copysign(sys.float_info.max, value)))
+            continue
+        step = smallest_step(value, figure.written)
+        steps.extend(Step(figure.key, index, moved(value, step, sign)) for sign in (1, -1))
+    return steps
+
+
+ALL_STEPS = [step for figure in (*PUBLISHED_FIGURES, *head_roofline_figures()) for step in figure_steps(figure)]
+
+
+def with_leaf(value: FigureValue, index: int, new: float) -> FigureValue:
+    """``value`` with its ``index``-th number (nested tuples flattened) replaced by ``new``."""
+    numbers = iter([*leaves(value)[:index], new, *leaves(value)[index + 1 :]])
+
+    def rebuild(item: FigureValue) -> FigureValue:
+        return tuple(rebuild(v) for v in item) if isinstance(item, tuple) else next(numbers)
+
+    return rebuild(value)
+
+
+def perturbed_roofline_text(step: Step) -> tuple[str, ...]:
+    """The published head-roofline text with one number of the row ``step.key`` changed, its width kept."""
+    row = ROOFLINE_KEYS.index(step.key)
+    text = HEAD_ROOFLINE_PUBLISHED_TEXT[row]
+    match = list(re.finditer(r"\d+", text))[step.index]
+    new = text[: match.start()] + str(int(step.value)).rjust(len(match[0])) + text[match.end() :]
     assert new != text
-    return (*HEAD_ROOFLINE_PUBLISHED_TEXT[:index], new, *HEAD_ROOFLINE_PUBLISHED_TEXT[index + 1 :])
+    return (*HEAD_ROOFLINE_PUBLISHED_TEXT[:row], new, *HEAD_ROOFLINE_PUBLISHED_TEXT[row + 1 :])
 
 
-def perturb_in_process(monkeypatch: pytest.MonkeyPatch, key: str) -> None:
-    """Give the loaded package a changed published figure ``key``, as a changed report_figures.py would."""
-    if key in ROOFLINE_KEYS:
-        text = perturbed_roofline_text(key)
+def perturb_in_process(monkeypatch: pytest.MonkeyPatch, step: Step) -> None:
+    """Give the loaded package one changed published number, as a changed report_figures.py would."""
+    if step.key in ROOFLINE_KEYS:
+        text = perturbed_roofline_text(step)
 
         def rows(
             text: Iterable[str] = text, citation: report_figures.Citation = HEAD_ROOFLINE_CITATION
         ) -> tuple[HeadRooflineRow, ...]:
             return published_head_roofline(text, citation)
 
+        replace_everywhere(monkeypatch, HEAD_ROOFLINE_PUBLISHED_TEXT, text)
         replace_everywhere(monkeypatch, published_head_roofline, rows)
         return
     figures = tuple(
-        dataclasses.replace(f, value=perturbed(f.value, shrink=is_upper_bound(key))) if f.key == key else f
+        dataclasses.replace(f, value=with_leaf(f.value, step.index, step.value)) if f.key == step.key else f
         for f in PUBLISHED_FIGURES
     )
     replace_everywhere(monkeypatch, PUBLISHED_FIGURES, figures)
@@ -190,34 +240,49 @@ def names_a_claim(message: str, key: str) -> bool:
     return any(f"claim {claim_id} (report (zh) line" in message for claim_id in claims_using(key))
 
 
-@pytest.mark.parametrize("key", ALL_KEYS)
-def test_perturbed_figure_fails_its_claim_check(monkeypatch: pytest.MonkeyPatch, key: str) -> None:
-    """Change one published figure in-process: check_claims raises FigureMismatch naming a claim that uses it."""
-    check_claims()
-    perturb_in_process(monkeypatch, key)
+def test_steps_reach_every_number_of_every_figure() -> None:
+    """Each number of each published figure is moved both ways (an infinity one way), by its printed step."""
+    for figure in (*PUBLISHED_FIGURES, *head_roofline_figures()):
+        numbers = leaves(figure.value)
+        expected = sum(1 if math.isinf(v) else 2 for v in numbers)
+        assert len(figure_steps(figure)) == expected, figure.key
+    assert smallest_step(73.14, "") == pytest.approx(0.01)
+    assert smallest_step(5e12, "l2_total_bw = 5e12") == 1e12
+    assert smallest_step(1650e6, "freq = 1650e6") == 1e6
+    assert moved(403.43, 0.01, 1) == 403.44
+
+
+@pytest.mark.parametrize("step", ALL_STEPS, ids=[s.label for s in ALL_STEPS])
+def test_every_smallest_change_fails_the_claims_check(monkeypatch: pytest.MonkeyPatch, step: Step) -> None:
+    """One published number moved by the smallest step its digits show, up or down: check_claims raises naming it."""
+    perturb_in_process(monkeypatch, step)
     with pytest.raises(FigureMismatch) as raised:
         check_claims()
-    assert names_a_claim(str(raised.value), key), str(raised.value)
+    assert names_a_claim(str(raised.value), step.key), str(raised.value)
 
 
-@pytest.mark.parametrize("key", ALL_KEYS)
+#: One step per figure (its first number, up), for the slower page-block test.
+FIRST_STEPS = list({step.key: step for step in reversed(ALL_STEPS) if step.index == 0}.values())
+
+
+@pytest.mark.parametrize("step", FIRST_STEPS, ids=[s.key for s in FIRST_STEPS])
 def test_perturbed_figure_fails_every_block_that_checks_it(
-    checked_by: dict[str, list[PageBlock]], monkeypatch: pytest.MonkeyPatch, key: str
+    checked_by: dict[str, list[PageBlock]], monkeypatch: pytest.MonkeyPatch, step: Step
 ) -> None:
     """Change one published figure in-process: each page block checking a claim that uses it raises, naming one."""
-    blocks = [b for claim_id in claims_using(key) for b in checked_by.get(claim_id, [])]
-    assert blocks, key
-    perturb_in_process(monkeypatch, key)
+    blocks = [b for claim_id in claims_using(step.key) for b in checked_by.get(claim_id, [])]
+    assert blocks, step.key
+    perturb_in_process(monkeypatch, step)
     for block in dict.fromkeys(blocks):
         with pytest.raises(FigureMismatch) as raised:
             block.run()
-        assert names_a_claim(str(raised.value), key), (block.page, block.block_id, str(raised.value))
+        assert names_a_claim(str(raised.value), step.key), (block.page, block.block_id, str(raised.value))
 
 
 def test_in_process_perturbation_is_undone(monkeypatch: pytest.MonkeyPatch) -> None:
     """Within a test the changed figure is seen everywhere; afterwards the package is as shipped."""
     with monkeypatch.context() as inner:
-        perturb_in_process(inner, "prefill-tflops")
+        perturb_in_process(inner, Step("prefill-tflops", 0, 411))
         assert report_figures.published_number("prefill-tflops") != 410
     assert report_figures.published_number("prefill-tflops") == 410  # report (zh) line 5
     check_claims()

@@ -7,6 +7,7 @@ our figures against these live in ``ascend_dsa.report.checks``.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, TypeAlias
@@ -117,18 +118,53 @@ PUBLISHED_FIGURES: Final = (
     PublishedFigure(key="decode-tflops", value=360, unit="TFLOPS", citation=report_zh(5)),
     PublishedFigure(key="decode-percent-of-peak", value=83, unit="%", citation=report_zh(5)),
     PublishedFigure(key="b-topk-choices", value=(64, 96), unit="tokens", citation=report_zh(43), written="64 或 96"),
+    PublishedFigure(
+        key="online-softmax-initial-values",
+        value=(-math.inf, -math.inf, 0),
+        unit="",
+        citation=report_zh(45),
+        written="-∞, -∞, 0",
+    ),
     PublishedFigure(key="rescale-threshold", value=6, unit="", citation=report_zh(57)),
     PublishedFigure(key="rescale-factor-bound", value=403.43, unit="", citation=report_zh(67), written="exp(6)"),
+    PublishedFigure(key="cube-fma-per-cycle", value=4096, unit="FMA/cycle", citation=report_zh(85)),
+    PublishedFigure(key="l2-bandwidth-tb-per-s", value=5, unit="TB/s", citation=report_zh(85)),
+    PublishedFigure(key="roofline-head-dim", value=512, unit="", citation=report_zh(88), written="d = 512"),
+    PublishedFigure(
+        key="l2-bandwidth-bytes-per-s", value=5e12, unit="B/s", citation=report_zh(89), written="l2_total_bw = 5e12"
+    ),
+    PublishedFigure(key="ai-cores", value=32, unit="AI Cores", citation=report_zh(90), written="num_cores = 32"),
+    PublishedFigure(key="clock-hz", value=1650e6, unit="Hz", citation=report_zh(91), written="freq = 1650e6"),
+    PublishedFigure(key="roofline-heads-grid", value=(16, 32, 64, 128), unit="heads", citation=report_zh(94)),
+    PublishedFigure(key="roofline-topk-grid", value=(512, 1024), unit="tokens", citation=report_zh(95)),
+    PublishedFigure(
+        key="roofline-qo-factors", value=(2, 2), unit="", citation=report_zh(97), written="h_q * d * 2 * 2"
+    ),
+    PublishedFigure(key="roofline-kv-bytes-per-dim", value=2, unit="B", citation=report_zh(98), written="topk * d * 2"),
+    PublishedFigure(
+        key="roofline-print-format",
+        value=(3, 4, 6, 6, 0),
+        unit="",
+        citation=report_zh(100),
+        written=":3d, :4d, :6d, :6.0f",
+    ),
     PublishedFigure(key="compute-bound-from-heads", value=64, unit="heads", citation=report_zh(114)),
     PublishedFigure(key="balanced-ratio-at-64-heads", value=1, unit="", citation=report_zh(114), written="大致均衡"),
     PublishedFigure(key="l0c-o-at-128-heads", value=256, unit="KiB", citation=report_zh(116), written="256KB"),
     PublishedFigure(key="l0c-capacity", value=256, unit="KiB", citation=report_zh(116), written="完全占满"),
+    PublishedFigure(
+        key="o-shape-at-128-heads", value=(128, 512), unit="", citation=report_zh(116), written="128 x 512"
+    ),
+    PublishedFigure(key="mmad-m-saturating-cube", value=64, unit="rows", citation=report_zh(116), written="M 取 64"),
     PublishedFigure(
         key="accumulator-vector-cores-at-128-heads",
         value=2,
         unit="VECTOR Cores",
         citation=report_zh(116),
         written="必须用两个 AIV",
+    ),
+    PublishedFigure(
+        key="identity-rescale-shape", value=(64, 64, 512), unit="", citation=report_zh(126), written="64x64x512"
     ),
     PublishedFigure(key="identity-rescale-cycles", value=8192, unit="cycles", citation=report_zh(126, 128)),
     PublishedFigure(key="hf32-off-fma-per-cycle", value=256, unit="FMA/cycle", citation=report_zh(128)),
@@ -146,12 +182,18 @@ PUBLISHED_FIGURES: Final = (
         citation=report_zh(142),
         written="1024 + B_TOPK * 2",
     ),
+    PublishedFigure(key="mma-m-heads", value=64, unit="heads", citation=report_zh(142), written="应该是 64"),
     PublishedFigure(key="fixpipe-break-even-b-topk", value=73.14, unit="tokens", citation=report_zh(142)),
     PublishedFigure(key="fixpipe-margin-b-topk", value=(96, 128), unit="tokens", citation=report_zh(142)),
     PublishedFigure(
         key="token-as-blocks", value=(512, 32, 32), unit="", citation=report_zh(152), written="512 个 bf16 = 32 个 32B"
     ),
+    PublishedFigure(key="design-vector-cores-per-cube", value=2, unit="VECTOR Cores", citation=report_zh(144)),
+    PublishedFigure(key="nd-kv-strides", value=(512, 1), unit="elements", citation=report_zh(150), written="[d_qk, 1]"),
     PublishedFigure(key="design-heads-and-vector-cores", value=(64, 2), unit="", citation=report_zh(168)),
+    PublishedFigure(
+        key="cube-step-offsets", value=(-1, 1), unit="blocks", citation=report_zh(176, 178), written="i-1, i+1"
+    ),
     PublishedFigure(
         key="softmax-slack-cycles", value=1024, unit="cycles", citation=report_zh(184), written="大约 1024"
     ),
@@ -174,16 +216,17 @@ PUBLISHED_FIGURES: Final = (
     PublishedFigure(key="icache-cube", value=32, unit="KiB", citation=report_zh(238)),
     PublishedFigure(key="icache-vector", value=16, unit="KiB", citation=report_zh(238)),
     PublishedFigure(key="icache-simd-vf", value=8, unit="KiB", citation=report_zh(238)),
+    PublishedFigure(key="l1-banks", value=2, unit="banks", citation=report_zh(242), written="两个 bank"),
     PublishedFigure(key="l1-bank-ranges", value=((0, 256), (256, 512)), unit="KiB", citation=report_zh(242)),
 )
 
 
 def head_roofline_figures() -> tuple[PublishedFigure, ...]:
-    """The head-roofline rows as figures ``(cube_cycles, mem_cycles)``, keyed by their report line."""
+    """The head-roofline rows as figures ``(heads, topk, cube_cycles, mem_cycles)``, keyed by their report line."""
     return tuple(
         PublishedFigure(
             key=f"head-roofline-line-{row.line}",
-            value=(row.cube_cycles, row.mem_cycles),
+            value=row.values(),
             unit="cycles",
             citation=report_zh(row.line or 0),
             written=f"h_q={row.heads}, topk={row.topk}",

@@ -41,7 +41,7 @@ from ascend_dsa.facts.provenance import ReportLines, Source, report_lines
 from ascend_dsa.models.block_cycles import _fixpipe_cycles_per_block, _mma_cycles_per_block
 from ascend_dsa.models.memory_plans import _l0c_used_bytes, _l1_plan, _ub_plan
 from ascend_dsa.models.mte2 import _requests_per_block
-from ascend_dsa.models.roofline import _cube_cycles, _l2_cycles
+from ascend_dsa.models.roofline import REPORT_TOPK, _cube_cycles, _l2_cycles
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE, finite_result, require_bool, require_instance, require_int
 
 #: How FixPipe bandwidth grows with VECTOR Cores (an assumption: the report gives the 1C1V rate only).
@@ -118,7 +118,7 @@ class DesignPoint:
     """One choice of the kernel's free parameters (defaults: the shipped kernel, prefill)."""
 
     heads_per_core: int = SHIPPED_KERNEL.heads_per_core
-    topk: int = 512
+    topk: int = min(REPORT_TOPK)
     b_topk: int = SHIPPED_KERNEL.b_topk
     vector_cores: int = SHIPPED_KERNEL.vector_cores_per_cube
     kv_cache: KvCache = KvCache.BF16
@@ -161,6 +161,8 @@ def _kernel_config(point: DesignPoint, base: KernelConfig = SHIPPED_KERNEL) -> K
 
 #: The design the report settles on (report (zh) line 168), at topk 512 where its L2 margin is thinnest.
 SHIPPED_DESIGN: Final = DesignPoint()
+#: Utilisation of a limit whose demand equals its capacity: any more and the limit is exceeded.
+FULL_UTILISATION: Final = 1
 
 
 @dataclass(frozen=True)
@@ -184,7 +186,7 @@ class LimitCheck:
 
     @property
     def utilisation(self) -> float:
-        """Demand over capacity: above 1 the limit is exceeded."""
+        """Demand over capacity: above [`FULL_UTILISATION`][] the limit is exceeded."""
         return self.demand / self.capacity
 
     @property

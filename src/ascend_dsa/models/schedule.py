@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import TYPE_CHECKING, Final, Literal, Protocol
 
 from ascend_dsa.facts.hardware import AscendSpec
 from ascend_dsa.facts.kernel_config import KernelConfig, require_spec_config_model
@@ -98,10 +98,30 @@ def sv_cycles_per_block(spec: AscendSpec, config: KernelConfig, model: ModelShap
     return Fraction(config.mma_m * config.b_topk * model.d_v, spec.cube_fma_per_cycle)
 
 
+@dataclass(frozen=True)
+class CubeStep:
+    """One matrix product of the CUBE's loop: scores ``qk`` or output ``sv``, on the block ``offset`` from ``i``."""
+
+    product: Literal["qk", "sv"]
+    offset: int
+
+
+#: The CUBE's loop around block ``i`` (report (zh) lines 174-180): ``QK[i]``, ``SV[i-1]``, ``QK[i+1]``, ``SV[i]``.
+CUBE_STEPS: Final = (CubeStep("qk", 0), CubeStep("sv", -1), CubeStep("qk", 1), CubeStep("sv", 0))
+
+
+def steps_between_scores_and_use(steps: tuple[CubeStep, ...] = CUBE_STEPS) -> tuple[CubeStep, ...]:
+    """The CUBE's steps after ``P[i] = QK[i]`` is ready and before ``SV[i]`` uses ``S[i]``: the softmax's time."""
+    ready = steps.index(CubeStep("qk", 0))
+    used = steps.index(CubeStep("sv", 0))
+    return steps[ready + 1 : used]
+
+
 def softmax_slack_cycles(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41) -> Fraction:
     """CUBE cycles between ``P[i]`` ready and ``S[i]`` needed: ``SV[i-1]`` then ``QK[i+1]`` (512 + 512 = 1024)."""
     spec, config, model = require_spec_config_model(spec, config, model)
-    return sv_cycles_per_block(spec, config, model) + qk_cycles_per_block(spec, config, model)
+    cycles = {"qk": qk_cycles_per_block(spec, config, model), "sv": sv_cycles_per_block(spec, config, model)}
+    return sum((cycles[step.product] for step in steps_between_scores_and_use()), Fraction(0))
 
 
 def index_group_remainder(config: KernelConfig) -> int:

@@ -13,7 +13,7 @@ from ascend_dsa.facts.provenance import report_lines
 from ascend_dsa.lang import Lang, check_lang, pick, term
 from ascend_dsa.render.format import format_figure, published_cell, with_unit
 from ascend_dsa.render.markdown import Align, status_text, table
-from ascend_dsa.report.claims import ClaimResult, check_claims, evaluate_claims
+from ascend_dsa.report.claims import ClaimResult, check_claims, check_report_lines, evaluate_claims
 from ascend_dsa.report.rules import CHAPTERS, SHIPPED_CONTEXT, ClaimContext, Rule, RuleKind
 
 if TYPE_CHECKING:
@@ -31,9 +31,6 @@ def rule_text(rule: Rule, lang: Lang) -> str:
         RuleKind.EXACT: ("完全相等", "exact"),
         RuleKind.ROUNDED: (f"我们的值四舍五入到 {rule.decimals} 位小数", f"ours rounded to {rule.decimals} decimals"),
         RuleKind.PERCENT: ("我们的比例四舍五入到整数百分比", "ours rounded to a whole percent"),
-        RuleKind.RELATIVE: (f"与报告值相差不超过 {rule.tolerance:.0%}", f"within {rule.tolerance:.0%} of the report"),
-        RuleKind.MEMBER: ("我们的值是报告所列之一", "ours is one of the report's values"),
-        RuleKind.AT_MOST: ("我们的值不超过报告值", "ours at most the report's"),
     }
     zh, en = texts[rule.kind]
     if rule.kind is RuleKind.PERCENT and rule.decimals:
@@ -50,8 +47,7 @@ def ours_cell(result: ClaimResult, lang: Lang) -> str:
     ours = result.ours
     if rule.kind is RuleKind.PERCENT and not isinstance(ours, tuple):
         return f"{100 * ours:.2f} %"
-    decimals = 2 if rule.kind is RuleKind.RELATIVE else 4
-    return with_unit(format_figure(ours, decimals), ours, unit, lang)
+    return with_unit(format_figure(ours, 4), ours, unit, lang)
 
 
 def line_cell(result: ClaimResult, lang: Lang) -> str:
@@ -134,3 +130,35 @@ def render_claim(claim_id: str, design: ClaimContext = SHIPPED_CONTEXT, *, lang:
         f"{status_text(result.passed, lang)}: we compute **{ours_cell(result, lang)}**, {where} has "
         f"**{theirs}** ({rule_text(result.claim.rule, lang)}; `{claim_id}`).\n",
     )
+
+
+def render_report_lines(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
+    """Every report line that states numbers, its numbers as written, and the claims that check them.
+
+    Raises [`FigureMismatch`][] first when any claim fails, then when a listed number has no claim or differs from
+    its figure, or a claim cites no listed line.
+    """
+    check_lang(lang)
+    results = {r.claim.claim_id: r for r in check_claims(design)}
+    lines = check_report_lines()
+    headers = [
+        pick(lang, "报告 (zh)", "report (zh)"),
+        pick(lang, "这一行写的数", "numbers on the line"),
+        pick(lang, "核对它们的说法", "claims checking them"),
+        pick(lang, "状态", "status"),
+    ]
+    rows = [
+        [
+            pick(lang, f"第 {entry.line.line} 行", f"line {entry.line.line}"),
+            pick(lang, "、", ", ").join(f"`{n.written}`" for n in entry.line.numbers),
+            ", ".join(f"`{c.claim_id}`" for c in entry.claims),
+            status_text(all(results[c.claim_id].passed for c in entry.claims), lang),
+        ]
+        for entry in lines
+    ]
+    summary = pick(
+        lang,
+        f"报告里写了数的共 {len(lines)} 行，每个数都有核对它的说法。",
+        f"{len(lines)} report lines state numbers; each number has a claim that checks it.",
+    )
+    return f"{summary}\n\n{table(headers, rows, ('left', 'left', 'left', 'left'))}\n"

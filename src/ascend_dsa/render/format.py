@@ -60,17 +60,26 @@ def kib(size_bytes: int) -> str:
     return f"{size_bytes // KiB} KiB"
 
 
+def infinity_text(value: float) -> str:
+    """``∞`` or ``-∞`` for an infinite value (the report writes ``-∞`` on line 45), empty for a finite one."""
+    if isinstance(value, float) and math.isinf(value):
+        return "-∞" if value < 0 else "∞"
+    return ""
+
+
 def format_figure(value: FigureValue, decimals: int = 4) -> str:
     """A figure for a table cell: whole numbers grouped, others to ``decimals``, tuples in parentheses."""
     if isinstance(value, tuple):
         return "(" + ", ".join(format_figure(v, decimals) for v in value) + ")"
-    return whole_or(value, decimals)
+    return infinity_text(value) or whole_or(value, decimals)
 
 
 def published_text(value: FigureValue) -> str:
     """A published figure exactly as stored: whole numbers grouped, decimals as written."""
     if isinstance(value, tuple):
         return "(" + ", ".join(published_text(v) for v in value) + ")"
+    if infinity_text(value):
+        return infinity_text(value)
     return group_digits(value) if float(value).is_integer() else repr(value)
 
 

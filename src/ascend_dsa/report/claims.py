@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.errors import FigureMismatch, Mismatch
+from ascend_dsa.facts.report_figures import published_figure
+from ascend_dsa.facts.report_lines import REPORT_LINES, ReportLine
 from ascend_dsa.report.ledger_design import DESIGN_CLAIMS
 from ascend_dsa.report.ledger_discussion import DISCUSSION_CLAIMS
-from ascend_dsa.report.rules import CHAPTERS, SHIPPED_CONTEXT, Claim, ClaimContext, RuleKind, plain
+from ascend_dsa.report.rules import CHAPTERS, SHIPPED_CONTEXT, Claim, ClaimContext, RuleKind, leaves, plain
 from ascend_dsa.validate import require_instance
 
 if TYPE_CHECKING:
@@ -104,3 +106,51 @@ def check_claims(
             [r.mismatch() for r in failing],
         )
     return results
+
+
+@dataclass(frozen=True)
+class LineClaims:
+    """One report line that states numbers, and the claims that compare them."""
+
+    line: ReportLine
+    claims: tuple[Claim, ...]
+
+
+def _claims_comparing(key: str) -> tuple[Claim, ...]:
+    return tuple(c for c in CLAIMS if key in (c.claim_id, *c.inputs))
+
+
+def report_line_gaps(lines: Iterable[ReportLine] = REPORT_LINES) -> tuple[str, ...]:
+    """Each way the ledger misses the report's numbers: a listed number no claim compares, or a claim on no line."""
+    chosen = tuple(lines)
+    gaps = []
+    for entry in chosen:
+        for number in entry.numbers:
+            where = f"report (zh) line {entry.line} states {number.written!r}"
+            try:
+                figure = published_figure(number.figure)
+            except ValueError:
+                gaps.append(f"{where} but names no published figure ({number.figure!r})")
+                continue
+            if number.value not in leaves(figure.value):
+                gaps.append(f"{where} = {plain(number.value)}, but figure {figure.key} is {plain(figure.value)}")
+            if not _claims_comparing(figure.key):
+                gaps.append(f"{where} but no claim compares figure {figure.key}")
+    stated = {(entry.line, n.figure) for entry in chosen for n in entry.numbers}
+    for c in CLAIMS:
+        citation = c.figure.citation
+        if not any((line, c.claim_id) in stated for line in range(citation.first_line, citation.last_line + 1)):
+            gaps.append(f"claim {c.claim_id} cites {citation.short}, which lists no number of its figure")
+    return tuple(gaps)
+
+
+def check_report_lines(lines: Iterable[ReportLine] = REPORT_LINES) -> tuple[LineClaims, ...]:
+    """Every listed report line with the claims that check it; raise [`FigureMismatch`][] naming each gap."""
+    chosen = tuple(lines)
+    gaps = report_line_gaps(chosen)
+    if gaps:
+        raise FigureMismatch(f"{len(gaps)} report number(s) not checked: " + "; ".join(gaps))
+    return tuple(
+        LineClaims(entry, tuple(dict.fromkeys(c for n in entry.numbers for c in _claims_comparing(n.figure))))
+        for entry in chosen
+    )

@@ -13,7 +13,7 @@ from ascend_dsa.facts.kv_formats import FP8_V41
 from ascend_dsa.models.l1_banks import l1_bank_ranges
 from ascend_dsa.models.mte2 import MIN_PAGE_BLOCK_TOKENS, copies_for_ranges, token_byte_ranges
 from ascend_dsa.models.nd2nz_stride import UB_BANK_GROUPS, UB_VECTOR_BYTES, min_conflict_free_padding
-from ascend_dsa.models.schedule import VECTOR_STAGES, softmax_slack_cycles
+from ascend_dsa.models.schedule import VECTOR_STAGES, softmax_slack_cycles, steps_between_scores_and_use
 from ascend_dsa.report.rules import EXACT, Claim, ClaimContext, Computed, exact_kib
 
 if TYPE_CHECKING:
@@ -74,6 +74,14 @@ DESIGN_CLAIMS: Final[tuple[Claim, ...]] = (
         "定稿：每个 AI Core 64 个 head，1C2V",
         "the design: 64 heads per AI Core, 1C2V",
         lambda d: (d.config.heads_per_core, d.config.vector_cores_per_cube),
+    ),
+    Claim(
+        "cube-step-offsets",
+        "pipeline",
+        EXACT,
+        "QK[i] 与 SV[i] 之间，CUBE 先做前一块的 SV（i-1），再做后一块的 QK（i+1）",
+        "between QK[i] and SV[i] the CUBE runs SV of the block before (i-1), then QK of the block after (i+1)",
+        lambda _d: tuple(step.offset for step in steps_between_scores_and_use()),
     ),
     Claim(
         "softmax-slack-cycles",
@@ -151,6 +159,15 @@ DESIGN_CLAIMS: Final[tuple[Claim, ...]] = (
         "SIMD VF 的 icache 为 8K",
         "the SIMD VF's icache is 8K",
         lambda d: exact_kib(d.spec.icache_simd_vf_bytes),
+        stated=True,
+    ),
+    Claim(
+        "l1-banks",
+        "optimizations/l1-banks",
+        EXACT,
+        "L1 分为两个 bank，每个张量切成两份",
+        "L1 has two banks, and every tensor is cut in two",
+        lambda d: d.spec.l1_banks,
         stated=True,
     ),
     Claim(

@@ -24,6 +24,7 @@ from ascend_dsa.facts.kernel_rules import VECTOR_BYTES
 from ascend_dsa.facts.kv_formats import FP8_V41, MTE2_ROW_ALIGN_BYTES, KvFormat, Mode, kv_bytes_per_token
 from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.facts.report_figures import published_figure, published_number
+from ascend_dsa.facts.report_inputs import DECODE_ACHIEVED_FLOPS, PREFILL_ACHIEVED_FLOPS
 from ascend_dsa.models.block_cycles import (
     fixpipe_break_even_b_topk,
     fixpipe_bytes_per_block,
@@ -31,10 +32,24 @@ from ascend_dsa.models.block_cycles import (
     identity_rescale_cycles,
     mma_cycles_per_block,
 )
-from ascend_dsa.models.design_point import DesignPoint, KvCache, Limit, evaluate, fixpipe_bytes_per_cycle
-from ascend_dsa.models.memory_plans import UbPlan, l0c_used_bytes, layout_bytes_per_bank, ub_plan
-from ascend_dsa.models.mte2 import requests_per_block
-from ascend_dsa.models.nd2nz_stride import UB_BANK_GROUPS, blocks_per_token, nz_block_bytes, ub_nz_stride_bytes
+from ascend_dsa.models.design_point import (
+    FULL_UTILISATION,
+    SHIPPED_DESIGN,
+    KvCache,
+    Limit,
+    evaluate,
+    fixpipe_bytes_per_cycle,
+)
+from ascend_dsa.models.memory_plans import UbPlan, l0c_output_bytes, l0c_used_bytes, layout_bytes_per_bank, ub_plan
+from ascend_dsa.models.mte2 import requests_per_block, tokens_in_flight
+from ascend_dsa.models.nd2nz_stride import (
+    UB_BANK_GROUPS,
+    blocks_per_token,
+    min_conflict_free_padding,
+    nz_block_bytes,
+    ub_nz_stride_bytes,
+)
+from ascend_dsa.models.online_softmax import ONLINE_SOFTMAX_START
 from ascend_dsa.models.peak_clock import flops_per_cycle
 from ascend_dsa.models.rescale_bound import raw_logit_threshold, rescale_factor_bound
 from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK, head_roofline
@@ -44,13 +59,17 @@ from ascend_dsa.models.ss_buffer import SS_BLOCK_SLOTS, SS_FLAG_BYTES, SS_JOB_SL
 from ascend_dsa.models.throughput import cycles_per_block_at, fraction_of_peak
 from ascend_dsa.report.forward_cases import TRACE_B_TOPK, TRACE_LOGITS
 from ascend_dsa.report.scenarios import (
-    ALTERNATIVES,
+    ALTERNATIVE_B_TOPK,
+    ALTERNATIVE_B_TOPK_DIVIDING,
     EXAMPLE_INDICES,
     EXAMPLE_QUERY,
     EXAMPLE_S_KV,
+    FEWER_HEADS,
     MAP_STEPS,
+    MORE_HEADS,
     ND2NZ_EXAMPLE_DIMS,
     ND2NZ_EXAMPLE_TOKENS,
+    ONE_VECTOR_CORE,
     SIMULATED_BLOCKS,
 )
 from ascend_dsa.report.what_if import FEWER_AI_CORES, compute_bound_heads, with_fewer_cores, with_half_l2
@@ -74,8 +93,8 @@ class Quantity:
 
 
 def _achieved(case: str) -> float:
-    """FLOP/s the report gives for ``case`` (prefill or decode)."""
-    return published_number(f"{case}-tflops") * TFLOPS
+    """FLOP/s the pages take for ``case`` (prefill or decode): the report's measurement, checked by its claim."""
+    return {"prefill": PREFILL_ACHIEVED_FLOPS, "decode": DECODE_ACHIEVED_FLOPS}[case]
 
 
 def _mma_block() -> Fraction:
@@ -111,8 +130,8 @@ _VALUES: dict[str, Callable[[], Quantity]] = {
     "mma_cycles_per_block": lambda: Quantity(_mma_block(), "cycles"),
     # --- the report's headline figures and the peak they imply (index) -----------------------------------------
     "peak_tflops": lambda: Quantity(peak_flops(ASCEND_950) / TFLOPS, "TFLOPS", 2),
-    "prefill_tflops": lambda: Quantity(published_number("prefill-tflops"), "TFLOPS"),
-    "decode_tflops": lambda: Quantity(published_number("decode-tflops"), "TFLOPS"),
+    "prefill_tflops": lambda: Quantity(_achieved("prefill") / TFLOPS, "TFLOPS"),
+    "decode_tflops": lambda: Quantity(_achieved("decode") / TFLOPS, "TFLOPS"),
     "prefill_percent_of_peak": lambda: Quantity(published_number("prefill-percent-of-peak") / 100, "%"),
     "decode_percent_of_peak": lambda: Quantity(published_number("decode-percent-of-peak") / 100, "%"),
     "prefill_fraction_of_peak": lambda: Quantity(fraction_of_peak(_achieved("prefill"), ASCEND_950), "%", 2),
@@ -152,10 +171,27 @@ def _roofline_values() -> dict[str, Callable[[], Quantity]]:
             values[f"roofline_fp8_ratio_{heads}_{topk}"] = partial(_roofline_ratio, heads, topk, KvFormat.FP8)
     for topk in REPORT_TOPK:
         values[f"roofline_topk_{topk}"] = partial(_count, topk)
-    values["roofline_l2_wait_16"] = lambda: Quantity(1 - head_roofline(ASCEND_950, 16, 1024).ratio, "%")
-    values["roofline_l2_wait_32"] = lambda: Quantity(1 - head_roofline(ASCEND_950, 32, 1024).ratio, "%")
-    values["roofline_64_margin"] = lambda: Quantity(head_roofline(ASCEND_950, 64, 512).ratio - 1, "%")
+    for heads in REPORT_HEADS:
+        values[f"roofline_o_kib_{heads}"] = partial(_output_kib, heads)
+        values[f"roofline_l2_wait_{heads}"] = partial(_l2_wait, heads)
+        for topk in REPORT_TOPK:
+            values[f"roofline_margin_{heads}_{topk}"] = partial(_compute_margin, heads, topk)
     return values
+
+
+def _output_kib(heads: int) -> Quantity:
+    """The fp32 output O of ``heads`` heads: heads x d_v x 4 B (report (zh) line 116), in KiB."""
+    return Quantity(Fraction(l0c_output_bytes(heads, DSA_V41), KiB), "KiB")
+
+
+def _l2_wait(heads: int) -> Quantity:
+    """The least share of time the CUBE waits on L2 at ``heads`` heads, over the report's topk values."""
+    return Quantity(FULL_UTILISATION - max(head_roofline(ASCEND_950, heads, k).ratio for k in REPORT_TOPK), "%")
+
+
+def _compute_margin(heads: int, topk: int) -> Quantity:
+    """How far the compute-to-L2 ratio passes one (the balance point) at ``heads`` and ``topk``."""
+    return Quantity(head_roofline(ASCEND_950, heads, topk).ratio - FULL_UTILISATION, "%")
 
 
 _VALUES.update(_roofline_values())
@@ -179,11 +215,6 @@ def _published_margin() -> tuple[int, ...]:
 
 def _prefill_ub() -> UbPlan:
     return ub_plan(SHIPPED_KERNEL, Mode.PREFILL)
-
-
-def _alternative(index: int) -> DesignPoint:
-    """The design page's ``index``-th alternative (render_design_alternatives)."""
-    return ALTERNATIVES[index][1]
 
 
 def _identity_rescale(*, exact_fp32: bool) -> Fraction:
@@ -219,12 +250,14 @@ _VALUES.update(
         # --- one-vector-core: MTE2 queue and FixPipe under 1C1V (report (zh) lines 138-142) ----------------------
         "mte2_outstanding_requests": lambda: Quantity(ASCEND_950.mte2_outstanding_requests),
         "gather2_tokens_per_request": lambda: Quantity(GATHER2_TOKENS_PER_REQUEST),
-        "mte2_tokens_in_flight": lambda: Quantity(ASCEND_950.mte2_outstanding_requests * GATHER2_TOKENS_PER_REQUEST),
+        "mte2_tokens_in_flight": lambda: Quantity(tokens_in_flight(ASCEND_950)),
         "b_topk_per_vector_core": lambda: Quantity(SHIPPED_KERNEL.b_topk_per_vector_core),
         "mma_m": lambda: Quantity(SHIPPED_KERNEL.mma_m),
         "fixpipe_1c1v_bytes_per_cycle": lambda: Quantity(ASCEND_950.fixpipe_bytes_per_cycle_1c1v, "B/cycle"),
         "fixpipe_1c2v_speedup": lambda: Quantity(FIXPIPE_1C2V_SPEEDUP),
-        "fixpipe_1c2v_bytes_per_cycle": lambda: Quantity(fixpipe_bytes_per_cycle(ASCEND_950, 2), "B/cycle"),
+        "fixpipe_1c2v_bytes_per_cycle": lambda: Quantity(
+            fixpipe_bytes_per_cycle(ASCEND_950, SHIPPED_KERNEL.vector_cores_per_cube), "B/cycle"
+        ),
         "mma_cycles_per_b_topk": lambda: Quantity(_mma(1), "cycles"),
         "fixpipe_1c1v_o_cycles": lambda: Quantity(_fixpipe_1c1v(1) - _fixpipe_1c1v(1, o_leaves=False), "cycles"),
         "fixpipe_1c1v_cycles_per_b_topk": lambda: Quantity(_fixpipe_1c1v(1, o_leaves=False), "cycles"),
@@ -262,22 +295,22 @@ _VALUES.update(
         "ub_bytes": lambda: Quantity(ASCEND_950.ub_bytes_per_vector_core, "B"),
         "l1_kib": lambda: Quantity(ASCEND_950.l1_bytes / KiB, "KiB"),
         "l1_banks": lambda: Quantity(ASCEND_950.l1_banks),
-        "full_use": lambda: Quantity(1, "%"),
-        "design_topk": lambda: Quantity(DesignPoint().topk),
+        "full_use": lambda: Quantity(FULL_UTILISATION, "%"),
+        "design_topk": lambda: Quantity(SHIPPED_DESIGN.topk),
         "index_block_size": lambda: Quantity(SHIPPED_KERNEL.index_block_size),
         "mte2_requests_per_block": lambda: Quantity(requests_per_block(SHIPPED_KERNEL)),
         "ub_prefill_bytes": lambda: Quantity(_prefill_ub().total_bytes, "B"),
         "ub_prefill_headroom_bytes": lambda: Quantity(_prefill_ub().headroom_bytes(ASCEND_950), "B"),
         "ub_prefill_headroom_kib": lambda: Quantity(_prefill_ub().headroom_bytes(ASCEND_950) / KiB, "KiB", 1),
         "l2_headroom": lambda: Quantity(
-            1 - evaluate(DesignPoint(), ASCEND_950).check(Limit.L2_ROOFLINE).utilisation, "%"
+            FULL_UTILISATION - evaluate(SHIPPED_DESIGN, ASCEND_950).check(Limit.L2_ROOFLINE).utilisation, "%"
         ),
-        "alt_b_topk": lambda: Quantity(_alternative(5).b_topk),
-        "alt_heads_low": lambda: Quantity(_alternative(3).heads_per_core),
-        "alt_heads_high": lambda: Quantity(_alternative(4).heads_per_core),
-        "alt_index_block_size": lambda: Quantity(_alternative(6).index_block_size),
-        "map_step_first": lambda: Quantity(MAP_STEPS[0]),
-        "map_step_last": lambda: Quantity(MAP_STEPS[-1]),
+        "alt_b_topk": lambda: Quantity(ALTERNATIVE_B_TOPK.b_topk),
+        "alt_heads_low": lambda: Quantity(FEWER_HEADS.heads_per_core),
+        "alt_heads_high": lambda: Quantity(MORE_HEADS.heads_per_core),
+        "alt_index_block_size": lambda: Quantity(ALTERNATIVE_B_TOPK_DIVIDING.index_block_size),
+        "map_step_first": lambda: Quantity(min(MAP_STEPS)),
+        "map_step_last": lambda: Quantity(max(MAP_STEPS)),
         # --- the pipeline (report (zh) lines 166-208) -----------------------------------------------------------
         "mma_m_per_vector_core": lambda: Quantity(SHIPPED_KERNEL.mma_m_per_vector_core),
         "offset_index_read": lambda: Quantity(vector_stage("index-read").offset),
@@ -297,6 +330,8 @@ _VALUES.update(
         "bf16_unit_roundoff": lambda: Quantity(_BF16_EPS / 2, "", 6),
         "b_topk_choice_low": lambda: Quantity(min(_published_pair("b-topk-choices"))),
         "b_topk_choice_high": lambda: Quantity(max(_published_pair("b-topk-choices"))),
+        "report_mmad_m": lambda: Quantity(published_number("mmad-m-saturating-cube")),
+        "running_sumexp_start": lambda: Quantity(ONLINE_SOFTMAX_START.running_sumexp),
         "index_blocks_per_group": lambda: Quantity(SHIPPED_KERNEL.index_block_size // SHIPPED_KERNEL.b_topk),
         "index_group_remainder_high": lambda: Quantity(
             SHIPPED_KERNEL.index_block_size % max(_published_pair("b-topk-choices"))
@@ -330,7 +365,9 @@ _VALUES.update(
         "pieces_per_vector": lambda: Quantity(VECTOR_BYTES // nz_block_bytes(SHIPPED_KERNEL)),
         "ub_row_slots": lambda: Quantity(UB_ROW_BYTES // nz_block_bytes(SHIPPED_KERNEL)),
         "nz_stride_unpadded_bytes": lambda: Quantity(ub_nz_stride_bytes(SHIPPED_KERNEL, pad_rows=0), "B"),
-        "nz_padded_column_tokens": lambda: Quantity(SHIPPED_KERNEL.b_topk_per_vector_core + 1),
+        "nz_padded_column_tokens": lambda: Quantity(
+            SHIPPED_KERNEL.b_topk_per_vector_core + min_conflict_free_padding(SHIPPED_KERNEL)
+        ),
         "nz_stride_padded_bytes": lambda: Quantity(ub_nz_stride_bytes(SHIPPED_KERNEL), "B"),
         "nz_stride_padded_mod_row": lambda: Quantity(ub_nz_stride_bytes(SHIPPED_KERNEL) % UB_ROW_BYTES, "B"),
         "nd2nz_example_tokens": lambda: Quantity(ND2NZ_EXAMPLE_TOKENS),
@@ -351,7 +388,7 @@ _VALUES.update(
         "mma_m_granule_rows": lambda: Quantity(MMA_M_GRANULE_ROWS),
         "what_if_fp8_heads": lambda: Quantity(_heads_range(ASCEND_950, KvCache.FP8)[0]),
         "one_v_mte2_requests_per_block": lambda: Quantity(
-            requests_per_block(SHIPPED_KERNEL.with_overrides(vector_cores_per_cube=1))
+            requests_per_block(SHIPPED_KERNEL.with_overrides(vector_cores_per_cube=ONE_VECTOR_CORE.vector_cores))
         ),
     }
 )

@@ -2,8 +2,10 @@
 
 A [`Claim`][] names one published figure (``report_figures.PUBLISHED_FIGURES`` or a head-roofline row), says in
 our words what the report claims, computes our value from a [`ClaimContext`][], and states the [`Rule`][] by which
-the two are compared (exact, rounded to N decimals, a whole percent, a relative tolerance, membership, an upper
-bound). The entries themselves are in ``ledger_discussion`` and ``ledger_design``; ``claims`` evaluates them.
+the two are compared: exact, or ours rounded to the digits the report prints (N decimals, or a percent). Every rule
+compares the value the report states, never only a bound it implies, so a published figure moved by the smallest
+step its digits can show fails its claim (tests/report/test_claims_guard.py).
+The entries themselves are in ``ledger_discussion`` and ``ledger_design``; ``claims`` evaluates them.
 
 "Stated" claims are constants the package adopts from the report (the icache sizes, say): the check then guards
 that the constant we compute with is the one the report prints.
@@ -52,25 +54,19 @@ class RuleKind(StrEnum):
     EXACT = "exact"
     ROUNDED = "rounded"
     PERCENT = "percent"
-    RELATIVE = "relative"
-    MEMBER = "member"
-    AT_MOST = "at-most"
 
 
 @dataclass(frozen=True)
 class Rule:
-    """A comparison rule; ``decimals`` for rounding rules, ``tolerance`` (a fraction) for relative ones."""
+    """A comparison rule; ``decimals``: the digits the report prints, for the rounding rules."""
 
     kind: RuleKind
     decimals: int = 0
-    tolerance: float = 0.0
 
     def __post_init__(self) -> None:
-        """Reject negative decimals or tolerance."""
+        """Reject negative decimals."""
         if self.decimals < 0:
             raise ValueError(f"decimals must be non-negative, got {self.decimals!r}")
-        if not math.isfinite(self.tolerance) or self.tolerance < 0:
-            raise ValueError(f"tolerance must be a non-negative fraction, got {self.tolerance!r}")
 
     @property
     def summary(self) -> str:
@@ -79,9 +75,6 @@ class Rule:
             RuleKind.EXACT: "exact",
             RuleKind.ROUNDED: f"ours rounded to {self.decimals} decimals",
             RuleKind.PERCENT: f"ours as a percent rounded to {self.decimals} decimals",
-            RuleKind.RELATIVE: f"within {self.tolerance:.0%} of the report's value",
-            RuleKind.MEMBER: "ours is one of the report's values",
-            RuleKind.AT_MOST: "ours at most the report's value",
         }
         return summaries[self.kind]
 
@@ -89,8 +82,6 @@ class Rule:
         """Whether ``ours`` agrees with ``theirs`` under this rule."""
         if self.kind is RuleKind.EXACT:
             return ours == theirs
-        if self.kind is RuleKind.MEMBER:
-            return isinstance(theirs, tuple) and ours in theirs
         pairs = _leaf_pairs(ours, theirs)
         return pairs is not None and all(self._pair_holds(o, t) for o, t in pairs)
 
@@ -98,25 +89,22 @@ class Rule:
         """One number of ours against one of theirs, for the numeric rules."""
         if self.kind is RuleKind.ROUNDED:
             return round(ours, self.decimals) == theirs
-        if self.kind is RuleKind.PERCENT:
-            return round(100 * ours, self.decimals) == theirs
-        if self.kind is RuleKind.RELATIVE:
-            return theirs != 0 and abs(ours / theirs - 1) <= self.tolerance
-        return ours <= theirs
+        return round(100 * ours, self.decimals) == theirs
 
 
 EXACT: Final = Rule(RuleKind.EXACT)
 
 
-def _leaves(value: FigureValue) -> list[float]:
+def leaves(value: FigureValue) -> list[float]:
+    """The numbers of a figure, nested tuples flattened, in order."""
     if isinstance(value, tuple):
-        return [leaf for item in value for leaf in _leaves(item)]
+        return [leaf for item in value for leaf in leaves(item)]
     return [value]
 
 
 def _leaf_pairs(ours: FigureValue, theirs: FigureValue) -> list[tuple[float, float]] | None:
     """Pair the numbers of ours and theirs; a single number of theirs applies to every number of ours."""
-    mine, published = _leaves(ours), _leaves(theirs)
+    mine, published = leaves(ours), leaves(theirs)
     if len(published) == 1:
         published = published * len(mine)
     if len(mine) != len(published):
@@ -142,6 +130,8 @@ def plain(value: FigureValue) -> str:
     """A figure in plain text for messages: whole numbers as such, others to 6 significant digits."""
     if isinstance(value, tuple):
         return "(" + ", ".join(plain(v) for v in value) + ")"
+    if isinstance(value, float) and math.isinf(value):
+        return "-∞" if value < 0 else "∞"
     if isinstance(value, float) and (not value.is_integer() or abs(value) >= LARGEST_EXACT_WHOLE):
         return f"{value:.6g}"
     return str(int(value)) if isinstance(value, float) else str(value)
@@ -170,7 +160,8 @@ class Claim:
     """One statement of the report: the figure it publishes, our value for it, and the comparison rule.
 
     ``claim_id`` is also the key of the published figure compared; ``inputs`` names published figures that our
-    computation takes as given (the 410 TFLOPS whose fraction of peak we compute).
+    computation takes as given. A figure the pages take as given (the 410 TFLOPS) is adopted as a constant in
+    ``facts.report_inputs`` and compared by a stated claim, so that what the pages print is checked too.
     """
 
     claim_id: str

@@ -8,20 +8,32 @@ from __future__ import annotations
 
 from typing import Final
 
+from ascend_dsa.facts.report_inputs import REPORT_ALTERNATIVE_B_TOPK
 from ascend_dsa.lang import Text
 from ascend_dsa.models.design_point import SHIPPED_DESIGN, DesignPoint, KvCache
+
+#: The alternatives the design page discusses by name, each a change of one choice of the report's.
+ONE_VECTOR_CORE: Final = DesignPoint(vector_cores=1)
+FEWER_HEADS: Final = DesignPoint(heads_per_core=32)
+MORE_HEADS: Final = DesignPoint(heads_per_core=128)
+#: Line 43's other B_TOPK with the shipped INDEX_BLOCK_SIZE, which it does not divide.
+ALTERNATIVE_B_TOPK: Final = DesignPoint(b_topk=REPORT_ALTERNATIVE_B_TOPK)
+#: The same B_TOPK with an INDEX_BLOCK_SIZE it divides (four blocks per group).
+ALTERNATIVE_B_TOPK_DIVIDING: Final = DesignPoint(
+    b_topk=REPORT_ALTERNATIVE_B_TOPK, index_block_size=4 * REPORT_ALTERNATIVE_B_TOPK
+)
 
 #: Alternatives to the shipped design shown beside it: (name, point).
 ALTERNATIVES: Final = (
     (Text("报告的选择", "the report's choice"), SHIPPED_DESIGN),
-    (Text("只用一个 VECTOR Core（1C1V）", "one VECTOR Core (1C1V)"), DesignPoint(vector_cores=1)),
+    (Text("只用一个 VECTOR Core（1C1V）", "one VECTOR Core (1C1V)"), ONE_VECTOR_CORE),
     (Text("1C1V 且 B_TOPK 128", "1C1V with B_TOPK 128"), DesignPoint(vector_cores=1, b_topk=128)),
-    (Text("32 个 head", "32 heads"), DesignPoint(heads_per_core=32)),
-    (Text("128 个 head", "128 heads"), DesignPoint(heads_per_core=128)),
-    (Text("B_TOPK 96（INDEX_BLOCK_SIZE 640）", "B_TOPK 96 (INDEX_BLOCK_SIZE 640)"), DesignPoint(b_topk=96)),
+    (Text("32 个 head", "32 heads"), FEWER_HEADS),
+    (Text("128 个 head", "128 heads"), MORE_HEADS),
+    (Text("B_TOPK 96（INDEX_BLOCK_SIZE 640）", "B_TOPK 96 (INDEX_BLOCK_SIZE 640)"), ALTERNATIVE_B_TOPK),
     (
         Text("B_TOPK 96，INDEX_BLOCK_SIZE 384", "B_TOPK 96, INDEX_BLOCK_SIZE 384"),
-        DesignPoint(b_topk=96, index_block_size=384),
+        ALTERNATIVE_B_TOPK_DIVIDING,
     ),
     (Text("B_TOPK 128", "B_TOPK 128"), DesignPoint(b_topk=128)),
     (Text("decode，FP8 + FP4，sink", "decode, FP8 + FP4, sink"), DesignPoint(kv_cache=KvCache.FP8_FP4, sink=True)),
