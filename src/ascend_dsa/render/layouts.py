@@ -66,16 +66,18 @@ def render_gather2_example(lang: Lang = "zh") -> str:
     per_core = plan.requests_per_vector_core
     caption = pick(
         lang,
-        f"s_kv = {_GATHER2_S_KV}，每个 bf16 token {BF16_TOKEN_BYTES} B。这是 VECTOR Core 0 的一半块"
-        f"（{SHIPPED_KERNEL.b_topk_per_vector_core} 个 token）。两个 VECTOR Core 各发 {per_core[0]} 个请求，"
+        f"s_kv = {_GATHER2_S_KV}，每个 bf16 token {BF16_TOKEN_BYTES} B。这是第一个 VECTOR Core 的一半块"
+        f"（{SHIPPED_KERNEL.b_topk_per_vector_core} 个 token）。"
+        f"{len(per_core)} 个 VECTOR Core 各发 {per_core[0]} 个请求，"
         f"不用 gather2 则各要 {plan.requests_without_gather2[0]} 个；MTE2 队列深 "
         f"{ASCEND_950.mte2_outstanding_requests}，一块的请求正好 {requests} 个（报告 (zh) 第 138 行）。"
-        f"两个 index 都无效的请求 burst_count 为 0，不搬数据（本块共 {plan.skipped} 个）。",
-        f"s_kv = {_GATHER2_S_KV}, {BF16_TOKEN_BYTES} B per bf16 token. This is VECTOR Core 0's half of the block "
-        f"({SHIPPED_KERNEL.b_topk_per_vector_core} tokens). Each VECTOR Core issues {per_core[0]} requests instead "
-        f"of {plan.requests_without_gather2[0]}; the MTE2 queue holds {ASCEND_950.mte2_outstanding_requests}, and "
-        f"one block needs exactly {requests} (report (zh) line 138). A request with both indices invalid has "
-        f"burst_count 0 and moves nothing ({plan.skipped} in this block).",
+        f"一对 index 全都无效的请求不搬数据（本块共 {plan.skipped} 个）。",
+        f"s_kv = {_GATHER2_S_KV}, {BF16_TOKEN_BYTES} B per bf16 token. This is the first VECTOR Core's half of the "
+        f"block ({SHIPPED_KERNEL.b_topk_per_vector_core} tokens). "
+        f"Each VECTOR Core issues {per_core[0]} requests instead of {plan.requests_without_gather2[0]}; "
+        f"the MTE2 queue holds {ASCEND_950.mte2_outstanding_requests}, and "
+        f"one block needs exactly {requests} (report (zh) line 138). A request with both indices invalid "
+        f"moves nothing ({plan.skipped} in this block).",
     )
     aligns: tuple[Align, ...] = ("right", "left") + ("right",) * 5
     return table(headers, rows, aligns) + "\n\n" + caption + "\n"
