@@ -52,7 +52,12 @@ if TYPE_CHECKING:
         identity_rescale_cycles,
         mma_cycles_per_block,
     )
-    from ascend_dsa.models.blocked_forward import BlockedStats, blocked_sparse_attn_fwd, skip_scale_decision
+    from ascend_dsa.models.blocked_forward import (
+        BlockedStats,
+        blocked_sparse_attn_fwd,
+        skip_scale_decision,
+        vector_core_heads,
+    )
     from ascend_dsa.models.design_point import (
         LIMITS,
         SHIPPED_DESIGN,
@@ -422,6 +427,7 @@ __all__ = [
     "two_core_case",
     "ub_nz_stride_bytes",
     "ub_plan",
+    "vector_core_heads",
     "with_fewer_cores",
     "with_half_l2",
     "worst_slot_conflict",

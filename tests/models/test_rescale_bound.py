@@ -80,3 +80,11 @@ def test_property_only_type_or_value_errors(a: object, b: object, c: object) -> 
     ):
         with contextlib.suppress(TypeError, ValueError):
             call()
+
+
+@pytest.mark.parametrize("sm_scale", [512**-0.5, 0.1, 0.3, 1.0, 2.5e-3, 7.0])
+def test_raw_threshold_is_the_kernels_float32_quotient(sm_scale: float) -> None:
+    """The raw threshold is float32(6) / float32(sm_scale), bit for bit (kernel_body.h:1661)."""
+    import numpy as np  # noqa: PLC0415 - the module under test is stdlib-only; only this check needs NumPy
+
+    assert raw_logit_threshold(6, sm_scale) == float(np.float32(6) / np.float32(sm_scale))

@@ -32,11 +32,9 @@ def test_counts_match_the_blocked_forward() -> None:
     indices = np.sort(rng.integers(0, 500, (6, 1, 300)), axis=2).astype(np.int32)
     sm_scale = 32**-0.5
     stats = blocked_sparse_attn_fwd(q, kv, indices, sm_scale, 32, b_topk=16)[3]
-    logits = np.einsum(
-        "thd,tkd->thk", q.astype(np.float32), kv[indices[:, 0, :], 0, :].astype(np.float32)
-    ) * np.float32(sm_scale)
+    logits = np.einsum("thd,tkd->thk", q.astype(np.float32), kv[indices[:, 0, :], 0, :].astype(np.float32))
     blocks, rescales, cores = rescale_counts(
-        logits.astype(np.float32), b_topk=16, threshold=SHIPPED_KERNEL.rescale_threshold, heads_per_core=8
+        logits, sm_scale=sm_scale, b_topk=16, threshold=SHIPPED_KERNEL.rescale_threshold, heads_per_core=8
     )
     stats = blocked_sparse_attn_fwd(q, kv, indices, sm_scale, 32, b_topk=16, heads_per_core=8)[3]
     assert blocks == 19
@@ -118,9 +116,10 @@ def test_bad_input(kwargs: dict[str, object], message: str) -> None:
 
 def test_joint_rule_copies_o_less_often_than_the_kernels() -> None:
     """Per-core decisions never copy O less often than the joint variant on the same scores."""
-    logits = synthetic_logits(8, 64, 2048, sm_scale=4 * DEFAULT_SM_SCALE, order="ascending")
-    _, kernel, cores = rescale_counts(logits, b_topk=64, threshold=6.0)
-    _, joint, _ = rescale_counts(logits, b_topk=64, threshold=6.0, heads_per_core=64)
+    logits = synthetic_logits(8, 64, 2048, sm_scale=1.0, order="ascending")
+    scale = 4 * DEFAULT_SM_SCALE
+    _, kernel, cores = rescale_counts(logits, sm_scale=scale, b_topk=64, threshold=6.0)
+    _, joint, _ = rescale_counts(logits, sm_scale=scale, b_topk=64, threshold=6.0, heads_per_core=64)
     assert cores.shape == (8, 2)
     assert np.all(kernel >= cores.max(axis=1))
     assert kernel.sum() > joint.sum()  # the difference is real on these scores
@@ -146,12 +145,12 @@ _ANYTHING = st.one_of(
 
 
 @settings(max_examples=100, deadline=None)
-@given(slot=st.integers(0, 12), value=_ANYTHING)
+@given(slot=st.integers(0, 13), value=_ANYTHING)
 def test_property_bad_arguments_raise_only_type_or_value_errors(slot: int, value: object) -> None:
     """Any value in any argument of the public functions gives a result or a TypeError / ValueError."""
     synthetic: dict[str, Any] = {"tokens": 1, "heads": 2, "topk": 4, "sm_scale": 1.0, "order": "random", "seed": 0}
     counts: dict[str, Any] = {"logits": np.zeros((1, 2, 4), dtype=np.float32), "b_topk": 2, "threshold": 6.0}
-    counts["heads_per_core"] = 1
+    counts.update(heads_per_core=1, sm_scale=0.5)
     names = [*synthetic, *counts]
     target = synthetic if slot < len(synthetic) else counts
     if slot < len(names):
@@ -169,3 +168,55 @@ def test_property_bad_arguments_raise_only_type_or_value_errors(slot: int, value
         measure_rescales("random", value, 128, tokens=1)  # type: ignore[arg-type]
     with contextlib.suppress(TypeError, ValueError):
         rescale_sweep(topks=(value,), sm_scale_factors=(1.0,), orders=("random",))  # type: ignore[arg-type]
+
+
+def _equality_case(nudge: int) -> tuple[np.ndarray, float]:
+    """Raw logits of one token whose head 0 rises, at block 1, by ``6 / sm_scale`` (float32) moved by ``nudge`` ulps."""
+    sm_scale = DEFAULT_SM_SCALE  # here the scaled rise at equality rounds above 6: scaled and raw rules part ways
+    limit = np.float32(SHIPPED_KERNEL.rescale_threshold) / np.float32(sm_scale)
+    rise = limit
+    for _ in range(abs(nudge)):
+        rise = np.nextafter(rise, np.float32(np.inf if nudge > 0 else -np.inf), dtype=np.float32)
+    logits = np.zeros((1, 2, 4), dtype=np.float32)
+    logits[0, 0, 2:] = rise  # block 0 holds [0, 0]; block 1 holds [rise, rise]
+    return logits, sm_scale
+
+
+@pytest.mark.parametrize(("nudge", "rescales"), [(-1, 0), (0, 0), (1, 1)])
+def test_threshold_is_strict_on_raw_logits_as_the_kernel(nudge: int, rescales: int) -> None:
+    """A raw rise of exactly float32(6) / float32(sm_scale) does not rescale, one ulp more does, one less does not."""
+    logits, sm_scale = _equality_case(nudge)
+    _, counted, _ = rescale_counts(logits, sm_scale=sm_scale, b_topk=2, threshold=SHIPPED_KERNEL.rescale_threshold)
+    assert counted.tolist() == [rescales]
+    if nudge == 0:  # comparing scaled logits with 6 would have rescaled here
+        assert logits[0, 0, 2] * np.float32(sm_scale) > np.float32(SHIPPED_KERNEL.rescale_threshold)
+
+
+@pytest.mark.parametrize("nudge", [-1, 0, 1])
+def test_threshold_agrees_with_the_blocked_forward_at_equality(nudge: int) -> None:
+    """The blocked forward, fed keys whose raw logits are those of the equality case, makes the same decision."""
+    logits, sm_scale = _equality_case(nudge)
+    q = np.zeros((1, 2, 1), dtype=np.float32)
+    q[0, 0, 0] = 1.0
+    kv = np.zeros((4, 1, 1), dtype=np.float32)
+    kv[:, 0, 0] = logits[0, 0]
+    indices = np.arange(4, dtype=np.int32)[None, None, :]
+    stats = blocked_sparse_attn_fwd(q, kv, indices, sm_scale, 1, b_topk=2)[3]
+    _, counted, _ = rescale_counts(logits, sm_scale=sm_scale, b_topk=2, threshold=SHIPPED_KERNEL.rescale_threshold)
+    assert stats.rescales.tolist() == counted.tolist()
+
+
+def test_thirty_two_heads_split_sixteen_and_sixteen() -> None:
+    """At 32 heads each VECTOR Core decides for 16 heads (kernel_body.h:506-508), by default in both functions."""
+    logits = np.zeros((1, 32, 4), dtype=np.float32)
+    logits[0, 0, 2:] = 100.0  # only head 0 (core 0) rises
+    _, rescales, cores = rescale_counts(logits, sm_scale=1.0, b_topk=2, threshold=6.0)
+    assert cores.tolist() == [[1, 0]]
+    assert rescales.tolist() == [1]
+    q = np.zeros((1, 32, 1), dtype=np.float32)
+    q[0, 0, 0] = 1.0
+    kv = np.zeros((4, 1, 1), dtype=np.float32)
+    kv[:, 0, 0] = logits[0, 0]
+    stats = blocked_sparse_attn_fwd(q, kv, np.arange(4, dtype=np.int32)[None, None, :], 1.0, 1, b_topk=2)[3]
+    assert stats.heads_per_core == 16
+    assert stats.core_rescales.tolist() == [[1, 0]]

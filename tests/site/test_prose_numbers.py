@@ -9,7 +9,7 @@ import pytest
 
 from ascend_dsa.render.format import format_quantity
 from ascend_dsa.report.prose_values import PROSE_VALUES, Quantity
-from ascend_dsa.site.prose_numbers import fill, fill_html, quantity, typed_numbers
+from ascend_dsa.site.prose_numbers import EXEMPTIONS, fill, fill_html, quantity, typed_numbers
 from tests.conftest import ROOT
 
 NAME = next(iter(PROSE_VALUES))
@@ -22,10 +22,17 @@ def test_fill_puts_the_package_value_in_place_of_the_marker() -> None:
     assert fill(f"值为 {{{{{NAME}}}}}", "zh") == f"值为 {expected}"
 
 
-def test_fill_leaves_code_alone() -> None:
-    """A marker inside a fenced block or inline code stays as written."""
-    page = f"```python\nx = '{{{{ {NAME} }}}}'\n```\n\n`{{{{ {NAME} }}}}`\n"
+def test_fill_leaves_executed_code_alone() -> None:
+    """A marker inside an executed block stays as written: that block is Python the package runs."""
+    page = f'```python exec="true"\nx = "{{{{ {NAME} }}}}"\n```\n'
     assert fill(page, "zh") == page
+
+
+def test_fill_fills_inline_code_and_shown_blocks() -> None:
+    """Inline code and a shown (not executed) block are read like prose, so their markers are filled."""
+    value = format_quantity(PROSE_VALUES[NAME](), "en")
+    page = f"`x[{{{{ {NAME} }}}}]`\n\n```bash\nrun  # {{{{ {NAME} }}}} B\n```\n"
+    assert fill(page, "en") == f"`x[{value}]`\n\n```bash\nrun  # {value} B\n```\n"
 
 
 def test_fill_html_fills_notebook_output() -> None:
@@ -51,32 +58,78 @@ def test_typed_number_is_found_with_its_line() -> None:
         "report (zh) line 116",
         "报告 (zh) 第 85、89 行",
         "lines 104-111 and line 142",
+        "lines 85, 89",
         "第 142-144 行",
         "config.h:74 and kernel_body.h:1297",
-        "commit a123d0b0191e0da7aa1e044f8644e0989cc63220",
-        "published 2026-09-30 as 20260930",
+        "commit a123d0b0191e0da7aa1e044f8644e0989cc63220 and tests/quant.py @ 9a7d253",
+        "published 2026-09-30 in docs/20260930-ascend-prefill-deep-dive-zh.md",
         "FP8, e4m3, fp32, bf16, 1C2V, ND2NZ, MTE2, L0C, H_Q, gather2 and V4.1",
+        "Python 3.11+",
         "the Ascend 950 and 昇腾 950",
         "1. first step\n2. second step",
-        "`B_TOPK = 64`",
+        "text\n\n3. a list may start at any number after a blank line\n4. and go on",
         "```python\nprint(64)\n```",
+        '```python exec="true"\nprint(64)  # 64\n```',
         "[link](../x/1.md) and a footnote[^1]",
         "<!-- 64 -->",
+        '<span class="x">text</span>',
         "{{ any_name }}",
-        "$\\sum_{j=1}^{n} x_j$ and $1/\\sqrt{d}$ and $x > 0$",
+        "`x[{{ any_name }}]`",
+        "$\\sum_{j=1}^{n} x_j$ and $1/\\sqrt{d}$ and $e^{-1}$ and $x_0$ and $\\frac{1}{n}$",
+        "SV[i-1] and QK[i+1] and $P[i+1]$",
+        "第一块、第二个 VECTOR Core",
+        "一个 token、统一、一起、进一步、十分",
+        "万一、一一对应",
     ],
 )
 def test_citations_names_and_markdown_are_exempt(text: str) -> None:
-    """Citations, names, list markers, code and markers are not typed numbers."""
+    """Citations, names, real list markers, executed code and ordinals or articles are not typed numbers."""
     assert typed_numbers(text) == []
 
 
-@pytest.mark.parametrize(
-    "text", ["94.79%", "$1024 / 0.9479$", "| 16 | 0.35 |", "rows 73 and 74", "1,024", "out is 0", "$2 \\times 1.5$"]
-)
-def test_numbers_in_math_tables_and_percentages_are_caught(text: str) -> None:
-    """Math, table cells and percentages typed by hand are found."""
-    assert typed_numbers(text)
+#: One wrong number typed in each form the check must catch (issue 16, item 3), with the number it must report.
+TYPED_FORMS: dict[str, tuple[str, str]] = {
+    "digits": ("The block takes 1080 cycles.", "1080"),
+    "percentage": ("94.79%", "94.79%"),
+    "table cell": ("| 16 | 0.35 |", "16"),
+    "grouped": ("1,024", "1,024"),
+    "chinese numeral run": ("每个 AI Core 负责六十四个 head", "六十四"),
+    "chinese two": ("一个 CUBE 配两个 VECTOR Core", "两"),
+    "chinese count": ("六个实例", "六"),
+    "chinese steps": ("分七个步骤", "七"),
+    "digits glued to chinese": ("共74个周期", "74"),
+    "heading number": ("## 67. 标题", "67"),
+    "footnote definition": ("正文[^n]\n\n[^n]: 这里写了 4096 个", "4096"),
+    "seven digits": ("it is 1234567 B", "1234567"),
+    "list marker as text": ("a paragraph that wraps\n83. onto a line", "83"),
+    "numbered step": ("第 3 步", "3"),
+    "numbered block": ("block 8", "8"),
+    "numbered head": ("head 9", "9"),
+    "line list without citation": ("line 5, 80 cycles", "80"),
+    "math one": ("$1$", "1"),
+    "math comparison": ("$x > 0$", "0"),
+    "math product": ("$2 \\times 1.5$", "2"),
+    "inline code": ("`B_TOPK = 64`", "64"),
+    "html attribute": ('<span data-rows="64">x</span>', "64"),
+    "shown block comment": ("```bash\nrun --mode prefill  # 259600 B\n```", "259600"),
+    "shown block output": ("```console\n$ run\n244368\n```", "244368"),
+    "index step other than one": ("$i+5$", "5"),
+}
+
+
+@pytest.mark.parametrize("form", TYPED_FORMS)
+def test_every_form_of_a_typed_number_is_caught(form: str) -> None:
+    """A number typed in any form a reader sees is reported, with its line."""
+    text, number = TYPED_FORMS[form]
+    typed = typed_numbers(f"# T\n\n{text}\n")
+    assert number in [t.number for t in typed], typed
+    assert all(t.line >= 3 for t in typed)  # the text starts on line 3
+
+
+def test_every_exemption_is_named_with_a_reason() -> None:
+    """The exemptions are one list, each with a name and a reason of its own."""
+    assert len({e.name for e in EXEMPTIONS}) == len(EXEMPTIONS)
+    assert all(e.reason and e.pattern.pattern for e in EXEMPTIONS)
 
 
 def test_every_value_is_a_quantity() -> None:

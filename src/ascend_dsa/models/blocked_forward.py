@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
-from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.facts.kernel_config import MMA_M_GRANULE_ROWS, SHIPPED_KERNEL
 from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.models.forward_inputs import (
     BFLOAT16,
@@ -40,21 +40,35 @@ _LOWEST: Final = np.float32(np.finfo(np.float32).min)
 HEADS_PER_VECTOR_CORE: Final = SHIPPED_KERNEL.mma_m_per_vector_core
 
 
+def vector_core_heads(h_q: int) -> int:
+    """Heads each VECTOR Core decides for when the kernel runs ``h_q`` heads: half of ``MMA_M``.
+
+    ``MMA_M`` is ``h_q`` rounded up to a multiple of 32 (kernel_body.h ``MMA_M = ku::ceil(H_Q, 32u)``), and core
+    ``i`` owns heads ``[i x MMA_M / 2, (i + 1) x MMA_M / 2)`` (``valid_rows_mask_for_row_max``, kernel_body.h:502-516):
+    32 and 32 at ``H_Q = 64``, 16 and 16 at ``H_Q = 32`` (506-508), all of them on core 0 from 16 heads down.
+    """
+    heads = require_int("h_q", h_q, minimum=1)
+    mma_m = -(-heads // MMA_M_GRANULE_ROWS) * MMA_M_GRANULE_ROWS
+    return mma_m // SHIPPED_KERNEL.vector_cores_per_cube
+
+
 def skip_scale_decision(
     running_max: NDArray[Any],
     max_for_softmax: NDArray[Any],
     threshold: float,
-    heads_per_core: int = HEADS_PER_VECTOR_CORE,
+    heads_per_core: int | None = None,
 ) -> tuple[BoolArray, FloatArray]:
     """Which VECTOR Cores rescale, and the max each head's softmax uses from now on.
 
-    ``running_max`` and ``max_for_softmax`` are ``[..., h_q]`` in the units of ``threshold``. Heads are split into
-    consecutive groups of ``heads_per_core``, one per VECTOR Core (the last may be partial). A core rescales when the
-    largest ``running_max - max_for_softmax`` over *its own* heads is strictly above ``threshold``, and then only its
-    heads adopt their running max (kernel_body.h:466-680 ``softmax_vf``: ``asc_reduce_max`` at 568 under
-    ``valid_rows_mask_for_row_max``, 502-516, all lanes at ``H_Q == 64``, 503-505; ``asc_gt_scalar`` at 572;
-    ``asc_select`` at 574; config.h:43). ``heads_per_core = h_q`` is the joint rule, one decision for all heads, kept
-    as a named variant for comparison.
+    ``running_max`` and ``max_for_softmax`` are ``[..., h_q]`` in the units of ``threshold``: raw logits against
+    [`raw_logit_threshold`][] as the kernel compares them (``asc_sub`` then ``asc_gt_scalar`` on raw maxima,
+    kernel_body.h:566-572). Heads are split into consecutive groups of ``heads_per_core``, one per VECTOR Core (the
+    last may be partial); ``None`` splits them as the kernel does for ``h_q`` heads ([`vector_core_heads`][]: 16
+    and 16 at 32 heads). A core rescales when the largest ``running_max - max_for_softmax`` over *its own* heads,
+    computed in float32, is strictly above ``threshold``, and then only its heads adopt their running max
+    (kernel_body.h:466-680 ``softmax_vf``: ``asc_reduce_max`` at 568 under ``valid_rows_mask_for_row_max``, 502-516;
+    ``asc_gt_scalar`` at 572; ``asc_select`` at 574; config.h:43). ``heads_per_core = h_q`` is the joint rule, one
+    decision for all heads, kept as a named variant for comparison.
 
     Returns:
         ``(triggered [..., cores], new_max [..., h_q])``.
@@ -71,12 +85,15 @@ def skip_scale_decision(
     value = require_real("threshold", threshold, "a number >= 0")
     if not value >= 0:
         raise ValueError(f"threshold must be a number >= 0, got {threshold!r}")
-    group = require_int("heads_per_core", heads_per_core, minimum=1)
+    h_q = running.shape[-1]
+    if heads_per_core is None:
+        group = vector_core_heads(max(h_q, 1))
+    else:
+        group = require_int("heads_per_core", heads_per_core, minimum=1)
     with np.errstate(over="ignore", invalid="ignore"):
         gap = running - used
     if np.isnan(gap).any():
         raise ValueError("running_max and max_for_softmax must not hold NaN (nor opposite infinities), got one")
-    h_q = running.shape[-1]
     group = max(min(group, h_q), 1)  # a core wider than the heads holds them all
     cores = -(-h_q // group)
     padded = np.full((*gap.shape[:-1], cores * group), -np.inf, dtype=np.float32)
@@ -138,14 +155,18 @@ def _round_to_bf16(values: FloatArray) -> FloatArray:
 MAX_RESCALE_THRESHOLD: Final = 64.0
 
 
-def _check_knobs(b_topk: object, rescale_threshold: object, heads_per_core: object) -> tuple[int, float, int]:
+def _check_knobs(b_topk: object, rescale_threshold: object, heads_per_core: object) -> tuple[int, float, int | None]:
     """The block size and heads per core as positive integers, the threshold a number in [0, 64]."""
     block = require_int("b_topk", b_topk, minimum=1)
     expected = f"a number in [0, {MAX_RESCALE_THRESHOLD:g}] (larger ones let float32 exp sums overflow)"
     threshold = require_real("rescale_threshold", rescale_threshold, expected)
     if not 0 <= threshold <= MAX_RESCALE_THRESHOLD:
         raise ValueError(f"rescale_threshold must be {expected}, got {rescale_threshold!r}")
-    return block, threshold, require_int("heads_per_core", heads_per_core, minimum=1)
+    return (
+        block,
+        threshold,
+        None if heads_per_core is None else require_int("heads_per_core", heads_per_core, minimum=1),
+    )
 
 
 @dataclass
@@ -280,14 +301,15 @@ def blocked_sparse_attn_fwd(  # noqa: PLR0913 - FlashMLA's signature plus the ke
     *,
     b_topk: int = SHIPPED_KERNEL.b_topk,
     rescale_threshold: float = SHIPPED_KERNEL.rescale_threshold,
-    heads_per_core: int = HEADS_PER_VECTOR_CORE,
+    heads_per_core: int | None = None,
 ) -> tuple[NDArray[Any], FloatArray, FloatArray, BlockedStats]:
     """The kernel's model: online softmax over blocks of ``b_topk`` indices, rescaling per VECTOR Core.
 
     Per block, as kernel_body.h does it: raw ``P = Q K^T`` of the block's keys (invalid keys -inf); raise the raw
     running max (starting from the lowest finite float, kernel_body.h:524, so block 0 adopts its own max, 586-589);
-    from block 1 on, each VECTOR Core (``heads_per_core`` heads) compares the largest rise of its heads' max over
-    ``max_for_o`` with ``rescale_threshold / sm_scale`` ([`skip_scale_decision`][]). If either core rescales, the
+    from block 1 on, each VECTOR Core (``heads_per_core`` heads; by default the kernel's split of ``h_q``,
+    [`vector_core_heads`][]) compares the largest rise of its heads' raw max over ``max_for_o`` with
+    ``rescale_threshold / sm_scale`` ([`skip_scale_decision`][]). If either core rescales, the
     CUBE copies O out of L0C (kernel_body.h:1583-1590; the VECTOR Cores read the same flags at 1204-1207) and UB
     keeps ``(O_l0c + O_ub) x exp(old - new)``, a factor 1 for the heads of a core that did not rescale; otherwise O
     stays in L0C. Then ``S = exp(P x sm_scale - max_for_o x sm_scale)``, ``row_sum += S.sum()`` and
@@ -310,6 +332,7 @@ def blocked_sparse_attn_fwd(  # noqa: PLR0913 - FlashMLA's signature plus the ke
     scale = np.float32(inputs.sm_scale)
     with np.errstate(over="ignore"):  # a tiny sm_scale gives an infinite raw threshold: never rescale
         raw_threshold = float(np.float32(threshold) / scale)  # kernel_body.h:1661, RESCALE_THRESHOLD / sm_scale
+    group = vector_core_heads(h_q) if group is None else group
     knobs = _Knobs(min(block_size, max(topk, 1)), raw_threshold, min(group, h_q), scale)
     check = logits_may_overflow(inputs)
     d_qk = inputs.kv.shape[1]

@@ -28,8 +28,9 @@ from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.models.arrays import require_array
-from ascend_dsa.models.blocked_forward import HEADS_PER_VECTOR_CORE, skip_scale_decision
+from ascend_dsa.models.blocked_forward import skip_scale_decision, vector_core_heads
 from ascend_dsa.models.design_point import fixpipe_cycles
+from ascend_dsa.models.rescale_bound import raw_logit_threshold
 from ascend_dsa.validate import require_finite, require_int
 
 ScoreOrder = Literal["random", "ascending", "descending"]
@@ -73,7 +74,10 @@ def synthetic_logits(
     shared: float = SHARED_VARIANCE,
     seed: int = 0,
 ) -> NDArray[np.float32]:
-    """``sm_scale``-scaled logits ``[tokens, heads, topk]``, indices in the given order of their shared score."""
+    """``sm_scale``-scaled logits ``[tokens, heads, topk]``, indices in the given order of their shared score.
+
+    The draws depend on ``seed`` alone, so ``sm_scale = 1`` gives the raw logits of the same scores.
+    """
     size = 1
     for name, value in (("tokens", tokens), ("heads", heads), ("topk", topk)):
         size *= _check_positive_int(name, value)
@@ -107,21 +111,31 @@ def synthetic_logits(
 
 
 def rescale_counts(
-    logits: NDArray[np.float32], *, b_topk: int, threshold: float, heads_per_core: int = HEADS_PER_VECTOR_CORE
+    logits: NDArray[np.float32],
+    *,
+    sm_scale: float,
+    b_topk: int,
+    threshold: float,
+    heads_per_core: int | None = None,
 ) -> tuple[int, NDArray[np.int64], NDArray[np.int64]]:
-    """Blocks, O copies before the last per token, and rescales per token and VECTOR Core, on scaled logits.
+    """Blocks, O copies before the last per token, and rescales per token and VECTOR Core, on raw logits.
 
-    Only the maxima matter: at block ``k`` each core rescales when
-    [`skip_scale_decision`][] says so for the running max after block ``k``, and O leaves
-    L0C when either core does; block 0 sets the max and never counts. ``heads_per_core = heads`` gives the joint
-    rule (one decision for all heads), the named variant the kernel does not use.
+    ``logits`` are raw ``P = Q K^T`` (not scaled by ``sm_scale``), as the kernel compares them: at block ``k`` each
+    core rescales when [`skip_scale_decision`][] says so for the raw running max after block ``k`` against
+    [`raw_logit_threshold`][] ``(threshold, sm_scale)`` (strict ``>``, kernel_body.h:572), and O leaves L0C when either
+    core does; block 0 sets the max and never counts. ``heads_per_core`` defaults to the kernel's split of the
+    heads ([`vector_core_heads`][]); ``heads_per_core = heads`` gives the joint rule (one decision for all heads),
+    the named variant the kernel does not use.
 
     Returns:
         ``(blocks, rescales [tokens], core_rescales [tokens, cores])``.
     """
     _check_positive_int("b_topk", b_topk)
-    _check_positive_int("heads_per_core", heads_per_core)
-    require_finite("threshold", threshold, minimum=0.0)
+    if heads_per_core is not None:
+        _check_positive_int("heads_per_core", heads_per_core)
+    limit = raw_logit_threshold(
+        require_finite("threshold", threshold, minimum=0.0), require_finite("sm_scale", sm_scale, positive=True)
+    )
     expected = "a float array [tokens >= 1, heads >= 1, topk]"
     array = require_array("logits", logits, expected)
     if array.dtype.kind != "f":
@@ -137,11 +151,11 @@ def rescale_counts(
     padded[:, :, :topk] = array
     running = np.maximum.accumulate(padded.reshape(tokens, heads, blocks, width).max(axis=3), axis=2)
     used = running[:, :, 0]
-    group = min(heads_per_core, heads)
+    group = min(vector_core_heads(heads) if heads_per_core is None else heads_per_core, heads)
     rescales = np.zeros(tokens, dtype=np.int64)
     core_rescales = np.zeros((tokens, -(-heads // group)), dtype=np.int64)
     for block in range(1, blocks):
-        triggered, used = skip_scale_decision(running[:, :, block], used, threshold, group)
+        triggered, used = skip_scale_decision(running[:, :, block], used, limit, group)
         core_rescales += triggered
         rescales += triggered.any(axis=1)
     return blocks, rescales, core_rescales
@@ -208,12 +222,17 @@ def measure_rescales(
     tokens: int = SWEEP_TOKENS,
     seed: int = 0,
 ) -> RescaleMeasurement:
-    """Rescales of the blocked forward on synthetic scores, with the kernel's heads, cores, ``B_TOPK`` and threshold."""
+    """Rescales of the blocked forward on synthetic scores, with the kernel's heads, cores, ``B_TOPK`` and threshold.
+
+    The raw logits are ``synthetic_logits`` at ``sm_scale = 1``; ``sm_scale`` enters only the threshold, as in the
+    kernel.
+    """
     if not isinstance(config, KernelConfig):
         raise TypeError(f"config must be a KernelConfig, got {type(config).__name__}")
-    logits = synthetic_logits(tokens, config.heads_per_core, topk, sm_scale=sm_scale, order=order, seed=seed)
+    logits = synthetic_logits(tokens, config.heads_per_core, topk, sm_scale=1.0, order=order, seed=seed)
     blocks, rescales, core_rescales = rescale_counts(
         logits,
+        sm_scale=sm_scale,
         b_topk=config.b_topk,
         threshold=config.rescale_threshold,
         heads_per_core=config.mma_m_per_vector_core,

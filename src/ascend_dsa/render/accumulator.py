@@ -21,8 +21,9 @@ def render_l0c_budget(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "z
     check_claims(design, ids=("l0c-o-at-128-heads", "l0c-capacity"))
     spec, config, model = design.spec, design.config, design.model
     rows = []
+    most = max(REPORT_HEADS)
     for name, heads, with_p in (
-        (("128 个 head，只放 O", "128 heads, O alone"), 128, False),
+        ((f"{most} 个 head，只放 O", f"{most} heads, O alone"), most, False),
         ((f"{config.mma_m} 个 head，O + P（源码）", f"{config.mma_m} heads, O + P (code)"), config.mma_m, True),
     ):
         o_bytes = l0c_output_bytes(heads, model)

@@ -117,7 +117,15 @@ def render_feasibility_map(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") 
     to each B_TOPK (see [`fitted_index_block_size`][]), so that the rows 640 forbids show their limits too.
     """
     panels = (
-        (2, False, pick(lang, "1C2V\nINDEX_BLOCK_SIZE 640（内核）", "1C2V\nINDEX_BLOCK_SIZE 640 (the kernel's)")),
+        (
+            2,
+            False,
+            pick(
+                lang,
+                f"1C2V\nINDEX_BLOCK_SIZE {SHIPPED_KERNEL.index_block_size}（内核）",
+                f"1C2V\nINDEX_BLOCK_SIZE {SHIPPED_KERNEL.index_block_size} (the kernel's)",
+            ),
+        ),
         (2, True, pick(lang, "1C2V\nINDEX_BLOCK_SIZE 按 B_TOPK 调整", "1C2V\nINDEX_BLOCK_SIZE fitted to B_TOPK")),
         (1, True, pick(lang, "1C1V\nINDEX_BLOCK_SIZE 按 B_TOPK 调整", "1C1V\nINDEX_BLOCK_SIZE fitted to B_TOPK")),
     )
@@ -152,8 +160,8 @@ def render_feasibility_map(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") 
         fig.legend(handles=handles, loc="center left", bbox_to_anchor=(0.805, 0.5), fontsize=8, frameon=False)
         title = pick(
             lang,
-            "每格的颜色：占用率最高（最先触顶）的限制；bf16，topk 512",
-            "Colour: the limit with the highest use (the first to bind); bf16, topk 512",
+            f"每格的颜色：占用率最高（最先触顶）的限制；bf16，topk {DesignGrid().topk[0]}",
+            f"Colour: the limit with the highest use (the first to bind); bf16, topk {DesignGrid().topk[0]}",
         )
         return to_svg(fig, title=title)
 
@@ -232,9 +240,21 @@ def render_mma_fixpipe_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh
         ax.axvline(break_even, color="#e15759", linewidth=1, linestyle=":")
         ax.text(break_even + 2, 2300, f"B_TOPK = {break_even:.2f}", color="#e15759", fontsize=9)
         ax.axvline(SHIPPED_KERNEL.b_topk, color="black", linewidth=1, linestyle=":")
-        ax.text(SHIPPED_KERNEL.b_topk - 2, 2300, pick(lang, "内核：64", "kernel: 64"), ha="right", fontsize=9)
+        ax.text(
+            SHIPPED_KERNEL.b_topk - 2,
+            2300,
+            pick(lang, f"内核：{SHIPPED_KERNEL.b_topk}", f"kernel: {SHIPPED_KERNEL.b_topk}"),
+            ha="right",
+            fontsize=9,
+        )
         ax.set_xlabel("B_TOPK")
-        ax.set_ylabel(pick(lang, "每个 KV 块的周期数（64 行）", "cycles per KV block (64 rows)"))
+        ax.set_ylabel(
+            pick(
+                lang,
+                f"每个 KV 块的周期数（{SHIPPED_KERNEL.mma_m} 行）",
+                f"cycles per KV block ({SHIPPED_KERNEL.mma_m} rows)",
+            )
+        )
         ax.set_ylim(0, 2600)
         ax.legend(fontsize=8, frameon=False, loc="upper left")
         title = pick(

@@ -10,6 +10,7 @@ from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.kv_formats import (
     KV_TOKEN_FORMATS,
     MODEL1_FP8,
+    MTE2_ROW_ALIGN_BYTES,
     PUBLISHED_TOKEN_BYTES,
     PUBLISHED_TOKEN_BYTES_SOURCE,
     bits_per_value,
@@ -19,7 +20,7 @@ from ascend_dsa.lang import Lang, pick
 from ascend_dsa.models.gather2 import BF16_TOKEN_BYTES, check_gather2_fills_queue, gather2_plan
 from ascend_dsa.models.kv_quant import dequantize_tokens, quantize_tokens, roundtrip_error_bound
 from ascend_dsa.models.mte2 import copies_per_token, token_byte_ranges
-from ascend_dsa.models.nd2nz_stride import UB_VECTOR_BYTES
+from ascend_dsa.models.nd2nz_stride import UB_VECTOR_BYTES, nz_block_bytes, ub_nz_stride_bytes
 from ascend_dsa.models.nz_layout import block_bytes, check_nz_padding, nd2nz_store_slots, nd_to_nz
 from ascend_dsa.render.markdown import Align, citation, table
 from ascend_dsa.report.scenarios import ND2NZ_EXAMPLE_DIMS, ND2NZ_EXAMPLE_TOKENS
@@ -65,16 +66,18 @@ def render_gather2_example(lang: Lang = "zh") -> str:
     per_core = plan.requests_per_vector_core
     caption = pick(
         lang,
-        f"s_kv = {_GATHER2_S_KV}，每个 bf16 token {BF16_TOKEN_BYTES} B。这是 VECTOR Core 0 的一半块"
-        f"（{SHIPPED_KERNEL.b_topk_per_vector_core} 个 token）。两个 VECTOR Core 各发 {per_core[0]} 个请求，"
+        f"s_kv = {_GATHER2_S_KV}，每个 bf16 token {BF16_TOKEN_BYTES} B。这是第一个 VECTOR Core 的一半块"
+        f"（{SHIPPED_KERNEL.b_topk_per_vector_core} 个 token）。"
+        f"{len(per_core)} 个 VECTOR Core 各发 {per_core[0]} 个请求，"
         f"不用 gather2 则各要 {plan.requests_without_gather2[0]} 个；MTE2 队列深 "
         f"{ASCEND_950.mte2_outstanding_requests}，一块的请求正好 {requests} 个（报告 (zh) 第 138 行）。"
-        f"两个 index 都无效的请求 burst_count 为 0，不搬数据（本块共 {plan.skipped} 个）。",
-        f"s_kv = {_GATHER2_S_KV}, {BF16_TOKEN_BYTES} B per bf16 token. This is VECTOR Core 0's half of the block "
-        f"({SHIPPED_KERNEL.b_topk_per_vector_core} tokens). Each VECTOR Core issues {per_core[0]} requests instead "
-        f"of {plan.requests_without_gather2[0]}; the MTE2 queue holds {ASCEND_950.mte2_outstanding_requests}, and "
-        f"one block needs exactly {requests} (report (zh) line 138). A request with both indices invalid has "
-        f"burst_count 0 and moves nothing ({plan.skipped} in this block).",
+        f"一对 index 全都无效的请求不搬数据（本块共 {plan.skipped} 个）。",
+        f"s_kv = {_GATHER2_S_KV}, {BF16_TOKEN_BYTES} B per bf16 token. This is the first VECTOR Core's half of the "
+        f"block ({SHIPPED_KERNEL.b_topk_per_vector_core} tokens). "
+        f"Each VECTOR Core issues {per_core[0]} requests instead of {plan.requests_without_gather2[0]}; "
+        f"the MTE2 queue holds {ASCEND_950.mte2_outstanding_requests}, and "
+        f"one block needs exactly {requests} (report (zh) line 138). A request with both indices invalid "
+        f"moves nothing ({plan.skipped} in this block).",
     )
     aligns: tuple[Align, ...] = ("right", "left") + ("right",) * 5
     return table(headers, rows, aligns) + "\n\n" + caption + "\n"
@@ -89,7 +92,7 @@ def render_kv_token_formats(lang: Lang = "zh") -> str:
         pick(lang, "scale", "scales"),
         pick(lang, "每 token 字节", "bytes per token"),
         "kv_cache_format.h",
-        pick(lang, "UB 中（32 B 对齐）", "in UB (32 B aligned)"),
+        pick(lang, f"UB 中（{MTE2_ROW_ALIGN_BYTES} B 对齐）", f"in UB ({MTE2_ROW_ALIGN_BYTES} B aligned)"),
         pick(lang, "每个值的位数", "bits per value"),
         pick(lang, "每 token 的 MTE2 拷贝", "MTE2 copies per token"),
     ]
@@ -202,7 +205,8 @@ def render_nd2nz_example(lang: Lang = "zh", tokens: int = ND2NZ_EXAMPLE_TOKENS, 
     piece = SHIPPED_KERNEL.fractal_cols
     labels = np.array([[f"t{t}:{c}-{c + piece - 1}" for c in range(0, dims, piece)] for t in range(tokens)])
     tile = np.repeat(labels, piece, axis=1)  # [tokens, dims], each element labelled by its 32 B piece
-    nz = nd_to_nz(tile, pad_rows=1)  # [dims / 16, tokens + 1, 16]
+    pad = ub_nz_stride_bytes(SHIPPED_KERNEL) // nz_block_bytes(SHIPPED_KERNEL) - SHIPPED_KERNEL.b_topk_per_vector_core
+    nz = nd_to_nz(tile, pad_rows=pad)  # [dims / 16, tokens + pad, 16]
     nd_order = [labels[t, c] for t in range(tokens) for c in range(dims // piece)]
     nz_order = [
         str(nz[c, r, 0]) or pick(lang, "（填充）", "(pad)") for c in range(nz.shape[0]) for r in range(nz.shape[1])
@@ -212,10 +216,14 @@ def render_nd2nz_example(lang: Lang = "zh", tokens: int = ND2NZ_EXAMPLE_TOKENS, 
         nd = nd_order[position] if position < len(nd_order) else ""
         rows.append((position, f"{position * block_bytes()}", nd, nz_order[position]))
     headers = [
-        pick(lang, "第几个 32 B", "32 B piece"),
+        pick(lang, f"第几个 {block_bytes()} B", f"{block_bytes()} B piece"),
         pick(lang, "偏移 (B)", "offset (B)"),
         pick(lang, "ND：逐 token 存", "ND: token after token"),
-        pick(lang, "NZ：逐列块存，每列块后加 1 行填充", "NZ: column block after column block, plus 1 pad row"),
+        pick(
+            lang,
+            f"NZ：逐列块存，每列块后加 {pad} 行填充",
+            f"NZ: column block after column block, plus {pad} pad row",
+        ),
     ]
     caption = pick(
         lang,
@@ -247,7 +255,7 @@ def render_nd2nz_bank_slots(lang: Lang = "zh") -> str:
         pick(lang, "填充行", "pad rows"),
         pick(lang, "相邻两段的距离 (B)", "distance between pieces (B)"),
         pick(lang, f"距离 mod {UB_VECTOR_BYTES}", f"distance mod {UB_VECTOR_BYTES}"),
-        pick(lang, "每段落入的 32 B 槽", "32 B slot of each piece"),
+        pick(lang, f"每段落入的 {block_bytes()} B 槽", f"{block_bytes()} B slot of each piece"),
         pick(lang, "需要的轮数", "passes needed"),
     ]
     plain, padded = nd2nz_store_slots(tokens, 0), nd2nz_store_slots(tokens, 1)

@@ -42,7 +42,7 @@ def _case_label(case: ForwardCase, lang: Lang) -> str:  # noqa: PLR0911 - one la
         lonely = int((~((case.indices >= 0) & (case.indices < case.kv.shape[0]))).all(axis=(1, 2)).sum())
         return pick(lang, f"{lonely} 个 q token 的 index 全部无效", f"{lonely} q tokens with every index invalid")
     if case.name == "duplicated":
-        return pick(lang, "第 0 块之后的 index 全是同一个", "every index after block 0 is the same one")
+        return pick(lang, "第一块之后的 index 全是同一个", "every index after the first block is the same one")
     if case.name == "partial-block":
         return pick(
             lang,
@@ -162,7 +162,7 @@ def render_online_softmax_trace(lang: Lang = "zh") -> str:
         used = stats.max_for_softmax[0, block]
         delta = "—" if previous is None else " / ".join(f"{r - u:g}" for r, u in zip(running, previous, strict=True))
         if block == 0:
-            decision = pick(lang, "第 0 块：直接取本块最大值", "block 0: takes its own max")
+            decision = pick(lang, "第一块：直接取本块最大值", "first block: takes its own max")
         elif stats.rescaled[0, block]:
             decision = pick(lang, "**rescale**", "**rescale**")
         else:
@@ -183,7 +183,7 @@ def render_online_softmax_trace(lang: Lang = "zh") -> str:
         previous = used
     headers = [
         pick(lang, "块", "block"),
-        pick(lang, "本块 logit（head 0 / head 1）", "block logits (head 0 / head 1)"),
+        pick(lang, "本块 logit（前一个 head / 后一个 head）", "block logits (first head / second head)"),
         "running_max",
         pick(lang, "running_max − 旧的 max_for_softmax", "running_max − old max_for_softmax"),
         pick(lang, "决定", "decision"),

@@ -96,12 +96,13 @@ def render_rescale_table(lang: Lang = "zh", topk: int = SWEEP_TOPK[-1]) -> str:
         lang,
         f"topk = {topk}。每个 VECTOR Core 只为自己的 {SHIPPED_KERNEL.mma_m_per_vector_core} 个 head 判断，"
         f"任一个核 rescale，O 就拷出 L0C（kernel_body.h:1583-1590）。"
-        f"“rescale 的块占比”不计第 0 块（它只是确定最大值）。"
+        f"“rescale 的块占比”不计第一块（它只是确定最大值）。"
         f"没有 skip-scale 时每块都要把 O 拷出 L0C；有了它，只在这些块和最后一次拷出。{_score_model(lang)}",
         f"topk = {topk}. Each VECTOR Core decides for its own {SHIPPED_KERNEL.mma_m_per_vector_core} heads; O leaves "
-        f"L0C when either core rescales (kernel_body.h:1583-1590). The share of blocks leaves out block 0 (it only "
-        f"sets the max). Without skip-scale O leaves L0C every block; with it, only at those blocks and once at the "
-        f"end. {_score_model(lang)}",
+        f"L0C when either core rescales (kernel_body.h:1583-1590). "
+        f"The share of blocks leaves out the first block (it only sets the max). "
+        f"Without skip-scale O leaves L0C every block; with it, only at those blocks and once at the end. "
+        f"{_score_model(lang)}",
     )
     aligns: tuple[Align, ...] = ("left",) + ("right",) * 8
     return table(headers, rows, aligns) + "\n\n" + caption + "\n"

@@ -16,8 +16,10 @@ from types import MappingProxyType
 from typing import Final
 
 import ml_dtypes
+import numpy as np
 
 from ascend_dsa.facts.assumptions import FIXPIPE_1C2V_SPEEDUP, UB_ROW_BYTES, VECTOR_BYTES_PER_CYCLE
+from ascend_dsa.facts.code_figures import SHIPPED_UB_TOTALS
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
 from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, MMA_M_GRANULE_ROWS, SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.facts.kernel_rules import VECTOR_BYTES
@@ -32,6 +34,7 @@ from ascend_dsa.models.block_cycles import (
     identity_rescale_cycles,
     mma_cycles_per_block,
 )
+from ascend_dsa.models.blocked_forward import skip_scale_decision
 from ascend_dsa.models.design_point import (
     FULL_UTILISATION,
     SHIPPED_DESIGN,
@@ -53,11 +56,11 @@ from ascend_dsa.models.online_softmax import ONLINE_SOFTMAX_START
 from ascend_dsa.models.peak_clock import flops_per_cycle
 from ascend_dsa.models.rescale_bound import raw_logit_threshold, rescale_factor_bound
 from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK, head_roofline
-from ascend_dsa.models.schedule import pipeline_depth, vector_stage
+from ascend_dsa.models.schedule import VECTOR_STAGES, pipeline_depth, vector_stage
 from ascend_dsa.models.skip_scale import DEFAULT_SM_SCALE
 from ascend_dsa.models.ss_buffer import SS_BLOCK_SLOTS, SS_FLAG_BYTES, SS_JOB_SLOTS, ss_buffer_bytes
 from ascend_dsa.models.throughput import cycles_per_block_at, fraction_of_peak
-from ascend_dsa.report.forward_cases import TRACE_B_TOPK, TRACE_LOGITS
+from ascend_dsa.report.forward_cases import TRACE_B_TOPK, TRACE_LOGITS, trace_case
 from ascend_dsa.report.scenarios import (
     ALTERNATIVE_B_TOPK,
     ALTERNATIVE_B_TOPK_DIVIDING,
@@ -390,8 +393,56 @@ _VALUES.update(
         "one_v_mte2_requests_per_block": lambda: Quantity(
             requests_per_block(SHIPPED_KERNEL.with_overrides(vector_cores_per_cube=ONE_VECTOR_CORE.vector_cores))
         ),
+        # --- no number typed in any form (issue 16 item 3): values that prose used to type ----------------------
+        "ub_decode_fp4_sink_bytes": lambda: Quantity(
+            ub_plan(SHIPPED_KERNEL, Mode.DECODE, fp4_extra=True, sink=True).total_bytes, "B"
+        ),
+        "shipped_instantiations": lambda: Quantity(len(SHIPPED_UB_TOTALS)),
+        "decode_instantiations": lambda: Quantity(sum(t.mode is Mode.DECODE for t in SHIPPED_UB_TOTALS)),
+        "vector_stages": lambda: Quantity(len(VECTOR_STAGES)),
+        "step_index_read": lambda: Quantity(vector_stage("index-read").report_step),
+        "step_softmax": lambda: Quantity(vector_stage("softmax").report_step),
+        "step_skip_scale_flag": lambda: Quantity(vector_stage("skip-scale-flag").report_step),
+        "step_kv_gather": lambda: Quantity(vector_stage("kv-gather").report_step),
+        "report_roofline_rows": lambda: Quantity(len(REPORT_HEADS) * len(REPORT_TOPK)),
+        "nz_pad_tokens": lambda: Quantity(
+            ub_nz_stride_bytes(SHIPPED_KERNEL) // nz_block_bytes(SHIPPED_KERNEL) - SHIPPED_KERNEL.b_topk_per_vector_core
+        ),
+        "trace_sm_scale": lambda: Quantity(trace_case().sm_scale),
+        "trace_block_at_threshold": lambda: Quantity(_trace_blocks().at_threshold),
+        "trace_block_first_rescale": lambda: Quantity(_trace_blocks().first_rescale),
+        "trace_block_other_head": lambda: Quantity(_trace_blocks().other_head),
     }
 )
+
+
+@dataclass(frozen=True)
+class _TraceBlocks:
+    """Blocks of the step-by-step example worth pointing at, by index as its table numbers them."""
+
+    at_threshold: int  # a head's max rises by exactly the threshold: no rescale
+    first_rescale: int  # the first block that rescales
+    other_head: int  # a later rescale triggered by the other head alone
+
+
+def _trace_blocks() -> _TraceBlocks:
+    """Where the example of [`TRACE_LOGITS`][] rises to the threshold and where each head triggers a rescale."""
+    logits = np.array(TRACE_LOGITS, dtype=np.float32)  # [heads, blocks, b_topk]
+    running = np.maximum.accumulate(logits.max(axis=2), axis=1)  # [heads, blocks]
+    threshold = SHIPPED_KERNEL.rescale_threshold
+    used = running[:, 0]
+    at_threshold, rescales = None, []
+    for block in range(1, running.shape[1]):
+        rise = running[:, block] - used
+        if at_threshold is None and (rise == threshold).any():
+            at_threshold = block
+        triggered, used = skip_scale_decision(running[:, block], used, threshold)
+        if triggered.any():
+            rescales.append((block, int(np.argmax(rise))))
+    if at_threshold is None or len(rescales) < 2 or rescales[0][1] == rescales[-1][1]:  # noqa: PLR2004 - two events
+        raise ValueError(f"the trace example must rise to the threshold and rescale for each head, got {rescales}")
+    return _TraceBlocks(at_threshold, rescales[0][0], rescales[-1][0])
+
 
 #: Every value prose may show, by name.
 PROSE_VALUES: Final[Mapping[str, Callable[[], Quantity]]] = MappingProxyType(_VALUES)

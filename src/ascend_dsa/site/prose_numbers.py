@@ -6,20 +6,25 @@ Prose (Markdown outside code, notebook markdown cells, both languages) never typ
 commas from 10,000 on; a percentage with its ``%``; the unit is written in the prose, in the page's language).
 Inside math (``$...$``) the marker works the same way.
 
-`typed_numbers` then lists every other number left in the prose; the hook fails the build naming the page
-and each number. Exempt, as the only numbers prose may type:
+`typed_numbers` then lists every other number left in a page; the hook fails the build naming the page, the
+line and each number. A number is any run of digits not glued to a Latin letter or ``_`` (so ``FP8``, ``e4m3``,
+``L0C``, ``H_Q`` and ``1C2V`` are names, but ``74个`` is a number), and any Chinese numeral (一 to 万, 两) that
+counts or measures: a run of two or more (六十四), or one followed by a measure word (两个, 六个实例, 七个步骤).
+It is looked for everywhere a reader sees text: prose, headings (``## 67. ...``), footnote definitions, math,
+inline code, HTML attribute values, notebook markdown cells, and the comments and printed output of code blocks
+that are not executed (an executed block prints what the package computes; the code of a shown block is code).
 
-- citations: ``line 116``, ``lines 104-111``, ``第 85、89 行``, ``config.h:74``, ``kernel_body.h:1297``, commits,
-  dates (``2026-09-30``, ``20260930``);
-- names: anything glued to a letter or ``_`` (FP8, e4m3, fp32, 1C2V, L0C, MTE2, H_Q, gather2, V4.1), the product
-  names in `NAMES` (Ascend 950), a numbered unit or row (VECTOR Core 0, bank 1, head 0, block 2, 第 2 块),
-  a numbered step of the report (step 6, 第 6 步) and block-index arithmetic (``SV[i-1]``, ``i+5``);
-- mathematics: a bare 0 or 1 inside ``$...$`` (``\sum_{j=1}``, ``1/\sqrt{d}``, ``x > 0``);
-- Markdown itself: ordered-list markers and section numbers (``1.``, ``## 2.``), footnote labels, link
-  targets, HTML tags, inline code (which quotes source code such as ``B_TOPK = 64``), and fenced code blocks.
+Two rules, not exemptions, keep words that are not quantities: an ordinal (第一, 第二 ...) and a lone 一 (一个 as an
+article, 一起, 统一) are words; in math, a 0 or 1 in a sub- or superscript (``\sum_{j=1}``, ``x^{-1}``), as the
+numerator of ``1/`` or ``\frac{1}``, and the neighbour step ``i+1``, ``i-1`` are notation. A real list's item
+markers (``1.`` at the start of a list) are Markdown; a line that starts with ``83.`` inside a paragraph is text.
+
+The only numbers prose may type are those in `EXEMPTIONS`, each with its reason: citations of a line of the report
+or of a source file, of a commit, the report's date, version numbers and the product names in `NAMES`.
 
 To put a new number in prose: add ``"name": lambda: Quantity(<computed from the package>, "unit", decimals)`` to
 `ascend_dsa.report.prose_values`, write ``{{ name }}`` in both ``x.md`` and ``x.en.md``, and write the unit in words.
+A ``{{ name }}`` is filled in prose, math, inline code and shown (not executed) code blocks alike.
 A number a table already shows is better referred to ("see the table") than repeated.
 """
 
@@ -27,43 +32,96 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from ascend_dsa.lang import Lang, check_lang
 from ascend_dsa.render.format import format_quantity
 from ascend_dsa.report.prose_values import PROSE_VALUES, Quantity
-from ascend_dsa.site.fences import blank_fences, outside_fences
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
+from ascend_dsa.site.fences import Fence, fences
 
 #: ``{{ name }}``: a value from the package.
 MARKER: Final = re.compile(r"\{\{\s*([a-z][a-z0-9_]*)\s*\}\}")
 #: Product names that carry a number.
 NAMES: Final = ("Ascend 950", "昇腾 950", "DeepSeek V4.1")
 
+_NUM = r"\d+(?:[.,]\d+)*"
+_LIST = rf"{_NUM}(?:\s*(?:[-–~、,，和及与]|and|to)\s*{_NUM})*"
+_SPAN = rf"{_NUM}(?:\s*[-–]\s*{_NUM})?"
+
+
+@dataclass(frozen=True)
+class Exemption:
+    """A kind of number prose may type: its name, the text it matches and why it is not a quantity."""
+
+    name: str
+    pattern: re.Pattern[str]
+    reason: str
+
+
+#: Every number prose may type, in one list. Anything else is a typed number.
+EXEMPTIONS: Final = (
+    Exemption(
+        "line citation",
+        re.compile(rf"\b(?i:lines)\s+{_LIST}|\b(?i:line)\s+{_SPAN}|第\s*{_LIST}\s*行"),
+        "a line number of the report or of a source file is an address, not a quantity (one line or one range "
+        "after 'line', a list after 'lines' or inside 第 ... 行)",
+    ),
+    Exemption(
+        "file:line citation",
+        re.compile(rf"[\w./-]+\.(?:h|hpp|cpp|py|md|txt|toml|yml|ipynb):{_SPAN}"),
+        "a source line cited as file:line (config.h:74)",
+    ),
+    Exemption(
+        "commit",
+        re.compile(r"(?:@|\bcommit|提交)\s*`?[0-9a-f]{7,40}\b|\b[0-9a-f]{40}\b"),
+        "a commit named after @, 'commit' or 提交, or written out in full",
+    ),
+    Exemption(
+        "report date",
+        re.compile(r"\b20\d{2}-[01]\d-[0-3]\d\b|\b20\d{2}[01]\d[0-3]\d(?=-ascend-)"),
+        "the report's publication date, and the same date in its file name",
+    ),
+    Exemption(
+        "version",
+        re.compile(r"\b(?:[Vv]|Python |python |版本 ?)\d+(?:\.\d+)+\+?"),
+        "a version number names a release, not a quantity",
+    ),
+    Exemption(
+        "product name",
+        re.compile("|".join(re.escape(name) for name in NAMES)),
+        "the number is part of the product's name",
+    ),
+)
+
+_FENCE_COMMENT: Final = {"bash": "#", "sh": "#", "shell": "#", "python": "#", "py": "#", "toml": "#", "yaml": "#"}
+_FENCE_COMMENT.update(dict.fromkeys(("c", "cpp", "c++", "h"), "//"))
 _CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1", re.DOTALL)
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _TAG = re.compile(r"</?[A-Za-z][^>\n]*>")
-_LINK_TARGET = re.compile(r"\]\([^)\s]*(?:\s+\"[^\"]*\")?\)|\]\[[^\]]*\]|^\s*\[[^\]]+\]:\s*\S+.*$", re.MULTILINE)
-_FOOTNOTE = re.compile(r"\[\^[^\]]+\]")
-_LIST_MARKER = re.compile(r"^(?:[ \t>]*|#+[ \t]+)\d+[.)](?=[ \t])", re.MULTILINE)
-_NUM = r"\d+(?:[.,]\d+)*"
-_RANGE = rf"{_NUM}(?:\s*(?:[-–~、,，和及与]|and|to)\s*{_NUM})*"
-_CITATIONS: Final = (
-    re.compile(rf"\b(?i:lines?)\s+{_RANGE}"),
-    re.compile(rf"第\s*{_RANGE}\s*行"),
-    re.compile(rf"[\w./-]+\.(?:h|hpp|cpp|py|md|txt|toml|yml|ipynb):{_NUM}(?:-{_NUM})?"),
-    re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b20\d{6}\b"),
-    re.compile(r"\b[0-9a-f]{7,40}\b"),
-    re.compile(r"\b(?:[Cc]ore|[Bb]ank|[Hh]ead|[Bb]lock)\s+\d\b|第\s*\d\s*块"),
-    re.compile(r"\b(?i:steps?)\s+\d+\b|第\s*\d+\s*步"),
-    re.compile(r"\b[ijt]\s*[+-]\s*\d+\b"),
+_ATTRIBUTE_VALUE = re.compile(r"""=\s*("[^"]*"|'[^']*'|[^\s>]+)""")
+_LINK_TARGET = re.compile(
+    r"\]\([^)\s]*(?:\s+\"[^\"]*\")?\)|\]\[[^\]]*\]|^[ \t]*\[(?!\^)[^\]]+\]:[ \t]*\S+", re.MULTILINE
 )
+_FOOTNOTE_LABEL = re.compile(r"\[\^[^\]]+\]")
+_LIST_ITEM = re.compile(r"^(?P<lead>[ \t>]*)(?P<number>\d+)[.)](?=[ \t])")
+_BULLET = re.compile(r"^[ \t>]*(?:[-*+]|\d+[.)])[ \t]")
 _MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.DOTALL)
-_ZERO_OR_ONE = re.compile(r"(?<![\w.,])[01](?![\w.,])")
-#: A number not glued to a letter, ``_`` or another number part.
-_NUMBER = re.compile(rf"(?<![\w.,]){_NUM}%?(?![\w])")
+#: A 0 or 1 that is notation in math: in a sub- or superscript, a numerator of one, the neighbour step i +- 1.
+_MATH_NOTATION = re.compile(r"(?<=[_^])[01]\b|(?<=[_^]\{)[^{}]*|(?<![\w.,])1(?=\s*/)|(?<=\\frac\{)1(?=\})")
+#: The neighbour step of an index, in prose or math: ``SV[i-1]``, ``QK[i+1]``.
+_NEIGHBOUR = re.compile(r"(?<=\b[ijkt])\s*[+-]\s*1\b")
+#: A number: digits not glued to a Latin letter, ``_`` or another number part (a CJK character is not a letter here).
+_NUMBER = re.compile(rf"(?<![A-Za-z0-9_.,]){_NUM}%?(?![A-Za-z0-9_])")
+_CJK_DIGITS = "零〇一二三四五六七八九十百千万亿两"
+#: Measure words: a Chinese numeral before one of these counts or measures something.
+MEASURE_WORDS: Final = (
+    "个", "步", "次", "倍", "条", "种", "行", "列", "位", "块", "层", "组", "项", "类", "份", "路", "张", "段",
+    "轮", "遍", "批", "对", "件", "片", "道", "处", "句", "章", "节", "级", "阶", "维", "元", "颗", "台", "套",
+    "帧", "拍", "成", "半", "字节", "周期", "核", "周", "字", "根", "部", "名",
+)  # fmt: skip
+_CJK_NUMERAL = re.compile(rf"(?<!第)(?<![{_CJK_DIGITS}])[{_CJK_DIGITS}]+")
+#: Words made of numerals that do not count: 万一 (in case), 一一 (one by one), 千万 (by all means).
+_CJK_WORDS: Final = ("万一", "一一", "千万")
 
 
 @dataclass(frozen=True)
@@ -76,13 +134,23 @@ class TypedNumber:
 
 
 def fill(markdown: str, lang: Lang) -> str:
-    """``markdown`` with every ``{{ name }}`` outside code replaced by the package's value for ``lang``."""
+    """``markdown`` with every ``{{ name }}`` replaced by the package's value for ``lang``, except in executed code.
+
+    Prose, math, inline code and shown code blocks are filled; an executed block is Python and stays as written.
+    """
     check_lang(lang)
 
     def value(match: re.Match[str]) -> str:
         return format_quantity(quantity(match.group(1)), lang)
 
-    return _outside_code(markdown, lambda text: MARKER.sub(value, text))
+    parts, position = [], 0
+    for fence in fences(markdown):
+        if fence.executed:
+            parts.append(MARKER.sub(value, markdown[position : fence.start]))
+            parts.append(markdown[fence.start : fence.end])
+            position = fence.end
+    parts.append(MARKER.sub(value, markdown[position:]))
+    return "".join(parts)
 
 
 def fill_html(html: str, lang: Lang) -> str:
@@ -101,36 +169,108 @@ def quantity(name: str) -> Quantity:
 
 
 def typed_numbers(markdown: str) -> list[TypedNumber]:
-    """Every number in the prose of ``markdown`` that is neither a ``{{ name }}`` nor exempt, in page order."""
-    text = blank_fences(markdown)
-    for pattern in (_COMMENT, _CODE_SPAN, _TAG, _LINK_TARGET, _FOOTNOTE, _LIST_MARKER, MARKER, *_CITATIONS):
+    """Every number a reader sees in ``markdown`` that is neither a ``{{ name }}`` nor exempt, in page order."""
+    text = _shown_code_only(markdown)
+    text = _blank(_COMMENT, text)
+    text = _TAG.sub(lambda m: _keep(_ATTRIBUTE_VALUE, m.group(0)), text)
+    for pattern in (_LINK_TARGET, _FOOTNOTE_LABEL, MARKER, *(e.pattern for e in EXEMPTIONS)):
         text = _blank(pattern, text)
-    for name in NAMES:
-        text = text.replace(name, " " * len(name))
-    text = _MATH.sub(lambda m: _ZERO_OR_ONE.sub(" ", m.group(0)), text)
-    found = []
+    text = _CODE_SPAN.sub(_unquote, text)
+    text = _blank(_NEIGHBOUR, text)
+    text = _MATH.sub(lambda m: _blank(_MATH_NOTATION, m.group(0)), text)
+    text = _blank_list_markers(text)
     lines = markdown.splitlines()
-    for match in _NUMBER.finditer(text):
-        line = text.count("\n", 0, match.start()) + 1
-        found.append(TypedNumber(match.group(0), line, lines[line - 1].strip()[:80]))
+    found = [(match.start(), match.group(0)) for match in _NUMBER.finditer(text)]
+    found += [(start, numeral) for start, numeral in _cjk_numbers(text)]
+    typed = []
+    for start, number in sorted(found):
+        line = text.count("\n", 0, start) + 1
+        typed.append(TypedNumber(number, line, lines[line - 1].strip()[:80]))
+    return typed
+
+
+def _unquote(span: re.Match[str]) -> str:
+    """An inline code span with its backticks blanked: what it quotes is read like prose."""
+    ticks = " " * len(span.group(1))
+    return ticks + span.group(0)[len(ticks) : -len(ticks)] + ticks
+
+
+def _cjk_numbers(text: str) -> list[tuple[int, str]]:
+    """Chinese numerals that count or measure: a run of two or more, or one before a measure word (not 一)."""
+    found = []
+    for match in _CJK_NUMERAL.finditer(text):
+        run = match.group(0)
+        if run in _CJK_WORDS:
+            continue
+        after = text[match.end() :].lstrip(" ")
+        if len(run) > 1 or (run != "一" and after.startswith(MEASURE_WORDS)):
+            found.append((match.start(), run))
     return found
+
+
+def _shown_code_only(markdown: str) -> str:
+    """``markdown`` with executed blocks blanked, and of a shown block only its comments and printed output kept."""
+    text = markdown
+    for fence in reversed(fences(markdown)):
+        block = markdown[fence.start : fence.end]
+        first, _, rest = block.partition("\n")
+        body, _, last = rest.rpartition("\n")
+        kept = _BLANK_LINE_CHARS.sub(" ", first) + "\n"
+        kept += "\n".join(_shown_part(fence, line) for line in body.split("\n")) + "\n"
+        kept += _BLANK_LINE_CHARS.sub(" ", last)
+        text = text[: fence.start] + kept + text[fence.end :]
+    return text
+
+
+_BLANK_LINE_CHARS = re.compile(r"[^\n]")
+
+
+def _shown_part(fence: Fence, line: str) -> str:
+    """What a reader of ``line`` of a shown block reads as a statement: its comment, or the whole line if output."""
+    if fence.executed:
+        return " " * len(line)
+    marker = _FENCE_COMMENT.get(fence.language)
+    if marker is None:  # console, text, plain: a line without a prompt is printed output
+        prompt = line.lstrip().startswith(("$ ", ">>> ", "... "))
+        return " " * len(line) if prompt else line
+    at = line.find(f"{marker} ") if marker == "#" else line.find(marker)
+    if at < 0 or (marker == "#" and at > 0 and not line[at - 1].isspace()):
+        return " " * len(line)
+    return " " * at + line[at:]
+
+
+def _ends_list(line: str, *, previous_blank: bool) -> bool:
+    """Whether ``line`` closes an ordered list: a heading, or unindented text after a blank line."""
+    if line.lstrip(" \t>").startswith("#"):
+        return True
+    return previous_blank and not line.startswith((" ", "\t")) and not _BULLET.match(line)
+
+
+def _keep(pattern: re.Pattern[str], text: str) -> str:
+    """``text`` blanked except the matches of ``pattern`` (so line numbers and columns hold)."""
+    kept = [" " if ch != "\n" else ch for ch in text]
+    for match in pattern.finditer(text):
+        kept[match.start() : match.end()] = match.group(0)
+    return "".join(kept)
+
+
+def _blank_list_markers(text: str) -> str:
+    """``text`` with the item numbers of real ordered lists blanked; a number that opens a paragraph line stays."""
+    lines = text.split("\n")
+    in_list = False
+    previous_blank = True
+    for index, line in enumerate(lines):
+        blank = not line.strip(" \t>")
+        item = _LIST_ITEM.match(line)
+        if item and (in_list or previous_blank or item["number"] == "1"):
+            in_list = True
+            lines[index] = " " * item.end() + line[item.end() :]
+        elif not blank and _ends_list(line, previous_blank=previous_blank):
+            in_list = False
+        previous_blank = blank
+    return "\n".join(lines)
 
 
 def _blank(pattern: re.Pattern[str], text: str) -> str:
     """``text`` with every match of ``pattern`` replaced by spaces, keeping line breaks (so line numbers hold)."""
     return pattern.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
-
-
-def _outside_code(markdown: str, change: Callable[[str], str]) -> str:
-    """Apply ``change`` to the parts of ``markdown`` outside fenced blocks and inline code."""
-    return outside_fences(markdown, lambda text: _outside_spans(text, change))
-
-
-def _outside_spans(text: str, change: Callable[[str], str]) -> str:
-    parts, position = [], 0
-    for match in _CODE_SPAN.finditer(text):
-        parts.append(change(text[position : match.start()]))
-        parts.append(match.group(0))
-        position = match.end()
-    parts.append(change(text[position:]))
-    return "".join(parts)
