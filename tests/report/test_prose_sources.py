@@ -92,6 +92,7 @@ CHANGES = (
                 "decode_cycles_per_block",
                 "decode_extra_cycles_per_block",
                 "ub_prefill_bytes",
+                "ub_decode_fp4_sink_bytes",
                 "ub_prefill_headroom_bytes",
                 "ub_prefill_headroom_kib",
                 "l2_headroom",
