@@ -6,7 +6,8 @@ both over:
 
 - each failure (a markdown-exec block, or a notebook cell, which this hook runs in-process with
   hooks/notebook_cells.py instead of a Jupyter kernel) is one ERROR line naming the page file, the block id or the
-  cell, and the error's one-line message; the full traceback is logged at DEBUG (``-v``);
+  cell, the error's one-line message, the project file and line that raised it, and a file holding the full
+  traceback (no ``-v`` needed); the traceback is also logged at DEBUG and folded into the page's box;
 - the failing block's output (or the failing cell's) is an error box: the error, and for a ``FigureMismatch`` a
   table of what differs, its report line, ours and the report's;
 - at the end of the build, after mkdocs-static-i18n has built every language, ``mkdocs build`` stops with one
@@ -18,8 +19,10 @@ from __future__ import annotations
 
 import html
 import logging
+import re
 import sys
 import tempfile
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,9 +69,30 @@ class Failure:
             text = text[: MESSAGE_CHARS - 3] + "..."
         return f"{type(self.error).__name__}: {text}" if text else type(self.error).__name__
 
-    def line(self) -> str:
-        """One line naming the page file, the block or cell, and the error."""
-        return f"{self.page}: {self.where} failed: {self.message()}"
+    def raised_at(self) -> str:
+        """``file:line`` of the innermost project file (not hooks/, not a library) the error passed through, or ""."""
+        root = _STATE.root
+        for frame in reversed(traceback.extract_tb(self.error.__traceback__)):
+            path = Path(frame.filename)
+            if not path.is_absolute() or root is None:
+                continue
+            try:
+                relative = path.resolve().relative_to(root)
+            except ValueError:
+                continue
+            if relative.parts and relative.parts[0] not in {"hooks", ".venv"} and "site-packages" not in relative.parts:
+                return f"{relative.as_posix()}:{frame.lineno}"
+        return ""
+
+    def traceback_text(self) -> str:
+        """The error's full traceback, as Python prints it."""
+        return "".join(traceback.format_exception(self.error))
+
+    def line(self, traceback_file: str = "") -> str:
+        """One line naming the page file, the block or cell, the error, where it was raised, and its traceback file."""
+        where = f"; raised at {self.raised_at()}" if self.raised_at() else ""
+        full = f"; traceback in {traceback_file}" if traceback_file else ""
+        return f"{self.page}: {self.where} failed: {self.message()}{where}{full}"
 
 
 @dataclass
@@ -76,6 +100,8 @@ class _State:
     """What the hook keeps between events: the command, the page being built, the failures of this build."""
 
     serving: bool = False
+    root: Path | None = None
+    tracebacks: Path | None = None
     run_notebooks: bool = False
     depth: int = 0
     page: str = ""
@@ -107,14 +133,30 @@ def error_box(failure: Failure) -> str:
         parts.append("</tbody></table>")
     else:
         parts.append(f"<pre><code>{escape(str(failure.error).strip())}</code></pre>")
+    if failure.error.__traceback__ is not None:
+        parts.append(f"<details><summary>Traceback</summary><pre><code>{escape(failure.traceback_text())}</code></pre>")
+        parts.append("</details>")
     parts.append("</div>")
     return "\n".join(parts)
+
+
+def _write_traceback(failure: Failure) -> str:
+    """Write the failure's traceback to a file of this process's traceback folder; the file's path ("" if none)."""
+    if failure.error.__traceback__ is None:
+        return ""
+    if _STATE.tracebacks is None:
+        _STATE.tracebacks = Path(tempfile.mkdtemp(prefix="ascend-dsa-tracebacks-"))
+    name = re.sub(r"[^A-Za-z0-9.]+", "-", f"{failure.page} {failure.where}").strip("-")
+    path = _STATE.tracebacks / f"{len(_STATE.failures)}-{name}.txt"
+    path.write_text(f"{failure.line()}\n\n{failure.traceback_text()}", encoding="utf-8")
+    return str(path)
 
 
 def record(failure: Failure) -> str:
     """Count the failure, report it in one line, and return the error box that replaces the output."""
     _STATE.failures.append(failure)
-    report.error(failure.line())
+    log.debug("%s", failure.traceback_text())
+    report.error(failure.line(_write_traceback(failure)))
     return error_box(failure)
 
 
@@ -152,6 +194,8 @@ def _install_handlers() -> None:
     report.handlers = [h for h in mkdocs_logger.handlers if not isinstance(h, CountHandler)]
     report.propagate = not report.handlers
     report.setLevel(logging.INFO)
+    # jieba (the Chinese search index) prints its progress on a handler of its own: under -q, only errors show.
+    logging.getLogger("jieba").disabled = mkdocs_logger.getEffectiveLevel() > logging.INFO
 
 
 def guarded(format_function: Callable[..., str]) -> Callable[..., str]:
@@ -179,6 +223,7 @@ def on_startup(command: str, **kwargs: Any) -> None:  # noqa: ANN401, ARG001 - M
 def on_config(config: Any, **kwargs: Any) -> None:  # noqa: ANN401, ARG001 - MkDocs hook signature
     """Wrap markdown-exec's fences, catch its failure warnings, and take notebook execution from mkdocs-jupyter."""
     _install_handlers()
+    _STATE.root = Path(config.get("config_file_path") or "mkdocs.yml").resolve().parent
     fences = config["mdx_configs"].get("pymdownx.superfences", {}).get("custom_fences", [])
     for fence in fences:
         if fence.get("validator") is validator and not getattr(fence["format"], WRAPPED, False):
