@@ -12,7 +12,12 @@ both over:
   table of what differs, its report line, ours and the report's;
 - at the end of the build, after mkdocs-static-i18n has built every language, ``mkdocs build`` stops with one
   Abort counting the failures of all languages; ``mkdocs serve`` logs the count and keeps serving the pages with
-  their boxes.
+  their boxes (rebuilds included: whether the process serves is kept in hooks/serve_state.py).
+
+Under ``mkdocs serve`` only, a block that succeeded keeps its output for the next rebuilds, keyed by its code,
+options and language and by a digest of ``src/``; the files it read outside ``src/`` (say, the pages an assumption
+table links to) are digested too and must be unchanged. A block whose output has headings (markdown-exec adds them
+to the page's table of contents) is not kept. ``mkdocs build`` keeps nothing and runs every block.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from mkdocs.utils import CountHandler
 from mkdocs_jupyter import convert
 from mkdocs_jupyter.plugin import NotebookFile, get_nb_toc
 from notebook_cells import run_cells
+from serve_state import STATE, files_digest, watch_reads
 
 from ascend_dsa.site.pages import error_box_words
 
@@ -47,6 +53,8 @@ REPORT_LOGGER = "ascend_dsa.build_guard"
 HANDLER_NAME = "ascend-dsa-build-guard"
 #: Marks a superfences format function this hook has wrapped (the i18n plugin runs on_config once per language).
 WRAPPED = "_build_guard_wrapped"
+#: Output markdown-exec would add headings from to the page's table of contents: never taken from the cache.
+HEADING = re.compile(r"<h[1-6][\s>]")
 #: A failure's line quotes at most this much of the error's message (a FigureMismatch naming every row fits).
 MESSAGE_CHARS = 2000
 
@@ -97,11 +105,13 @@ class Failure:
 
 @dataclass
 class _State:
-    """What the hook keeps between events: the command, the page being built, the failures of this build."""
+    """What the hook keeps between the events of one build: the page being built, the failures of this build."""
 
-    serving: bool = False
     root: Path | None = None
     tracebacks: Path | None = None
+    package_digest: str = ""
+    blocks_cached: int = 0
+    blocks_run: int = 0
     run_notebooks: bool = False
     depth: int = 0
     page: str = ""
@@ -198,14 +208,58 @@ def _install_handlers() -> None:
     logging.getLogger("jieba").disabled = mkdocs_logger.getEffectiveLevel() > logging.INFO
 
 
+def _outside_src(paths: list[Path]) -> list[Path]:
+    """The project's files among ``paths`` that ``src/`` does not hold (its digest is in the key already)."""
+    root = _STATE.root
+    if root is None:
+        return []
+    kept = set()
+    for path in paths:
+        resolved = (root / path).resolve()
+        if resolved.is_file() and resolved.is_relative_to(root) and not resolved.is_relative_to(root / "src"):
+            kept.add(resolved)
+    return sorted(kept)
+
+
+def _cached(key: tuple[str, ...]) -> str | None:
+    """The output kept for ``key`` if the files the block read are unchanged, else None."""
+    entry = STATE.blocks.get(key)
+    if entry is None:
+        return None
+    output, reads, digest = entry.split("\0", 2)
+    paths = [Path(p) for p in reads.split("\n") if p]
+    return output if files_digest(paths) == digest else None
+
+
+def _keep(key: tuple[str, ...], output: str, reads: list[Path]) -> None:
+    """Keep a block's output with the files it read and their digest."""
+    if HEADING.search(output) or "\0" in output:
+        return
+    paths = _outside_src(reads)
+    STATE.blocks[key] = "\0".join((output, "\n".join(map(str, paths)), files_digest(paths)))
+
+
 def guarded(format_function: Callable[..., str]) -> Callable[..., str]:
     """A superfences format function that returns an error box, and records the failure, when the block fails."""
 
     def guarded_format(source: str, language: str, css_class: str, options: Any, md: Any, **kwargs: Any) -> str:  # noqa: ANN401
+        key = (_STATE.package_digest, language, css_class, repr(options), source) if STATE.serving else None
+        if key is not None:
+            cached = _cached(key)
+            if cached is not None:
+                _STATE.blocks_cached += 1
+                return cached
+            _STATE.blocks_run += 1
         _STATE.caught = None
-        output = format_function(source, language, css_class, options, md, **kwargs)
+        STATE.reading = [] if key is not None else None
+        try:
+            output = format_function(source, language, css_class, options, md, **kwargs)
+        finally:
+            reads, STATE.reading = STATE.reading or [], None
         error, _STATE.caught = _STATE.caught, None
         if error is None:
+            if key is not None:
+                _keep(key, str(output), reads)
             return output
         block_id = options.get("id") if isinstance(options, dict) else ""
         where = f"block '{block_id}'" if block_id else f"a {language} block without id"
@@ -217,7 +271,9 @@ def guarded(format_function: Callable[..., str]) -> Callable[..., str]:
 
 def on_startup(command: str, **kwargs: Any) -> None:  # noqa: ANN401, ARG001 - MkDocs hook signature
     """Remember whether this process serves the site (failures then show in the pages and do not stop it)."""
-    _STATE.serving = command == "serve"
+    STATE.serving = command == "serve"
+    if STATE.serving:
+        watch_reads()
 
 
 def on_config(config: Any, **kwargs: Any) -> None:  # noqa: ANN401, ARG001 - MkDocs hook signature
@@ -238,6 +294,8 @@ def on_pre_build(config: Any, **kwargs: Any) -> None:  # noqa: ANN401, ARG001 - 
     """Start counting afresh for an outermost build (the other languages' builds run inside it)."""
     if _STATE.depth == 0:
         _STATE.failures.clear()
+        if STATE.serving and _STATE.root is not None:
+            _STATE.package_digest = files_digest([_STATE.root / "src"])
     _STATE.depth += 1
 
 
@@ -310,11 +368,14 @@ def summary(failures: list[Failure]) -> str:
 def on_post_build(config: Any, **kwargs: Any) -> None:  # noqa: ANN401, ARG001 - MkDocs hook signature
     """After the outermost build: stop ``mkdocs build`` if anything failed; under ``serve`` only report it."""
     _STATE.depth = max(_STATE.depth - 1, 0)
+    if _STATE.depth == 0 and STATE.serving:
+        log.info("Blocks: %d run, %d from the cache of earlier builds", _STATE.blocks_run, _STATE.blocks_cached)
+        _STATE.blocks_run = _STATE.blocks_cached = 0
     if _STATE.depth or not _STATE.failures:
         return
     failures = list(_STATE.failures)
     _STATE.failures.clear()
-    if _STATE.serving:
+    if STATE.serving:
         report.error("%s; the pages show them in error boxes", summary(failures))
         return
     raise Abort(f"Aborted: {summary(failures)}")

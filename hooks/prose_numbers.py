@@ -4,8 +4,8 @@ The rules and the exemptions are in :mod:`ascend_dsa.site.prose_numbers`; the va
 :mod:`ascend_dsa.report.prose_values`.
 Markdown pages are filled before they are rendered; notebooks (rendered by mkdocs-jupyter) are checked from their
 markdown cells and filled in the HTML. A typed number, or an unknown name, stops the build naming the page file;
-under ``mkdocs serve`` it is one ERROR line and an error box at the top of the page instead, and serving goes on
-(an exception here used to fail every rebuild, so the browser waited on every page).
+under ``mkdocs serve`` (``serving`` in hooks/serve_state.py) it is one ERROR line and an error box at the top of
+the page instead, and serving goes on (an exception here used to fail the rebuild, so every page request waited).
 The package is imported on each call, so ``mkdocs serve`` sees a reloaded package (hooks/reload_package.py).
 """
 
@@ -19,20 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from mkdocs.exceptions import PluginError
+from serve_state import STATE
 
 #: One line per failure, on the logger hooks/build_guard.py reports its failures on.
 report = logging.getLogger("ascend_dsa.build_guard")
-
-
-class _State:
-    """Whether this process serves the site (failures then show in the page and do not stop the build)."""
-
-    serving = False
-
-
-def on_startup(command: str, **kwargs: Any) -> None:  # noqa: ANN401, ARG001 - MkDocs hook signature
-    """Remember whether this process serves the site."""
-    _State.serving = command == "serve"
 
 
 def _lang(page: Any) -> str:  # noqa: ANN401 - MkDocs' Page
@@ -91,7 +81,7 @@ def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:  # noqa: A
     try:
         _check(markdown, page)
     except PluginError as error:
-        if not _State.serving:
+        if not STATE.serving:
             raise
         report.error("%s", error)
         return _box(error, page) + str(_module().fill(_unknown_shown(markdown), _lang(page)))
@@ -106,7 +96,7 @@ def on_page_content(html: str, page: Any, **kwargs: Any) -> str:  # noqa: ANN401
     try:
         _check("\n\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown"), page)
     except PluginError as error:
-        if not _State.serving:
+        if not STATE.serving:
             raise
         report.error("%s", error)
         html = _box(error, page) + _unknown_shown(html, as_html=True)

@@ -36,7 +36,10 @@ def guard() -> Iterator[ModuleType]:
     """A fresh hooks/build_guard.py; the loggers it reconfigures are restored afterwards."""
     loggers = [logging.getLogger(name) for name in ("mkdocs.plugins.markdown_exec", "ascend_dsa.build_guard")]
     saved = [(lg.handlers[:], lg.propagate, lg.level) for lg in loggers]
-    yield load_hook("build_guard")
+    hook = load_hook("build_guard")
+    yield hook
+    hook.STATE.serving = False  # hooks/serve_state.py outlives the test: the next one starts as a build
+    hook.STATE.blocks.clear()
     for logger, (handlers, propagate, level) in zip(loggers, saved, strict=True):
         logger.handlers[:] = handlers
         logger.propagate = propagate
