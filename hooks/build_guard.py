@@ -60,6 +60,9 @@ MESSAGE_CHARS = 2000
 
 log = logging.getLogger("mkdocs.hooks.build_guard")
 report = logging.getLogger(REPORT_LOGGER)
+# jieba (the Chinese search index) prints its progress on a handler of its own, from the search plugin's on_config,
+# before any hook's: under -q (MkDocs' level set before the hooks load), only errors show.
+logging.getLogger("jieba").disabled = logging.getLogger("mkdocs").getEffectiveLevel() > logging.INFO
 
 
 @dataclass(frozen=True)
@@ -204,8 +207,6 @@ def _install_handlers() -> None:
     report.handlers = [h for h in mkdocs_logger.handlers if not isinstance(h, CountHandler)]
     report.propagate = not report.handlers
     report.setLevel(logging.INFO)
-    # jieba (the Chinese search index) prints its progress on a handler of its own: under -q, only errors show.
-    logging.getLogger("jieba").disabled = mkdocs_logger.getEffectiveLevel() > logging.INFO
 
 
 def _outside_src(paths: list[Path]) -> list[Path]:
