@@ -6,20 +6,28 @@ both over:
 
 - each failure (a markdown-exec block, or a notebook cell, which this hook runs in-process with
   hooks/notebook_cells.py instead of a Jupyter kernel) is one ERROR line naming the page file, the block id or the
-  cell, and the error's one-line message; the full traceback is logged at DEBUG (``-v``);
+  cell, the error's one-line message, the project file and line that raised it, and a file holding the full
+  traceback (no ``-v`` needed); the traceback is also logged at DEBUG and folded into the page's box;
 - the failing block's output (or the failing cell's) is an error box: the error, and for a ``FigureMismatch`` a
   table of what differs, its report line, ours and the report's;
 - at the end of the build, after mkdocs-static-i18n has built every language, ``mkdocs build`` stops with one
   Abort counting the failures of all languages; ``mkdocs serve`` logs the count and keeps serving the pages with
-  their boxes.
+  their boxes (rebuilds included: whether the process serves is kept in hooks/serve_state.py).
+
+Under ``mkdocs serve`` only, a block that succeeded keeps its output for the next rebuilds, keyed by its code,
+options and language and by a digest of ``src/``; the files it read outside ``src/`` (say, the pages an assumption
+table links to) are digested too and must be unchanged. A block whose output has headings (markdown-exec adds them
+to the page's table of contents) is not kept. ``mkdocs build`` keeps nothing and runs every block.
 """
 
 from __future__ import annotations
 
 import html
 import logging
+import re
 import sys
 import tempfile
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +41,7 @@ from mkdocs.utils import CountHandler
 from mkdocs_jupyter import convert
 from mkdocs_jupyter.plugin import NotebookFile, get_nb_toc
 from notebook_cells import run_cells
+from serve_state import STATE, files_digest, watch_reads
 
 from ascend_dsa.site.pages import error_box_words
 
@@ -44,11 +53,16 @@ REPORT_LOGGER = "ascend_dsa.build_guard"
 HANDLER_NAME = "ascend-dsa-build-guard"
 #: Marks a superfences format function this hook has wrapped (the i18n plugin runs on_config once per language).
 WRAPPED = "_build_guard_wrapped"
+#: Output markdown-exec would add headings from to the page's table of contents: never taken from the cache.
+HEADING = re.compile(r"<h[1-6][\s>]")
 #: A failure's line quotes at most this much of the error's message (a FigureMismatch naming every row fits).
 MESSAGE_CHARS = 2000
 
 log = logging.getLogger("mkdocs.hooks.build_guard")
 report = logging.getLogger(REPORT_LOGGER)
+# jieba (the Chinese search index) prints its progress on a handler of its own, from the search plugin's on_config,
+# before any hook's: under -q (MkDocs' level set before the hooks load), only errors show.
+logging.getLogger("jieba").disabled = logging.getLogger("mkdocs").getEffectiveLevel() > logging.INFO
 
 
 @dataclass(frozen=True)
@@ -66,16 +80,41 @@ class Failure:
             text = text[: MESSAGE_CHARS - 3] + "..."
         return f"{type(self.error).__name__}: {text}" if text else type(self.error).__name__
 
-    def line(self) -> str:
-        """One line naming the page file, the block or cell, and the error."""
-        return f"{self.page}: {self.where} failed: {self.message()}"
+    def raised_at(self) -> str:
+        """``file:line`` of the innermost project file (not hooks/, not a library) the error passed through, or ""."""
+        root = _STATE.root
+        for frame in reversed(traceback.extract_tb(self.error.__traceback__)):
+            path = Path(frame.filename)
+            if not path.is_absolute() or root is None:
+                continue
+            try:
+                relative = path.resolve().relative_to(root)
+            except ValueError:
+                continue
+            if relative.parts and relative.parts[0] not in {"hooks", ".venv"} and "site-packages" not in relative.parts:
+                return f"{relative.as_posix()}:{frame.lineno}"
+        return ""
+
+    def traceback_text(self) -> str:
+        """The error's full traceback, as Python prints it."""
+        return "".join(traceback.format_exception(self.error))
+
+    def line(self, traceback_file: str = "") -> str:
+        """One line naming the page file, the block or cell, the error, where it was raised, and its traceback file."""
+        where = f"; raised at {self.raised_at()}" if self.raised_at() else ""
+        full = f"; traceback in {traceback_file}" if traceback_file else ""
+        return f"{self.page}: {self.where} failed: {self.message()}{where}{full}"
 
 
 @dataclass
 class _State:
-    """What the hook keeps between events: the command, the page being built, the failures of this build."""
+    """What the hook keeps between the events of one build: the page being built, the failures of this build."""
 
-    serving: bool = False
+    root: Path | None = None
+    tracebacks: Path | None = None
+    package_digest: str = ""
+    blocks_cached: int = 0
+    blocks_run: int = 0
     run_notebooks: bool = False
     depth: int = 0
     page: str = ""
@@ -107,14 +146,30 @@ def error_box(failure: Failure) -> str:
         parts.append("</tbody></table>")
     else:
         parts.append(f"<pre><code>{escape(str(failure.error).strip())}</code></pre>")
+    if failure.error.__traceback__ is not None:
+        parts.append(f"<details><summary>Traceback</summary><pre><code>{escape(failure.traceback_text())}</code></pre>")
+        parts.append("</details>")
     parts.append("</div>")
     return "\n".join(parts)
+
+
+def _write_traceback(failure: Failure) -> str:
+    """Write the failure's traceback to a file of this process's traceback folder; the file's path ("" if none)."""
+    if failure.error.__traceback__ is None:
+        return ""
+    if _STATE.tracebacks is None:
+        _STATE.tracebacks = Path(tempfile.mkdtemp(prefix="ascend-dsa-tracebacks-"))
+    name = re.sub(r"[^A-Za-z0-9.]+", "-", f"{failure.page} {failure.where}").strip("-")
+    path = _STATE.tracebacks / f"{len(_STATE.failures)}-{name}.txt"
+    path.write_text(f"{failure.line()}\n\n{failure.traceback_text()}", encoding="utf-8")
+    return str(path)
 
 
 def record(failure: Failure) -> str:
     """Count the failure, report it in one line, and return the error box that replaces the output."""
     _STATE.failures.append(failure)
-    report.error(failure.line())
+    log.debug("%s", failure.traceback_text())
+    report.error(failure.line(_write_traceback(failure)))
     return error_box(failure)
 
 
@@ -154,14 +209,58 @@ def _install_handlers() -> None:
     report.setLevel(logging.INFO)
 
 
+def _outside_src(paths: list[Path]) -> list[Path]:
+    """The project's files among ``paths`` that ``src/`` does not hold (its digest is in the key already)."""
+    root = _STATE.root
+    if root is None:
+        return []
+    kept = set()
+    for path in paths:
+        resolved = (root / path).resolve()
+        if resolved.is_file() and resolved.is_relative_to(root) and not resolved.is_relative_to(root / "src"):
+            kept.add(resolved)
+    return sorted(kept)
+
+
+def _cached(key: tuple[str, ...]) -> str | None:
+    """The output kept for ``key`` if the files the block read are unchanged, else None."""
+    entry = STATE.blocks.get(key)
+    if entry is None:
+        return None
+    output, reads, digest = entry.split("\0", 2)
+    paths = [Path(p) for p in reads.split("\n") if p]
+    return output if files_digest(paths) == digest else None
+
+
+def _keep(key: tuple[str, ...], output: str, reads: list[Path]) -> None:
+    """Keep a block's output with the files it read and their digest."""
+    if HEADING.search(output) or "\0" in output:
+        return
+    paths = _outside_src(reads)
+    STATE.blocks[key] = "\0".join((output, "\n".join(map(str, paths)), files_digest(paths)))
+
+
 def guarded(format_function: Callable[..., str]) -> Callable[..., str]:
     """A superfences format function that returns an error box, and records the failure, when the block fails."""
 
     def guarded_format(source: str, language: str, css_class: str, options: Any, md: Any, **kwargs: Any) -> str:  # noqa: ANN401
+        key = (_STATE.package_digest, language, css_class, repr(options), source) if STATE.serving else None
+        if key is not None:
+            cached = _cached(key)
+            if cached is not None:
+                _STATE.blocks_cached += 1
+                return cached
+            _STATE.blocks_run += 1
         _STATE.caught = None
-        output = format_function(source, language, css_class, options, md, **kwargs)
+        STATE.reading = [] if key is not None else None
+        try:
+            output = format_function(source, language, css_class, options, md, **kwargs)
+        finally:
+            reads, STATE.reading = STATE.reading or [], None
         error, _STATE.caught = _STATE.caught, None
         if error is None:
+            if key is not None:
+                _keep(key, str(output), reads)
             return output
         block_id = options.get("id") if isinstance(options, dict) else ""
         where = f"block '{block_id}'" if block_id else f"a {language} block without id"
@@ -173,12 +272,15 @@ def guarded(format_function: Callable[..., str]) -> Callable[..., str]:
 
 def on_startup(command: str, **kwargs: Any) -> None:  # noqa: ANN401, ARG001 - MkDocs hook signature
     """Remember whether this process serves the site (failures then show in the pages and do not stop it)."""
-    _STATE.serving = command == "serve"
+    STATE.serving = command == "serve"
+    if STATE.serving:
+        watch_reads()
 
 
 def on_config(config: Any, **kwargs: Any) -> None:  # noqa: ANN401, ARG001 - MkDocs hook signature
     """Wrap markdown-exec's fences, catch its failure warnings, and take notebook execution from mkdocs-jupyter."""
     _install_handlers()
+    _STATE.root = Path(config.get("config_file_path") or "mkdocs.yml").resolve().parent
     fences = config["mdx_configs"].get("pymdownx.superfences", {}).get("custom_fences", [])
     for fence in fences:
         if fence.get("validator") is validator and not getattr(fence["format"], WRAPPED, False):
@@ -193,6 +295,8 @@ def on_pre_build(config: Any, **kwargs: Any) -> None:  # noqa: ANN401, ARG001 - 
     """Start counting afresh for an outermost build (the other languages' builds run inside it)."""
     if _STATE.depth == 0:
         _STATE.failures.clear()
+        if STATE.serving and _STATE.root is not None:
+            _STATE.package_digest = files_digest([_STATE.root / "src"])
     _STATE.depth += 1
 
 
@@ -265,11 +369,14 @@ def summary(failures: list[Failure]) -> str:
 def on_post_build(config: Any, **kwargs: Any) -> None:  # noqa: ANN401, ARG001 - MkDocs hook signature
     """After the outermost build: stop ``mkdocs build`` if anything failed; under ``serve`` only report it."""
     _STATE.depth = max(_STATE.depth - 1, 0)
+    if _STATE.depth == 0 and STATE.serving:
+        log.info("Blocks: %d run, %d from the cache of earlier builds", _STATE.blocks_run, _STATE.blocks_cached)
+        _STATE.blocks_run = _STATE.blocks_cached = 0
     if _STATE.depth or not _STATE.failures:
         return
     failures = list(_STATE.failures)
     _STATE.failures.clear()
-    if _STATE.serving:
+    if STATE.serving:
         report.error("%s; the pages show them in error boxes", summary(failures))
         return
     raise Abort(f"Aborted: {summary(failures)}")

@@ -11,8 +11,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-#: Modification times of the package's files when the last build ended (empty before the first build).
-_SEEN: dict[str, int] = {}
+from serve_state import STATE
+
+#: Modification times of the package's files when the last build ended (empty before the first build); kept in
+#: hooks/serve_state.py, as ``mkdocs serve`` executes this module afresh before each rebuild.
+_SEEN: dict[str, int] = STATE.package_mtimes
 
 
 def _package_mtimes() -> dict[str, int]:

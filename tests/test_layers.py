@@ -39,7 +39,7 @@ LAYER_RANKS: Final = {
     "facade": 6,
 }
 #: Top-level modules that import nothing of ours but each other.
-LEAVES: Final = frozenset({"errors", "units", "lang", "validate"})
+LEAVES: Final = frozenset({"errors", "units", "lang", "validate", "interrupt"})
 #: The third-party libraries that the standard-library core must not need.
 HEAVY: Final = frozenset({"numpy", "matplotlib", "ml_dtypes"})
 #: The closed-form models, the claims ledger and the command line: they, and every module of ours they load,

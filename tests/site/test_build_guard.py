@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
+from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +20,6 @@ from tests.site.test_hooks import load_hook
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
-    from pathlib import Path
 
     from tests.conftest import ProjectCopy
 
@@ -35,7 +36,10 @@ def guard() -> Iterator[ModuleType]:
     """A fresh hooks/build_guard.py; the loggers it reconfigures are restored afterwards."""
     loggers = [logging.getLogger(name) for name in ("mkdocs.plugins.markdown_exec", "ascend_dsa.build_guard")]
     saved = [(lg.handlers[:], lg.propagate, lg.level) for lg in loggers]
-    yield load_hook("build_guard")
+    hook = load_hook("build_guard")
+    yield hook
+    hook.STATE.serving = False  # hooks/serve_state.py outlives the test: the next one starts as a build
+    hook.STATE.blocks.clear()
     for logger, (handlers, propagate, level) in zip(loggers, saved, strict=True):
         logger.handlers[:] = handlers
         logger.propagate = propagate
@@ -165,6 +169,7 @@ def test_quiet_strict_build_fails_naming_every_failure(project_copy: ProjectCopy
     assert "report (zh) line 108" in output
     assert "Traceback" not in output
     assert "\x1b[" not in output
+    assert "prefix dict" not in output  # jieba's progress lines: -q prints errors only
 
 
 @pytest.mark.build
@@ -178,10 +183,47 @@ def test_serve_renders_a_mismatch_as_an_error_box(project_copy: ProjectCopy) -> 
         assert server.poll() is None  # still serving
 
 
+@pytest.mark.build
+def test_serve_shows_an_unknown_prose_marker_in_a_box(project_copy: ProjectCopy) -> None:
+    """`mkdocs serve` of a page with `{{ no_such_value }}`: the page has an error box, and every page is served."""
+    project_copy.append("docs/pipeline.md", "\n\n{{ no_such_value }}\n").lean()
+    with mkdocs_serve(project_copy.root, "--no-livereload") as (base, server):
+        page = wait_for_text(f"{base}pipeline/", "build-guard-error", timeout_s=240)
+        assert "no_such_value" in page
+        assert "docs/pipeline.md" in page
+        other = wait_for_text(f"{base}discussion/heads-per-core/", "</html>", timeout_s=30)
+        assert "build-guard-error" not in other
+        assert server.poll() is None  # still serving
+
+
 def test_failure_line_is_one_line_naming_page_and_block(guard: ModuleType) -> None:
     """A failure is reported on one line: page file, block, error type and its whole message, newlines folded."""
     failure = guard.Failure("docs/pipeline.en.md", "block 'pipeline-gantt'", ValueError("first\n  second\n"))
     assert failure.line() == "docs/pipeline.en.md: block 'pipeline-gantt' failed: ValueError: first second"
+
+
+def test_a_render_exception_names_the_python_file_and_line(
+    guard: ModuleType, project_root: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The one line names page, block, the project file and line that raised, and a file with the traceback."""
+    from ascend_dsa.validate import require_instance  # noqa: PLC0415
+
+    guard.on_config({"config_file_path": str(project_root / "mkdocs.yml"), "mdx_configs": {}, "plugins": {}})
+    try:
+        require_instance("spec", "not a spec", int)
+    except TypeError as raised:
+        error = raised
+    failure = guard.Failure("docs/pipeline.en.md", "block 'pipeline-gantt'", error)
+    line = failure.line("tracebacks/x.txt")
+    assert line.startswith("docs/pipeline.en.md: block 'pipeline-gantt' failed: TypeError: ")
+    assert re.search(r"; raised at src/ascend_dsa/validate\.py:\d+; traceback in tracebacks/x\.txt$", line), line
+    with caplog.at_level(logging.ERROR, logger="ascend_dsa.build_guard"):
+        box = guard.record(failure)
+    guard._STATE.failures.clear()  # noqa: SLF001 - the next test starts clean
+    assert "<details><summary>Traceback</summary>" in box
+    [reported] = [r.getMessage() for r in caplog.records if r.name == "ascend_dsa.build_guard"]
+    [written] = re.findall(r"traceback in (\S+\.txt)$", reported)
+    assert "Traceback (most recent call last)" in Path(written).read_text(encoding="utf-8")
 
 
 def test_guard_is_listed_after_the_execution_switch(project_root: Path) -> None:

@@ -42,6 +42,7 @@ def load_hook(name: str) -> ModuleType:
 _RELOAD_SCRIPT = textwrap.dedent(
     """
     import importlib.util, pathlib, sys
+    sys.path.insert(0, str(pathlib.Path(sys.argv[1]).parent))  # as MkDocs does while a hook loads
     spec = importlib.util.spec_from_file_location("reload_package", sys.argv[1])
     hook = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(hook)
@@ -215,6 +216,7 @@ def test_notebooks_render_in_both_languages(project_root: Path, tmp_path: Path) 
 _KEEP_SCRIPT = textwrap.dedent(
     """
     import importlib.util, pathlib, sys
+    sys.path.insert(0, str(pathlib.Path(sys.argv[1]).parent))  # as MkDocs does while a hook loads
     spec = importlib.util.spec_from_file_location("reload_package", sys.argv[1])
     hook = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(hook)

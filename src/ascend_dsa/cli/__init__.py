@@ -2,28 +2,39 @@
 
 Whatever is typed, the program ends with a documented status (`ExitStatus`)
 and at most one line on stderr, never a traceback: a bad option or value exits 2 naming the option, a what-if the
-model cannot represent exits 3 saying why, and a bug exits 70 naming the exception.
+model cannot represent exits 3 saying why, and a bug exits 70 naming the exception. The same holds around the
+command: stdout closed or full exits 74 saying so (also when stderr cannot take the line), a reader that went away
+exits 141, and Ctrl-C at any moment exits 130 with one line (``ascend_dsa/interrupt.py``).
 
 Imports: every layer below (render, report, models, facts, the leaves); never site (tests/test_layers.py).
 """
 
 from __future__ import annotations
 
+# isort: off
+# First: from here on, Ctrl-C while the modules below load is one line and status 130, not a traceback.
+from ascend_dsa import interrupt
+
+# isort: on
+
 import argparse
 import contextlib
 import io
 import os
+import re
 import sys
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ascend_dsa.cli import claims, head_roofline, ub_plan
 from ascend_dsa.cli.exit_status import ExitStatus, epilog
+from ascend_dsa.cli.options import QUOTED_CHARS_MAX, shorten
 from ascend_dsa.errors import AscendDsaError, OutOfRange
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from types import ModuleType
+
+    from _typeshed import SupportsWrite
 
 #: Subcommand modules; each has ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``, and may
 #: say what status 1 means for it (``FINDING``) and what else status 2 covers (``USAGE``).
@@ -35,12 +46,17 @@ DISTRIBUTION = "ascend-dsa"
 #: What status 1 means when a command does not say: what it checks does not hold.
 GENERIC_FINDING = "a finding: what the command checks does not hold (see each command's --help)"
 
+#: Most characters of an error line (what the user typed may be long; each quoted value is cut already).
+ERROR_LINE_CHARS_MAX = 20 * QUOTED_CHARS_MAX
+
 #: Namespace attribute where the options given on the command line are recorded, by destination.
 _GIVEN = "_given_options"
 
 
 def package_version() -> str:
     """The installed distribution's version, from its metadata."""
+    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415 - slow to import; only --version
+
     try:
         return version(DISTRIBUTION)
     except PackageNotFoundError:
@@ -97,8 +113,16 @@ def values_text(values: object) -> str:
 
 
 def one_line(text: str) -> str:
-    """``text`` on one line: line breaks and other unprintable characters (in what the user typed) as escapes."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text.strip())
+    """``text`` on one line: unprintable characters as escapes, cut to ``ERROR_LINE_CHARS_MAX`` characters."""
+    line = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text.strip())
+    if len(line) > ERROR_LINE_CHARS_MAX:
+        return f"{line[:ERROR_LINE_CHARS_MAX]}... ({len(line)} characters)"
+    return line
+
+
+#: Arguments that are negative numbers, exponents included: ``--clock -1e9`` gives the option the value ``-1e9``
+#: (for its type to refuse), where argparse would take ``-1e9`` for an option and say "expected one argument".
+NEGATIVE_NUMBER = re.compile(r"^-(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$", re.ASCII)
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -111,6 +135,12 @@ class OneLineParser(argparse.ArgumentParser):
         self.register("action", None, StoreOnce)
         self.register("action", "store", StoreOnce)
         self.register("action", "store_true", StoreTrueOnce)
+        self._negative_number_matcher = NEGATIVE_NUMBER
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        """Write ``message`` (help, version, usage) and let a failed write raise (argparse would ignore it)."""
+        if message:
+            (file or sys.stderr).write(message)
 
     def error(self, message: str) -> NoReturn:
         """Print ``prog: error: message`` alone, without the usage block, and exit 2."""
@@ -168,22 +198,30 @@ def _escape_what_cannot_be_shown(args: argparse.Namespace) -> None:
 def _given_numbers(args: argparse.Namespace) -> str:
     """The numeric options the user typed, as typed (``--clock 1e-300``), for messages about their values."""
     given: dict[str, tuple[str, str]] = getattr(args, _GIVEN, {})
-    typed = [f"{option}{text}" for option, text in given.values() if text]
+    typed = [shorten(f"{option}{text}") for option, text in given.values() if text]
     return ", ".join(typed) if typed else "the preset values"
 
 
 def _fail(status: ExitStatus, message: str, command: str | None = None) -> int:
     """Print ``ascend-dsa [COMMAND]: error: message`` on one line and return ``status``."""
     prog = PROG if command is None else f"{PROG} {command}"
-    print(f"{prog}: error: {one_line(message)}", file=sys.stderr)
+    _say(f"{prog}: error: {one_line(message)}")
     return status
 
 
-def _close_stdout_quietly() -> None:
-    """After the reader of a pipe has gone, point stdout at /dev/null so the final flush cannot fail again."""
+def _say(line: str) -> None:
+    """Print ``line`` on stderr; if stderr is closed or full, drop it (the status still says what happened)."""
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):
+        _quiet(2)
+
+
+def _quiet(fd: int) -> None:
+    """Point file descriptor ``fd`` at /dev/null, so that Python's final flush of its stream cannot fail again."""
     with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, fd)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -191,7 +229,6 @@ def _run(args: argparse.Namespace) -> int:
     command: str = args.command
     try:
         status: int = args.run(args)
-        sys.stdout.flush()
     except OutOfRange as error:
         return _fail(ExitStatus.USAGE, f"{_given_numbers(args)}: a figure would be infinite or zero ({error})", command)
     except ArithmeticError as error:  # overflow or division by zero the checks did not foresee: still the values
@@ -215,19 +252,37 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace | int:
     return args
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line and return its exit status (see ``ascend-dsa --help``)."""
+def _parse_and_run(argv: Sequence[str] | None, seen: argparse.Namespace) -> int:
+    """Parse, run the command and flush its output; ``seen.command`` names the command once it is known."""
+    if sys.stdout is None:  # started with stdout closed (``>&-``): nothing could be shown
+        raise OSError("stdout is closed")
     args = _parse(argv)
     if isinstance(args, int):
+        sys.stdout.flush()  # --help and --version: their text is out, or the failure is seen here
         return args
+    seen.command = args.command
     _escape_what_cannot_be_shown(args)
+    status = _run(args)
+    sys.stdout.flush()
+    return status
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line and return its exit status (see ``ascend-dsa --help``)."""
+    seen = argparse.Namespace(command=None)
     try:
-        return _run(args)
+        with interrupt.MainRunning():
+            return _parse_and_run(argv, seen)
     except BrokenPipeError:
-        _close_stdout_quietly()
+        _quiet(1)
         return ExitStatus.OUTPUT_CLOSED
     except KeyboardInterrupt:
+        _say(interrupt.INTERRUPTED_LINE)
         return ExitStatus.INTERRUPTED
+    except OSError as error:  # the commands read no file: an OSError is writing their output
+        _quiet(1)
+        reason = error.strerror or str(error)
+        return _fail(ExitStatus.OUTPUT_FAILED, f"cannot write the output to stdout: {reason}", seen.command)
     except Exception as error:  # noqa: BLE001 - the last line of defence: a bug is one line, not a traceback
         message = f"internal error, please report it: {type(error).__name__}: {error}"
-        return _fail(ExitStatus.INTERNAL, message, args.command)
+        return _fail(ExitStatus.INTERNAL, message, seen.command)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import textwrap
 from enum import IntEnum
 
+from ascend_dsa.interrupt import INTERRUPTED_STATUS
+
 #: Columns the epilog is wrapped to (argparse prints it as written).
 EPILOG_WIDTH = 76
 
@@ -17,7 +19,8 @@ class ExitStatus(IntEnum):
     USAGE = 2  # argparse's status for bad usage
     OUTSIDE_MODEL = 3  # valid values the model cannot represent
     INTERNAL = 70  # EX_SOFTWARE of sysexits.h: a bug in this program
-    INTERRUPTED = 130  # 128 + SIGINT, what a shell reports after Ctrl-C
+    OUTPUT_FAILED = 74  # EX_IOERR of sysexits.h: stdout was closed or full, so the output could not be written
+    INTERRUPTED = INTERRUPTED_STATUS  # 130 = 128 + SIGINT, what a shell reports after Ctrl-C
     OUTPUT_CLOSED = 141  # 128 + SIGPIPE, what a shell reports when the reader of a pipe has gone
 
 
@@ -33,7 +36,11 @@ def epilog(finding: str, usage: str = "") -> str:
         ),
         (ExitStatus.OUTSIDE_MODEL, "the model cannot represent this what-if (one line says why)"),
         (ExitStatus.INTERNAL, "internal error, a bug in ascend-dsa (one line names it)"),
-        (ExitStatus.INTERRUPTED, "interrupted (Ctrl-C)"),
+        (
+            ExitStatus.OUTPUT_FAILED,
+            "the output could not be written: stdout closed or the disk full (one line on stderr says which)",
+        ),
+        (ExitStatus.INTERRUPTED, "interrupted (Ctrl-C); one line on stderr says so"),
         (ExitStatus.OUTPUT_CLOSED, "the output was closed early, as by `| head -1`"),
     ]
     rows = [

@@ -5,7 +5,9 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from ascend_dsa.cli.options import positive_float, positive_int, positive_int_list, unit_fraction
+from ascend_dsa.cli.exit_status import ExitStatus
+from ascend_dsa.cli.options import LIST_ITEMS_MAX, positive_float, positive_int, positive_int_list, unit_fraction
+from ascend_dsa.errors import OutOfRange
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.report_figures import HEAD_ROOFLINE_CITATION
 from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK, head_roofline_sweep
@@ -14,10 +16,16 @@ from ascend_dsa.report.checks import head_roofline_differences
 
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Iterable
+
+    from ascend_dsa.models.roofline import RooflinePoint
 
 NAME = "head-roofline"
 HELP = "CUBE vs L2 cycles per AI Core for each (q heads, topk), as in report (zh) lines 85-114."
 FINDING = "a finding: with --assert-report, the table differs from the report (the rows are named on stderr)"
+#: Most (heads, topk) pairs one run computes and prints: a row each, twice.
+GRID_POINTS_MAX = 4096
+USAGE = f", or a grid of more than {GRID_POINTS_MAX} (heads, topk) pairs"
 
 #: Option name -> hardware field it overrides.
 _OVERRIDES = {
@@ -31,9 +39,17 @@ _OVERRIDES = {
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the options: grid, hardware overrides, the report check."""
     parser.add_argument(
-        "--heads", type=positive_int_list, default=REPORT_HEADS, help="q heads per AI Core, e.g. 16,32,64,128"
+        "--heads",
+        type=positive_int_list,
+        default=REPORT_HEADS,
+        help=f"q heads per AI Core, e.g. 16,32,64,128 (at most {LIST_ITEMS_MAX} values)",
     )
-    parser.add_argument("--topk", type=positive_int_list, default=REPORT_TOPK, help="topk values, e.g. 512,1024")
+    parser.add_argument(
+        "--topk",
+        type=positive_int_list,
+        default=REPORT_TOPK,
+        help=f"topk values, e.g. 512,1024 (at most {LIST_ITEMS_MAX} values, and {GRID_POINTS_MAX} pairs with --heads)",
+    )
     parser.add_argument("--l2-bandwidth", type=positive_float, help="total L2 bandwidth in B/s (preset 5e12)")
     parser.add_argument("--cores", type=positive_int, help="AI Cores sharing the L2 (preset 32)")
     parser.add_argument("--clock", type=positive_float, help="clock in Hz (preset 1.65e9)")
@@ -51,11 +67,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def check_shown_cycles(points: Iterable[RooflinePoint]) -> None:
+    """Refuse a table whose L2 cycles would print as 0 (a bandwidth so large the model's figure is meaningless)."""
+    for point in points:
+        if round(point.l2_cycles) == 0:
+            raise OutOfRange(
+                f"L2 cycles per AI Core are {point.l2_cycles:.3g} at h_q={point.heads}, topk={point.topk}, "
+                "which rounds to 0 cycles"
+            )
+
+
 def run(args: argparse.Namespace) -> int:
     """Print the table then the verdicts; with --assert-report, compare with the report and exit 1 on a difference."""
+    pairs = len(args.heads) * len(args.topk)
+    if pairs > GRID_POINTS_MAX:
+        print(
+            f"ascend-dsa {NAME}: error: --heads and --topk make a grid of {len(args.heads)} x {len(args.topk)} = "
+            f"{pairs} pairs; at most {GRID_POINTS_MAX}",
+            file=sys.stderr,
+        )
+        return ExitStatus.USAGE
     changes = {name: getattr(args, option) for option, name in _OVERRIDES.items() if getattr(args, option) is not None}
     spec = ASCEND_950.with_overrides(**changes)
     points = head_roofline_sweep(spec, args.heads, args.topk)
+    check_shown_cycles(points)
     for point in points:
         print(seed_row(point))
     print()

@@ -1,7 +1,9 @@
 """Argument types that accept plain ASCII numbers only and turn a bad value into one line saying what was expected.
 
 Python's ``int`` and ``float`` also read full-width and Arabic-Indic digits, ``1_000``, ``inf`` and ``nan``; a
-command line that accepted those would take typos for numbers, so these types match ASCII digits first.
+command line that accepted those would take typos for numbers, so these types match ASCII digits first. A list
+holds at most ``LIST_ITEMS_MAX`` values and is read in time linear in its length; a value quoted back in an error
+is shortened to ``QUOTED_CHARS_MAX`` characters (a megabyte typed by mistake is not echoed whole).
 """
 
 from __future__ import annotations
@@ -12,13 +14,32 @@ import re
 
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE
 
+#: Most values one comma-separated list option takes (every item is one row of work, or a grid axis).
+LIST_ITEMS_MAX = 256
+#: Most characters of a value quoted back in an error message; a longer one is cut and its length given.
+QUOTED_CHARS_MAX = 80
+
 _WHOLE = re.compile(r"[0-9]+", re.ASCII)
 _DECIMAL = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
 
 
+def shorten(text: str) -> str:
+    """``text``, cut to ``QUOTED_CHARS_MAX`` characters with its full length when longer."""
+    if len(text) <= QUOTED_CHARS_MAX:
+        return text
+    return f"{text[:QUOTED_CHARS_MAX]}... ({len(text)} characters)"
+
+
+def quoted(text: str) -> str:
+    """``text`` as Python would quote it, cut to ``QUOTED_CHARS_MAX`` characters with its full length when longer."""
+    if len(text) <= QUOTED_CHARS_MAX:
+        return repr(text)
+    return f"{text[:QUOTED_CHARS_MAX]!r}... ({len(text)} characters)"
+
+
 def positive_int(text: str) -> int:
     """A whole number from 1 to 2**53 written in ASCII digits (``64``; not ``６４``, ``1_000`` or ``+64``)."""
-    expected = f"expected a whole number from 1 to {LARGEST_EXACT_WHOLE} in plain digits, got {text!r}"
+    expected = f"expected a whole number from 1 to {LARGEST_EXACT_WHOLE} in plain digits, got {quoted(text)}"
     if not _WHOLE.fullmatch(text) or len(text.lstrip("0")) > len(str(LARGEST_EXACT_WHOLE)):
         raise argparse.ArgumentTypeError(expected)
     value = int(text)
@@ -29,10 +50,10 @@ def positive_int(text: str) -> int:
 
 def _decimal(text: str, expected: str) -> float:
     if not _DECIMAL.fullmatch(text):
-        raise argparse.ArgumentTypeError(f"{expected}, got {text!r}")
+        raise argparse.ArgumentTypeError(f"{expected}, got {quoted(text)}")
     value = float(text)
     if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"{expected}, got {text!r} (too large for a float)")
+        raise argparse.ArgumentTypeError(f"{expected}, got {quoted(text)} (too large for a float)")
     return value
 
 
@@ -41,25 +62,30 @@ def positive_float(text: str) -> float:
     expected = "expected a positive finite number such as 1.65e9"
     value = _decimal(text, expected)
     if value <= 0:
-        raise argparse.ArgumentTypeError(f"{expected}, got {text!r}")
+        raise argparse.ArgumentTypeError(f"{expected}, got {quoted(text)}")
     return value
 
 
 def positive_int_list(text: str) -> tuple[int, ...]:
-    """A comma-separated list of distinct positive integers, such as ``16,32,64`` (no empty or repeated items)."""
-    expected = "expected a comma-separated list of distinct positive integers such as 16,32,64"
-    values: list[int] = []
+    """A comma-separated list of at most ``LIST_ITEMS_MAX`` distinct positive integers, such as ``16,32,64``."""
+    expected = (
+        f"expected a comma-separated list of at most {LIST_ITEMS_MAX} distinct positive integers such as 16,32,64"
+    )
+    items = text.count(",") + 1
+    if items > LIST_ITEMS_MAX:
+        raise argparse.ArgumentTypeError(f"{expected}, got {items} items")
+    values: dict[int, str] = {}  # value -> the item that gave it, in order; a dict keeps the check linear
     for part in text.split(","):
         item = part.strip()
         if not item:
-            raise argparse.ArgumentTypeError(f"{expected}, got {text!r} (an empty item)")
+            raise argparse.ArgumentTypeError(f"{expected}, got {quoted(text)} (an empty item)")
         try:
             value = positive_int(item)
         except argparse.ArgumentTypeError:
-            raise argparse.ArgumentTypeError(f"{expected}, got {text!r} ({item!r} is not one)") from None
+            raise argparse.ArgumentTypeError(f"{expected}, got {quoted(text)} ({quoted(item)} is not one)") from None
         if value in values:
-            raise argparse.ArgumentTypeError(f"{expected}, got {text!r} ({item!r} twice)")
-        values.append(value)
+            raise argparse.ArgumentTypeError(f"{expected}, got {quoted(text)} ({quoted(item)} twice)")
+        values[value] = item
     return tuple(values)
 
 
@@ -68,5 +94,5 @@ def unit_fraction(text: str) -> float:
     expected = "expected a fraction in [0, 1)"
     value = _decimal(text, expected)
     if not 0.0 <= value < 1.0:
-        raise argparse.ArgumentTypeError(f"{expected}, got {text!r}")
+        raise argparse.ArgumentTypeError(f"{expected}, got {quoted(text)}")
     return value

@@ -1,0 +1,140 @@
+"""How long ``mkdocs serve`` takes to show an edit: a page of ``docs/``, a file of ``src/``, and a touch.
+
+    .venv/bin/python benchmarks/serve_reload.py [--repeat N]
+
+Copies the site's inputs (mkdocs.yml, docs, hooks, src) to a temporary folder, never editing the tree, starts a real
+``mkdocs serve`` there on a free 127.0.0.1 port, waits for the first build, then for each edit prints the seconds
+from the save until the served HTML shows it. The touch (a file saved with the same bytes) must trigger no rebuild:
+the server's log is read for "Building documentation". Goals (issue 17): a page within 3 s, src within 5 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+#: What the site build reads; the same list as tests/conftest.py's SITE_INPUTS.
+SITE_INPUTS = ("mkdocs.yml", "docs", "hooks", "src")
+#: The page edited, the page it shows on, and a word only the edit adds (letters only: prose may not type numbers).
+PAGE_EDIT = ("docs/pipeline.md", "pipeline/", "Zqxpageedit")
+#: The source file edited, the text replaced, the page that shows it (the command-line reference), the new word.
+SRC_EDIT = ("src/ascend_dsa/cli/head_roofline.py", "CUBE vs L2 cycles", "reference/cli/", "Zqxsrcedit")
+#: The longest wait for any one build, in seconds.
+TIMEOUT_S = 600.0
+#: Seconds between two requests while waiting for an edit to show.
+POLL_S = 0.05
+#: Goals of issue 17, in seconds from the save to the served page.
+PAGE_GOAL_S, SRC_GOAL_S = 3.0, 5.0
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def fetch(url: str) -> str:
+    """The page at ``url``, or "" if the server does not answer yet."""
+    try:
+        with urllib.request.urlopen(url, timeout=TIMEOUT_S) as response:  # noqa: S310 - a loopback http URL
+            return str(response.read().decode("utf-8"))
+    except (urllib.error.URLError, ConnectionError, TimeoutError):
+        return ""
+
+
+def wait_for(url: str, text: str) -> float:
+    """Poll ``url`` until its HTML contains ``text``; the time that took, in seconds."""
+    started = time.perf_counter()
+    while text not in fetch(url):
+        if time.perf_counter() - started > TIMEOUT_S:
+            raise TimeoutError(f"{url} did not show {text!r} within {TIMEOUT_S} s")
+        time.sleep(POLL_S)
+    return time.perf_counter() - started
+
+
+def copy_inputs(destination: Path) -> None:
+    """Copy the site's inputs from the tree to ``destination``, without caches."""
+    for name in SITE_INPUTS:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, destination / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        else:
+            shutil.copy2(source, destination / name)
+
+
+def builds(log: Path) -> int:
+    """How many builds the server has started so far, from its log."""
+    return log.read_text(encoding="utf-8", errors="replace").count("Building documentation")
+
+
+def main() -> int:
+    """Serve a copy of the project, edit it, print the times; exit 1 if a goal is missed."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=1, help="edits of each kind (default 1)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="serve-reload-") as folder:
+        project = Path(folder)
+        copy_inputs(project)
+        port = free_port()
+        base = f"http://127.0.0.1:{port}/"
+        log = project / "serve.log"
+        env = {**os.environ, "PYTHONPATH": str(project / "src"), "NO_MKDOCS_2_WARNING": "1"}
+        with log.open("w", encoding="utf-8") as output:
+            server = subprocess.Popen(  # noqa: S603 - this interpreter, fixed arguments
+                [sys.executable, "-m", "mkdocs", "serve", "--dev-addr", f"127.0.0.1:{port}"],
+                cwd=project,
+                env=env,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+            )
+            try:
+                first = wait_for(base, "</html>")
+                print(f"first build served after {first:.1f} s")
+                missed = False
+                page_file, page_url, page_word = PAGE_EDIT
+                src_file, src_old, src_url, src_word = SRC_EDIT
+                for round_number in range(args.repeat):
+                    time.sleep(1.0)  # let the watcher settle after the last build
+                    word = f"{page_word}{'q' * round_number}"
+                    with (project / page_file).open("a", encoding="utf-8") as handle:
+                        handle.write(f"\n\n{word}\n")
+                    page_s = wait_for(base + page_url, word)
+                    time.sleep(1.0)
+                    source = project / src_file
+                    new = f"{src_word}{'q' * round_number}"
+                    source.write_text(source.read_text(encoding="utf-8").replace(src_old, new), encoding="utf-8")
+                    src_old = new
+                    src_s = wait_for(base + src_url, new)
+                    time.sleep(1.0)
+                    before = builds(log)
+                    source.write_bytes(source.read_bytes())  # saved without a change
+                    os.utime(project / page_file)
+                    time.sleep(2.0)  # the watcher polls every 0.5 s, then waits 0.1 s for quiet
+                    fetch(base + page_url)  # waits for any build under way
+                    touched = builds(log) - before
+                    print(
+                        f"round {round_number + 1}: docs page edit shown after {page_s:.2f} s (goal {PAGE_GOAL_S} s); "
+                        f"src edit shown after {src_s:.2f} s (goal {SRC_GOAL_S} s); "
+                        f"touch without change: {touched} rebuild(s) (goal 0)"
+                    )
+                    missed |= page_s > PAGE_GOAL_S or src_s > SRC_GOAL_S or touched > 0
+            finally:
+                server.terminate()
+                server.wait(timeout=30)
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,197 @@
+"""Issue 17: the exit statuses hold around the command too (output failures, Ctrl-C) and its work is bounded.
+
+The documented numbers are written here as literals, so that a change to `ExitStatus` must change this file too.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ascend_dsa import interrupt
+from ascend_dsa.cli.exit_status import ExitStatus
+from ascend_dsa.cli.options import LIST_ITEMS_MAX, QUOTED_CHARS_MAX
+from tests.cli.in_process import run_cli as run
+
+DEV_FULL = Path("/dev/full")
+needs_dev_full = pytest.mark.skipif(not DEV_FULL.exists(), reason="no /dev/full on this system")
+
+
+def test_documented_numbers() -> None:
+    """The statuses are the documented numbers (sysexits.h, 128 + signal), written out."""
+    assert [int(s) for s in ExitStatus] == [0, 1, 2, 3, 70, 74, 130, 141]
+    assert interrupt.INTERRUPTED_STATUS == 130
+
+
+def _shell(command: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m ascend_dsa`` under ``sh -c`` with the redirections in ``command`` (``CLI`` stands for it)."""
+    cli = f"{sys.executable} -m ascend_dsa"
+    return subprocess.run(
+        ["/bin/sh", "-c", command.replace("CLI", cli)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, **(env or {})},
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "words"),
+    [
+        ("CLI claims >&-", "stdout is closed"),
+        ("CLI --help >&-", "stdout is closed"),
+        pytest.param("CLI claims >/dev/full", "No space left on device", marks=needs_dev_full),
+        pytest.param("CLI --help >/dev/full", "No space left on device", marks=needs_dev_full),
+        pytest.param("CLI --version >/dev/full", "No space left on device", marks=needs_dev_full),
+        pytest.param("CLI head-roofline >/dev/full", "No space left on device", marks=needs_dev_full),
+    ],
+)
+def test_output_that_cannot_be_written_exits_74_with_one_line(command: str, words: str) -> None:
+    """Stdout closed or full: status 74 and one line on stderr saying so, never "internal error" (70)."""
+    completed = _shell(command)
+    assert completed.returncode == 74, completed.stderr
+    lines = completed.stderr.strip().splitlines()
+    assert len(lines) == 1, completed.stderr
+    assert "cannot write the output" in lines[0]
+    assert words in lines[0]
+
+
+@needs_dev_full
+def test_stdout_and_stderr_both_full_still_exit_74() -> None:
+    """With nowhere to write even the line, the status alone says it (not 1 from Python's final flush)."""
+    result = subprocess.run(
+        ["/bin/sh", "-c", f"{sys.executable} -m ascend_dsa claims >/dev/full 2>/dev/full; echo $?"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.stdout.strip() == "74"
+
+
+def test_ctrl_c_while_the_modules_load_is_one_line_and_130() -> None:
+    """SIGINT before ``main`` runs (as `timeout -s INT 0.2 ascend-dsa claims` sends it): 130, one line, no traceback."""
+    code = (
+        "import os, signal, sys; sys.argv[0] = 'ascend-dsa'; import ascend_dsa.cli; "
+        "os.kill(os.getpid(), signal.SIGINT); import time; time.sleep(5); print('not interrupted')"
+    )
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert completed.returncode == 130
+    assert completed.stderr == "ascend-dsa: interrupted\n"
+    assert completed.stdout == ""
+
+
+def test_ctrl_c_during_a_real_run_is_one_line_and_130() -> None:
+    """SIGINT some time into a real `ascend-dsa claims`: 130 (or 0 if it had finished), never a traceback.
+
+    The delays leave the interpreter time to start (the whole command takes about 0.3 s): before it runs the
+    script's first line, Ctrl-C is Python's own business ("Fatal Python error: init_import_site"), which no
+    program can change.
+    """
+    for delay_s in (0.3, 0.4, 0.6):
+        process = subprocess.Popen(
+            [sys.executable, "-m", "ascend_dsa", "claims"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        time.sleep(delay_s)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+        # -SIGINT: the signal came as the interpreter was shutting down, after main had returned and Python had
+        # put the default handler back; a shell reports that as 130 too, and nothing was left to print.
+        assert process.returncode in {0, 130, -signal.SIGINT}, err
+        if process.returncode == 130:
+            assert err == "ascend-dsa: interrupted\n", err
+        assert "Traceback" not in err
+
+
+def test_ctrl_c_inside_main_is_one_line_and_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``KeyboardInterrupt`` anywhere in ``main`` (here: while a command runs) ends with 130 and one line."""
+    from ascend_dsa.cli import claims  # noqa: PLC0415
+
+    def interrupted(*_: object, **__: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(claims, "evaluate_claims", interrupted)
+    status, out, err = run(["claims"])
+    assert status == 130
+    assert err == "ascend-dsa: interrupted\n"
+    assert out == ""
+
+
+def test_ctrl_c_is_left_alone_in_a_library_process() -> None:
+    """Importing the package (tests, notebooks) does not take Ctrl-C over: only the program does."""
+    assert signal.getsignal(signal.SIGINT) is not interrupt.on_interrupt
+    assert interrupt.running_as_program("/usr/bin/ascend-dsa", ["python", "/usr/bin/ascend-dsa"])
+    assert interrupt.running_as_program("-m", ["python", "-m", "ascend_dsa", "claims"])
+    assert not interrupt.running_as_program("/x/pytest/__main__.py", ["python", "-m", "pytest", "ascend_dsa"])
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["--help"], ["claims", "--help"]])
+def test_version_and_help_need_no_plotting_backend(argv: list[str]) -> None:
+    """A bad MPLBACKEND does not matter to --version or --help."""
+    completed = _shell("CLI " + " ".join(argv), env={"MPLBACKEND": "nonexistent"})
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stderr == ""
+
+
+def test_long_lists_are_refused_up_front_with_the_cap() -> None:
+    """`--heads $(seq -s, 64 3063) --topk $(seq -s, 64 3063)`: refused at once, naming the cap and the count."""
+    items = ",".join(str(n) for n in range(64, 3064))
+    started = time.perf_counter()
+    status, out, err = run(["head-roofline", "--heads", items, "--topk", items])
+    assert time.perf_counter() - started < 1.0
+    assert status == 2
+    assert f"at most {LIST_ITEMS_MAX} distinct positive integers" in err
+    assert "got 3000 items" in err
+    assert len(err) < 400
+    assert out == ""
+
+
+def test_a_grid_over_the_cap_is_refused() -> None:
+    """Two lists under the item cap whose grid is over the pair cap: status 2 naming both."""
+    heads, topk = ",".join(map(str, range(1, 257))), ",".join(map(str, range(1, 18)))
+    status, _, err = run(["head-roofline", "--heads", heads, "--topk", topk])
+    assert status == 2
+    assert "256 x 17 = 4352 pairs; at most 4096" in err
+
+
+def test_list_parsing_is_linear() -> None:
+    """A list at the cap parses in well under a second (the duplicate check used to be quadratic)."""
+    from ascend_dsa.cli.options import positive_int_list  # noqa: PLC0415
+
+    items = ",".join(str(n) for n in range(1, LIST_ITEMS_MAX + 1))
+    started = time.perf_counter()
+    assert len(positive_int_list(items)) == LIST_ITEMS_MAX
+    assert time.perf_counter() - started < 0.1
+
+
+def test_a_megabyte_argument_is_not_echoed_whole() -> None:
+    """A bad 1 MB value is quoted cut, with its length."""
+    status, _, err = run(["head-roofline", "--cores", "x" * 1_000_000])
+    assert status == 2
+    assert len(err) < 20 * QUOTED_CHARS_MAX
+    assert "(1000000 characters)" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["head-roofline", "--l2-bandwidth", "1e308"], "rounds to 0 cycles"),
+        (["claims", "--l2-bandwidth", "1e308"], "rounds to 0 cycles"),
+        (["head-roofline", "--clock", "-1e9"], "expected a positive finite number such as 1.65e9, got '-1e9'"),
+        (["claims", "--clock", "-1.5e9"], "got '-1.5e9'"),
+    ],
+)
+def test_values_that_used_to_pass_or_be_misread(argv: list[str], words: str) -> None:
+    """A bandwidth that makes the L2 cycles print as 0 is bad usage; a negative exponent number is a value."""
+    status, out, err = run(argv)
+    assert status == 2, out
+    assert len(err.strip().splitlines()) == 1
+    assert words in err
