@@ -7,9 +7,12 @@ values and bad ones (wrong types, NaN, infinities, huge and tiny numbers, NumPy 
 from __future__ import annotations
 
 import dataclasses
+import enum
 import importlib
 import inspect
 import math
+import signal
+import tracemalloc
 import types
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import ascend_dsa
 from ascend_dsa.errors import AscendDsaError
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
@@ -222,5 +226,166 @@ def test_public_function_says_what_is_wrong(name: str, target: Callable[..., Any
     @given(calls(target))
     def holds(kwargs: dict[str, Any]) -> None:
         check_call(target, kwargs)
+
+    holds()
+
+
+# --- Every public callable of ``ascend_dsa.__all__``, with hostile arguments, a time limit and a memory limit -----
+
+#: A call that takes longer fails: it hangs on what it was asked (issue 17: unbounded work).
+CALL_SECONDS = 5.0
+#: A call that allocates more (tracemalloc's peak, NumPy's buffers included) fails: memory must follow the request.
+CALL_BYTES = 1 << 30
+
+
+def _read_only(array: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    array.setflags(write=False)
+    return array
+
+
+#: Arrays no function should trip over: empty, NaN, huge, read-only, strided, integer, strings, a broadcast giant.
+HOSTILE_ARRAYS = (
+    np.zeros((0, 512), np.float32),
+    np.full((2, 512), np.nan, np.float32),
+    np.full((2, 512), 1e300),
+    np.full((1, 64), 1e300),
+    _read_only(np.ones((4, 512), np.float32)),
+    np.ones((4, 1024), np.float32)[:, ::2],
+    np.full((2, 528), 255, np.uint8),
+    np.full((2, 288), 0x7F, np.uint8),
+    np.full((1, 64), "1"),
+    np.broadcast_to(np.ones(512, np.float32), (10**8, 512)),
+    np.arange(64),
+)
+#: Values wrong for nearly any parameter, tried where a parameter has no pool of its own.
+HOSTILE = (
+    *ANYTHING_WRONG,
+    NAN,
+    INF,
+    -INF,
+    HUGE,
+    -5,
+    0,
+    2**53 + 1,
+    10**7,
+    1e308,
+    True,
+    (NAN,),
+    range(64, 10**7),
+    *HOSTILE_ARRAYS,
+)
+_RNG = np.random.default_rng(0)
+_Q = _RNG.standard_normal((2, 64, 576)).astype(np.float32)
+_KV = _RNG.standard_normal((300, 1, 576)).astype(np.float32)
+_INDICES = _RNG.integers(-1, 300, (2, 1, 64)).astype(np.int32)
+LANGS = ("zh", "en", "fr", None)
+#: Pools for the parameters of the rest of the API (on top of ``POOLS``).
+MORE_POOLS: dict[str, tuple[Any, ...]] = {
+    "lang": LANGS,
+    "q": (_Q, _Q.astype(np.float64), _read_only(_Q.copy()), _Q[:, :, :], np.full_like(_Q, np.nan)),
+    "kv": (_KV, _KV[::-1], np.broadcast_to(_KV[:1], (262_144, 1, 576)), np.full_like(_KV, 1e30)),
+    "indices": (_INDICES, np.zeros((2, 1, 0), np.int32), _INDICES.astype(np.uint64), *INDICES[:3]),
+    "sm_scale": (0.04, 1.0, 1e30, 5e-324, NAN, -1.0, 0.0),
+    "values": HOSTILE_ARRAYS,
+    "raw": HOSTILE_ARRAYS,
+    "running_max": HOSTILE_ARRAYS,
+    "max_for_softmax": HOSTILE_ARRAYS,
+    "logits": HOSTILE_ARRAYS,
+    "fmt": ("fp8", "fp4", "bf16", "e5m2", None),
+    "kv_format": (KvFormat.FP8, "fp4", "x"),
+    "threshold": (6.0, 0.0, -1.0, NAN, INF, 1e308, "6"),
+    "cycles": (1024.0, NAN, INF, -1.0, 0.0, "1024"),
+    "block_tokens": (4, 1, -5, 0, 2**53 + 1, 10**7, 4.0),
+    "tokens": (1, 16, 64, -5, 0, 2**53 + 1, 10**7, 10**12),
+    "dims": (16, 512, -5, 0, 2**53 + 1, 10**7, 10**12),
+    "magnitudes": ((0.01, 10.0), (NAN,), (INF, 1.0), (1e308, 1e-308), (-1.0, 1.0), ()),
+    "docs_dir": ("docs", None, 5),
+    "scenarios": ([("a", ASCEND_950, "x")], [("a", ASCEND_950, SHIPPED_DESIGN)], [1], "abc", [(1, 2, 3)]),
+    "heads": (*WHOLE, range(64, 10**7), (16, 32)),
+    "topk": (*WHOLE, range(64, 10**7), (512,)),
+    "first_block": WHOLE,
+    "last_block": WHOLE,
+    "seed": (0, -1, NAN, "0"),
+    "order": ("random", "ascending", "x", None),
+    "spec": (*SPECS, None),
+    "case": (None, "x"),
+    "key": ("softmax-slack-cycles", "nope", None),
+    "check": FLAG,
+    "with_sources": FLAG,
+    "adjacent": FLAG,
+    "shared": (0.5, NAN, -1.0, 2.0),
+}
+ALL_NAMES = tuple(name for name in ascend_dsa.__all__ if callable(getattr(ascend_dsa, name)))
+
+
+class _TooSlow(BaseException):
+    """Raised by the timer inside a call that took more than ``CALL_SECONDS``."""
+
+
+def _alarm(signum: int, frame: object) -> None:
+    del signum, frame
+    raise _TooSlow
+
+
+@st.composite
+def hostile_calls(draw: st.DrawFn, target: Callable[..., Any]) -> dict[str, Any]:
+    """Keyword arguments for ``target``: each parameter from its pool or the hostile values, or its default."""
+    kwargs: dict[str, Any] = {}
+    try:
+        parameters = inspect.signature(target).parameters.values()
+    except ValueError:  # a built-in signature (our exceptions): called without arguments
+        return kwargs
+    if isinstance(target, enum.EnumMeta):  # only the lookup by value is ours; the functional API is Python's
+        return {"value": draw(st.sampled_from(("fp8", "decode", "x", None, 5)))}
+    for parameter in parameters:
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD, parameter.POSITIONAL_ONLY):
+            continue
+        if parameter.default is not parameter.empty and draw(st.integers(0, 2)) == 0:
+            continue
+        pool = MORE_POOLS.get(parameter.name) or POOLS.get(parameter.name) or HOSTILE
+        hostile = draw(st.integers(0, 4)) == 0
+        kwargs[parameter.name] = draw(st.sampled_from(HOSTILE if hostile else pool))
+    return kwargs
+
+
+def bounded_call(target: Callable[..., Any], kwargs: dict[str, Any]) -> None:
+    """Call ``target`` under a timer and tracemalloc: TypeError or ValueError only, in time and within memory."""
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    tracemalloc.start()
+    try:
+        signal.setitimer(signal.ITIMER_REAL, CALL_SECONDS)
+        try:
+            target(**kwargs)
+        except (TypeError, ValueError):
+            pass
+        except _TooSlow:
+            pytest.fail(f"{target.__name__}({_shown(kwargs)}) ran past {CALL_SECONDS} s")
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+        signal.signal(signal.SIGALRM, previous)
+    assert peak <= CALL_BYTES, f"{target.__name__}({_shown(kwargs)}) allocated {peak / 2**20:.0f} MiB"
+
+
+def _shown(kwargs: dict[str, Any]) -> str:
+    def one(value: object) -> str:
+        if isinstance(value, np.ndarray):
+            return f"array({value.shape}, {value.dtype})"
+        return repr(value)[:60]
+
+    return ", ".join(f"{k}={one(v)}" for k, v in kwargs.items())
+
+
+@pytest.mark.parametrize("name", ALL_NAMES)
+def test_every_public_callable_is_bounded_and_raises_only_value_or_type_errors(name: str) -> None:
+    """Hostile arguments: only TypeError or ValueError (ours subclass them) escape, within 5 s and 1 GiB per call."""
+    target = getattr(ascend_dsa, name)
+
+    @settings(max_examples=12, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
+    @given(hostile_calls(target))
+    def holds(kwargs: dict[str, Any]) -> None:
+        bounded_call(target, kwargs)
 
     holds()

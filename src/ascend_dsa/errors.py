@@ -7,7 +7,11 @@ from dataclasses import dataclass
 
 
 class AscendDsaError(Exception):
-    """Base of every error raised by this package."""
+    """Base of every error raised by this package.
+
+    Every subclass is also a `ValueError`, so that a public function raises only `TypeError` (the wrong kind of
+    argument) or `ValueError` (the right kind, a wrong value), whichever of ours it is.
+    """
 
 
 @dataclass(frozen=True)
@@ -24,8 +28,8 @@ class Mismatch:
     rule: str = ""
 
 
-class FigureMismatch(AscendDsaError):  # noqa: N818 - the name says what it is; "Error" would add nothing
-    """A figure we computed differs from the one the report published.
+class FigureMismatch(AscendDsaError, ValueError):  # noqa: N818 - the name says what it is; "Error" would add nothing
+    """A figure we computed differs from the one the report published (a `ValueError`, like every error of ours).
 
     ``mismatches`` lists the differing figures one by one when the raiser knows them (empty otherwise); the message
     always says everything in one line.
@@ -37,7 +41,7 @@ class FigureMismatch(AscendDsaError):  # noqa: N818 - the name says what it is; 
         self.mismatches: tuple[Mismatch, ...] = tuple(mismatches)
 
 
-class ForbiddenDesign(AscendDsaError):  # noqa: N818 - named for what it reports, like FigureMismatch
+class ForbiddenDesign(AscendDsaError, ValueError):  # noqa: N818 - named for what it reports, like FigureMismatch
     """A design point the kernel's code rules out; the message names the rule and where the code states it."""
 
 

@@ -8,6 +8,7 @@ from ascend_dsa.facts.hardware import ASCEND_950, FIELD_UNITS, AscendSpec, numer
 from ascend_dsa.lang import Lang, pick
 from ascend_dsa.render.format import quantity
 from ascend_dsa.render.markdown import citation, kind_name, table
+from ascend_dsa.validate import require_instance
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -17,6 +18,7 @@ def render_spec_sources(
     spec: AscendSpec = ASCEND_950, fields: Iterable[str] | None = None, *, lang: Lang = "zh"
 ) -> str:
     """A table of hardware constants: name, value with its unit, source and, for derived ones, how."""
+    spec = require_instance("spec", spec, AscendSpec)
     names = numeric_fields() if fields is None else tuple(fields)
     unknown = sorted(set(names) - set(numeric_fields()))
     if unknown:
