@@ -91,14 +91,15 @@ def require_instance(name: str, value: object, kind: type[T]) -> T:
 def require_items(name: str, value: object, kind: type[T] | tuple[type[T], ...]) -> tuple[T, ...]:
     """``value`` as a tuple when it is an iterable (not a string) of ``kind`` items, else a `TypeError` naming it."""
     kinds = kind if isinstance(kind, tuple) else (kind,)
-    wanted = " or ".join(k.__name__ for k in kinds)
+    wanted = " or ".join(getattr(k, "__name__", repr(k)) for k in kinds)
     if isinstance(value, str | bytes) or not isinstance(value, Iterable):
         raise TypeError(f"{name} must be an iterable of {wanted}, got {type(value).__name__} {value!r:.60}")
-    items = tuple(value)
-    wrong = next((item for item in items if not isinstance(item, kinds)), None)
-    if wrong is not None:
-        raise TypeError(f"{name} must hold {wanted} items only, got {type(wrong).__name__} {wrong!r:.60}")
-    return items
+    items = []
+    for item in value:  # stops at the first wrong item, before a long iterable is built
+        if not isinstance(item, kinds):
+            raise TypeError(f"{name} must hold {wanted} items only, got {type(item).__name__} {item!r:.60}")
+        items.append(item)
+    return tuple(items)
 
 
 def require_within(name: str, asked: int, limit: int, what: str) -> int:
@@ -108,7 +109,7 @@ def require_within(name: str, asked: int, limit: int, what: str) -> int:
     return asked
 
 
-def bounded_items(name: str, value: object, limit: int) -> tuple[object, ...]:
+def bounded_items(name: str, value: Iterable[T], limit: int) -> tuple[T, ...]:
     """The items of iterable ``value`` as a tuple, refusing (before building it) more than ``limit`` of them."""
     if isinstance(value, str | bytes) or not isinstance(value, Iterable):
         raise TypeError(f"{name} must be an iterable of values, got {type(value).__name__} {value!r:.60}")

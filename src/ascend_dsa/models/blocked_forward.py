@@ -15,7 +15,7 @@ import numpy as np
 
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.model_shape import DSA_V41
-from ascend_dsa.models.arrays import require_array
+from ascend_dsa.models.arrays import require_array, require_elements
 from ascend_dsa.models.forward_inputs import (
     BFLOAT16,
     BoolArray,
@@ -47,6 +47,7 @@ def _maxima(name: str, value: object) -> FloatArray:
     array = require_array(name, value, expected)
     if array.dtype != BFLOAT16 and array.dtype.kind not in "fiu":
         raise TypeError(f"{name} must be {expected}, got dtype {array.dtype}")
+    require_elements(name, array)
     with np.errstate(over="ignore", invalid="ignore"):
         maxima = np.asarray(array, dtype=np.float32)
     bad = np.isnan(maxima) | (maxima == np.inf) | (np.isinf(maxima) & np.isfinite(array))

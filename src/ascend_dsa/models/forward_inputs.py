@@ -166,6 +166,7 @@ def largest_magnitude(array: NDArray[Any], dims: int) -> float:
     """``max |array[..., :dims]|`` in float64 (NaN or inf if one is), a block of rows at a time; 0 if empty."""
     if not array.size:
         return 0.0
+    dims = min(dims, array.shape[-1])
     rows = array.reshape(-1, array.shape[-1])[:, :dims]
     step = max(1, GATHER_BUDGET_BYTES // max(1, dims * np.dtype(np.float64).itemsize))
     largest = 0.0

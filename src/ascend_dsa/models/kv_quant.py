@@ -198,7 +198,7 @@ def dequantize_tokens(
             codes = np.stack([codes & np.uint8(0x0F), codes >> np.uint8(4)], axis=2).reshape(n, fmt.dims)
         elements = np.ascontiguousarray(codes).view(_ELEMENT_DTYPES[fmt.element]).astype(np.float32)
         scales = _scale_values(np.ascontiguousarray(chunk[:, fmt.data_bytes :]), fmt)  # [n, scale_count]
-        groups = out[rows].reshape(n, fmt.scale_count, fmt.dims_per_scale)
+        groups = out[rows].reshape(n, fmt.scale_count, -1)  # [n, scale_count, dims_per_scale]
         with np.errstate(over="ignore", invalid="ignore"):  # reported just below unless allowed
             np.multiply(elements.reshape(groups.shape), scales[:, :, None], out=groups)
         if not allow:

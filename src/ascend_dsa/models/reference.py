@@ -42,7 +42,7 @@ from ascend_dsa.models.forward_inputs import (
     lonely_tokens,
     tokens_per_chunk,
 )
-from ascend_dsa.validate import MAX_ARRAY_ELEMENTS, require_int, require_within
+from ascend_dsa.validate import LARGEST_EXACT_WHOLE, MAX_ARRAY_ELEMENTS, require_int, require_within
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -175,9 +175,9 @@ def output_tolerance(kv: NDArray[Any], d_v: int, topk: int) -> float:
     array = float_input("kv", kv, "[s_kv, 1, d_qk]")
     if array.ndim != 3:  # noqa: PLR2004 - three axes
         raise ValueError(f"kv must have shape [s_kv, 1, d_qk], got shape {array.shape}")
-    d_qk = array.shape[-1]
+    d_qk: int = array.shape[-1]
     dims = require_int("d_v", d_v, minimum=1)
-    require_int("topk", topk, minimum=0)
+    require_int("topk", topk, minimum=0, maximum=LARGEST_EXACT_WHOLE)
     largest = largest_magnitude(array, dims)
     if not np.isfinite(np.float32(largest)):
         raise ValueError(f"kv must hold finite values of float32, got a largest magnitude of {largest!r}")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
@@ -26,6 +26,9 @@ from ascend_dsa.models.nz_layout import block_bytes, check_nz_padding, nd2nz_sto
 from ascend_dsa.render.markdown import Align, citation, table
 from ascend_dsa.report.scenarios import ND2NZ_EXAMPLE_DIMS, ND2NZ_EXAMPLE_TOKENS
 from ascend_dsa.validate import MAX_TABLE_ROWS, bounded_items, require_finite, require_int, require_within
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 #: Largest token magnitude of the round-trip example: a float32 normal sample times it stays finite (float32 tops
 #: out at 3.4e38; samples reach about 6 standard deviations).
@@ -171,7 +174,7 @@ def render_kv_block_layout(lang: Lang = "zh", block_tokens: int = 4) -> str:
     return table(headers, rows, ("right", "left", "left")) + "\n\n" + caption + "\n"
 
 
-def _magnitudes(magnitudes: object) -> tuple[float, float]:
+def _magnitudes(magnitudes: Iterable[float]) -> tuple[float, float]:
     """``(low, high)``: two finite numbers ``0 <= low <= high`` whose random tokens stay finite in float32."""
     expected = f"two numbers 0 <= low <= high <= {ROUNDTRIP_MAGNITUDE_MAX:g}"
     pair = bounded_items("magnitudes", magnitudes, 2)
