@@ -409,3 +409,106 @@ def test_every_public_callable_is_bounded_and_raises_only_value_or_type_errors(n
             bounded_call(target, kwargs)
 
     holds()
+
+
+# --- The cases issue 17 lists, one by one ----------------------------------------------------------------------
+
+
+def test_our_errors_are_value_errors() -> None:
+    """ForbiddenDesign and FigureMismatch (every error of ours) are ValueErrors: the contract has two types."""
+    for error in (ascend_dsa.AscendDsaError, ascend_dsa.ForbiddenDesign, ascend_dsa.FigureMismatch):
+        assert issubclass(error, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        (lambda: ascend_dsa.render_assumptions(docs_dir=5), TypeError),
+        (lambda: ascend_dsa.with_half_l2(None), TypeError),
+        (lambda: ascend_dsa.render_what_if_table([("a", ASCEND_950, "x")]), TypeError),
+        (lambda: ascend_dsa.KvTokenFormat("x", 512, "e5m2", 32, "ue8m0", ascend_dsa.FP8_V41.sources), ValueError),
+        (lambda: ascend_dsa.render_kv_roundtrip(magnitudes=(math.nan,)), ValueError),
+        (lambda: ascend_dsa.check_p_ready_to_used(math.nan), ValueError),
+        (lambda: ascend_dsa.skip_scale_decision(np.full((1, 64), 1e300), np.zeros((1, 64)), 6.0), ValueError),
+        (lambda: ascend_dsa.skip_scale_decision(np.full((1, 64), "1"), np.zeros((1, 64)), 6.0), TypeError),
+        (lambda: ascend_dsa.render_kv_block_layout(block_tokens=-5), ValueError),
+        (lambda: ascend_dsa.render_kv_block_layout(block_tokens=2**53 + 1), ValueError),
+        (lambda: ascend_dsa.render_nd2nz_example(tokens=10**12), ValueError),
+        (lambda: ascend_dsa.head_roofline_sweep(ASCEND_950, heads=range(64, 10**7)), ValueError),
+        (lambda: ascend_dsa.nd_to_nz(np.broadcast_to(np.ones(512, np.float32), (10**8, 512))), ValueError),
+    ],
+)
+def test_listed_hostile_calls_raise_the_contract_types(call: Callable[[], object], expected: type[Exception]) -> None:
+    """Each call issue 17 found outside the contract now raises TypeError or ValueError, with its value named."""
+    with pytest.raises(expected):
+        call()
+
+
+def test_sizes_are_refused_with_the_limit_and_the_number_asked() -> None:
+    """A refusal names the limit and the number asked."""
+    with pytest.raises(ValueError, match=r"9,999,936 values, more than the limit of 65,536"):
+        ascend_dsa.head_roofline_sweep(ASCEND_950, heads=range(64, 10**7))
+    with pytest.raises(ValueError, match=r"51,200,000,000 NZ buffer elements, more than the limit"):
+        ascend_dsa.nd_to_nz(np.broadcast_to(np.ones(512, np.float32), (10**8, 512)))
+
+
+def test_nan_scale_bytes_are_refused_unless_allowed() -> None:
+    """FP8's NaN scale byte 0xFF and FP4's 0x7F raise by default; allow_nonfinite=True returns the NaN."""
+    with pytest.raises(ValueError, match=r"raw token 0, group 0 of FP8 .*scale byte 0xff"):
+        ascend_dsa.dequantize_tokens(np.full((1, 528), 255, np.uint8), "fp8")
+    fp4 = np.zeros((1, 288), np.uint8)
+    fp4[0, 256 + 3] = 0x7F
+    with pytest.raises(ValueError, match=r"group 3 of FP4 .*scale byte 0x7f"):
+        ascend_dsa.dequantize_tokens(fp4, "fp4")
+    decoded = ascend_dsa.dequantize_tokens(np.full((1, 528), 255, np.uint8), "fp8", allow_nonfinite=True)
+    assert np.isnan(decoded).all()
+
+
+def test_values_whose_scale_overflows_are_refused() -> None:
+    """3.4e38 in FP8 would decode to inf (256 x 2^120): the quantiser and the bound refuse it; FP4 saturates."""
+    values = np.zeros((1, 512), np.float32)
+    values[0, 0] = 3.4e38
+    for function in (ascend_dsa.quantize_tokens, ascend_dsa.roundtrip_error_bound):
+        with pytest.raises(ValueError, match="beyond float32"):
+            function(values, "fp8")
+    restored = ascend_dsa.dequantize_tokens(ascend_dsa.quantize_tokens(values, "fp4"), "fp4")
+    assert np.isfinite(restored).all()
+    assert np.isfinite(ascend_dsa.roundtrip_error_bound(values, "fp4")).all()
+
+
+def _peak_bytes(call: Callable[[], object]) -> int:
+    tracemalloc.start()
+    try:
+        call()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_forward_memory_follows_topk_not_the_cache() -> None:
+    """262,144 KV rows, topk 64: each forward allocates a few MiB (1.7 to 2.3 GB before issue 17)."""
+    rng = np.random.default_rng(1)
+    kv = np.broadcast_to(rng.standard_normal((1, 1, 576), dtype=np.float32), (262_144, 1, 576))
+    q = rng.standard_normal((4, 64, 576), dtype=np.float32)
+    indices = rng.integers(0, 262_144, (4, 1, 64))
+    forwards = (ascend_dsa.sparse_attn_fwd, ascend_dsa.sparse_attn_fwd_float64, ascend_dsa.blocked_sparse_attn_fwd)
+    for forward in forwards:
+        assert _peak_bytes(lambda f=forward: f(q, kv, indices, 0.04)) < 64 * 2**20, forward.__name__
+
+
+def test_a_nan_in_a_row_no_index_names_changes_nothing() -> None:
+    """Only the rows the indices name are read: a NaN elsewhere in the cache is not an error (nor a NaN result)."""
+    rng = np.random.default_rng(2)
+    q = rng.standard_normal((2, 16, 64), dtype=np.float32)
+    kv = rng.standard_normal((10, 1, 64), dtype=np.float32)
+    indices = np.array([[[0, 1, 2]], [[3, 4, -1]]])
+    clean = ascend_dsa.sparse_attn_fwd(q, kv, indices, 0.1, d_v=64)
+    kv[7] = np.nan
+    for ours, theirs in zip(ascend_dsa.sparse_attn_fwd(q, kv, indices, 0.1, d_v=64), clean, strict=True):
+        np.testing.assert_array_equal(ours, theirs)
+
+
+def test_roundtrip_bound_works_a_chunk_at_a_time() -> None:
+    """20,000 x 512 float32 (39 MiB): the bound's peak stays near its result, not 13x the input as before."""
+    values = np.random.default_rng(3).standard_normal((20_000, 512), dtype=np.float32)
+    assert _peak_bytes(lambda: ascend_dsa.roundtrip_error_bound(values, "fp8")) < 4 * values.nbytes + 128 * 2**20
