@@ -7,10 +7,16 @@ values and bad ones (wrong types, NaN, infinities, huge and tiny numbers, NumPy 
 from __future__ import annotations
 
 import dataclasses
+import enum
 import importlib
 import inspect
 import math
+import os
+import resource
+import signal
+import tracemalloc
 import types
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -18,6 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import ascend_dsa
 from ascend_dsa.errors import AscendDsaError
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
@@ -230,3 +237,284 @@ def test_public_function_says_what_is_wrong(name: str, target: Callable[..., Any
         check_call(target, kwargs)
 
     holds()
+
+
+# --- Every public callable of ``ascend_dsa.__all__``, with hostile arguments, a time limit and a memory limit -----
+
+#: A call that takes longer fails: it hangs on what it was asked (issue 17: unbounded work).
+CALL_SECONDS = 5.0
+#: A call that allocates more (tracemalloc's peak, NumPy's buffers included) fails: memory must follow the request.
+CALL_BYTES = 1 << 30
+
+
+def _read_only(array: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    array.setflags(write=False)
+    return array
+
+
+#: Arrays no function should trip over: empty, NaN, huge, read-only, strided, integer, strings, a broadcast giant.
+HOSTILE_ARRAYS = (
+    np.zeros((0, 512), np.float32),
+    np.full((2, 512), np.nan, np.float32),
+    np.full((2, 512), 1e300),
+    np.full((1, 64), 1e300),
+    _read_only(np.ones((4, 512), np.float32)),
+    np.ones((4, 1024), np.float32)[:, ::2],
+    np.full((2, 528), 255, np.uint8),
+    np.full((2, 288), 0x7F, np.uint8),
+    np.full((1, 64), "1"),
+    np.broadcast_to(np.ones(512, np.float32), (10**8, 512)),
+    np.arange(64),
+)
+#: Values wrong for nearly any parameter, tried where a parameter has no pool of its own.
+HOSTILE = (
+    *ANYTHING_WRONG,
+    NAN,
+    INF,
+    -INF,
+    HUGE,
+    -5,
+    0,
+    2**53 + 1,
+    10**7,
+    1e308,
+    True,
+    (NAN,),
+    range(64, 10**7),
+    *HOSTILE_ARRAYS,
+)
+_RNG = np.random.default_rng(0)
+_Q = _RNG.standard_normal((2, 64, 576)).astype(np.float32)
+_KV = _RNG.standard_normal((300, 1, 576)).astype(np.float32)
+_INDICES = _RNG.integers(-1, 300, (2, 1, 64)).astype(np.int32)
+LANGS = ("zh", "en", "fr", None)
+#: Pools for the parameters of the rest of the API (on top of ``POOLS``).
+MORE_POOLS: dict[str, tuple[Any, ...]] = {
+    "lang": LANGS,
+    "q": (_Q, _Q.astype(np.float64), _read_only(_Q.copy()), _Q[:, :, :], np.full_like(_Q, np.nan)),
+    "kv": (_KV, _KV[::-1], np.broadcast_to(_KV[:1], (262_144, 1, 576)), np.full_like(_KV, 1e30)),
+    "indices": (_INDICES, np.zeros((2, 1, 0), np.int32), _INDICES.astype(np.uint64), *INDICES[:3]),
+    "sm_scale": (0.04, 1.0, 1e30, 5e-324, NAN, -1.0, 0.0),
+    "values": HOSTILE_ARRAYS,
+    "raw": HOSTILE_ARRAYS,
+    "running_max": HOSTILE_ARRAYS,
+    "max_for_softmax": HOSTILE_ARRAYS,
+    "logits": HOSTILE_ARRAYS,
+    "fmt": ("fp8", "fp4", "bf16", "e5m2", None),
+    "kv_format": (KvFormat.FP8, "fp4", "x"),
+    "threshold": (6.0, 0.0, -1.0, NAN, INF, 1e308, "6"),
+    "cycles": (1024.0, NAN, INF, -1.0, 0.0, "1024"),
+    "block_tokens": (4, 1, -5, 0, 2**53 + 1, 10**7, 4.0),
+    "tokens": (1, 16, 64, -5, 0, 2**53 + 1, 10**7, 10**12),
+    "dims": (16, 512, -5, 0, 2**53 + 1, 10**7, 10**12),
+    "magnitudes": ((0.01, 10.0), (NAN,), (INF, 1.0), (1e308, 1e-308), (-1.0, 1.0), ()),
+    "docs_dir": ("docs", None, 5),
+    "scenarios": ([("a", ASCEND_950, "x")], [("a", ASCEND_950, SHIPPED_DESIGN)], [1], "abc", [(1, 2, 3)]),
+    "heads": (*WHOLE, range(64, 10**7), (16, 32)),
+    "topk": (*WHOLE, range(64, 10**7), (512,)),
+    "first_block": WHOLE,
+    "last_block": WHOLE,
+    "seed": (0, -1, NAN, "0"),
+    "order": ("random", "ascending", "x", None),
+    "spec": (*SPECS, None),
+    "case": (None, "x"),
+    "key": ("softmax-slack-cycles", "nope", None),
+    "check": FLAG,
+    "with_sources": FLAG,
+    "adjacent": FLAG,
+    "shared": (0.5, NAN, -1.0, 2.0),
+}
+ALL_NAMES = tuple(name for name in ascend_dsa.__all__ if callable(getattr(ascend_dsa, name)))
+
+
+class _TooSlow(BaseException):
+    """Raised by the timer inside a call that took more than ``CALL_SECONDS``."""
+
+
+def _alarm(signum: int, frame: object) -> None:
+    del signum, frame
+    raise _TooSlow
+
+
+@st.composite
+def hostile_calls(draw: st.DrawFn, target: Callable[..., Any]) -> dict[str, Any]:
+    """Keyword arguments for ``target``: each parameter from its pool or the hostile values, or its default."""
+    kwargs: dict[str, Any] = {}
+    try:
+        parameters = inspect.signature(target).parameters.values()
+    except ValueError:  # a built-in signature (our exceptions): called without arguments
+        return kwargs
+    if isinstance(target, enum.EnumMeta):  # only the lookup by value is ours; the functional API is Python's
+        return {"value": draw(st.sampled_from(("fp8", "decode", "x", None, 5)))}
+    for parameter in parameters:
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD, parameter.POSITIONAL_ONLY):
+            continue
+        if parameter.default is not parameter.empty and draw(st.integers(0, 2)) == 0:
+            continue
+        pool = MORE_POOLS.get(parameter.name) or POOLS.get(parameter.name) or HOSTILE
+        hostile = draw(st.integers(0, 4)) == 0
+        kwargs[parameter.name] = draw(st.sampled_from(HOSTILE if hostile else pool))
+    return kwargs
+
+
+def bounded_call(target: Callable[..., Any], kwargs: dict[str, Any]) -> None:
+    """Call ``target`` under a timer and tracemalloc: TypeError or ValueError only, in time and within memory."""
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    limits = resource.getrlimit(resource.RLIMIT_AS)
+    page_bytes = os.sysconf("SC_PAGE_SIZE")
+    in_use = int(Path("/proc/self/statm").read_text().split()[0]) * page_bytes
+    # The address space may grow by twice the budget, so that a runaway allocation fails here (MemoryError) rather
+    # than taking the machine's memory; tracemalloc below holds the call to the budget itself.
+    resource.setrlimit(resource.RLIMIT_AS, (in_use + 2 * CALL_BYTES, limits[1]))
+    tracemalloc.start()
+    outcome: BaseException | None = None
+    try:
+        signal.setitimer(signal.ITIMER_REAL, CALL_SECONDS)
+        try:
+            target(**kwargs)
+        except BaseException as error:  # noqa: BLE001 - judged below, once the timer is off
+            outcome = error
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+        resource.setrlimit(resource.RLIMIT_AS, limits)
+        signal.signal(signal.SIGALRM, previous)
+    call = f"{getattr(target, '__name__', target)}({_shown(kwargs)})"
+    if isinstance(outcome, KeyboardInterrupt):
+        raise outcome
+    if isinstance(outcome, _TooSlow):
+        pytest.fail(f"{call} ran past {CALL_SECONDS} s")
+    if outcome is not None and not isinstance(outcome, TypeError | ValueError):
+        pytest.fail(f"{call} raised {type(outcome).__name__}: {str(outcome)[:200]}")
+    assert peak <= CALL_BYTES, f"{call} allocated {peak / 2**20:.0f} MiB"
+
+
+def _shown(kwargs: dict[str, Any]) -> str:
+    def one(value: object) -> str:
+        if isinstance(value, np.ndarray):
+            return f"array({value.shape}, {value.dtype})"
+        return repr(value)[:60]
+
+    return ", ".join(f"{k}={one(v)}" for k, v in kwargs.items())
+
+
+@pytest.mark.parametrize("name", ALL_NAMES)
+def test_every_public_callable_is_bounded_and_raises_only_value_or_type_errors(name: str) -> None:
+    """Hostile arguments: only TypeError or ValueError (ours subclass them) escape, within 5 s and 1 GiB per call."""
+    target = getattr(ascend_dsa, name)
+    tried: set[str] = set()
+
+    @settings(max_examples=12, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
+    @given(hostile_calls(target))
+    def holds(kwargs: dict[str, Any]) -> None:
+        shown = _shown(kwargs)
+        if shown not in tried:  # a renderer with few parameters draws the same call again: run it once
+            tried.add(shown)
+            bounded_call(target, kwargs)
+
+    holds()
+
+
+# --- The cases issue 17 lists, one by one ----------------------------------------------------------------------
+
+
+def test_our_errors_are_value_errors() -> None:
+    """ForbiddenDesign and FigureMismatch (every error of ours) are ValueErrors: the contract has two types."""
+    for error in (ascend_dsa.AscendDsaError, ascend_dsa.ForbiddenDesign, ascend_dsa.FigureMismatch):
+        assert issubclass(error, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        (lambda: ascend_dsa.render_assumptions(docs_dir=5), TypeError),
+        (lambda: ascend_dsa.with_half_l2(None), TypeError),
+        (lambda: ascend_dsa.render_what_if_table([("a", ASCEND_950, "x")]), TypeError),
+        (lambda: ascend_dsa.KvTokenFormat("x", 512, "e5m2", 32, "ue8m0", ascend_dsa.FP8_V41.sources), ValueError),
+        (lambda: ascend_dsa.render_kv_roundtrip(magnitudes=(math.nan,)), ValueError),
+        (lambda: ascend_dsa.check_p_ready_to_used(math.nan), ValueError),
+        (lambda: ascend_dsa.skip_scale_decision(np.full((1, 64), 1e300), np.zeros((1, 64)), 6.0), ValueError),
+        (lambda: ascend_dsa.skip_scale_decision(np.full((1, 64), "1"), np.zeros((1, 64)), 6.0), TypeError),
+        (lambda: ascend_dsa.render_kv_block_layout(block_tokens=-5), ValueError),
+        (lambda: ascend_dsa.render_kv_block_layout(block_tokens=2**53 + 1), ValueError),
+        (lambda: ascend_dsa.render_nd2nz_example(tokens=10**12), ValueError),
+        (lambda: ascend_dsa.head_roofline_sweep(ASCEND_950, heads=range(64, 10**7)), ValueError),
+        (lambda: ascend_dsa.nd_to_nz(np.broadcast_to(np.ones(512, np.float32), (10**8, 512))), ValueError),
+    ],
+)
+def test_listed_hostile_calls_raise_the_contract_types(call: Callable[[], object], expected: type[Exception]) -> None:
+    """Each call issue 17 found outside the contract now raises TypeError or ValueError, with its value named."""
+    with pytest.raises(expected):
+        call()
+
+
+def test_sizes_are_refused_with_the_limit_and_the_number_asked() -> None:
+    """A refusal names the limit and the number asked."""
+    with pytest.raises(ValueError, match=r"9,999,936 values, more than the limit of 65,536"):
+        ascend_dsa.head_roofline_sweep(ASCEND_950, heads=range(64, 10**7))
+    with pytest.raises(ValueError, match=r"51,200,000,000 NZ buffer elements, more than the limit"):
+        ascend_dsa.nd_to_nz(np.broadcast_to(np.ones(512, np.float32), (10**8, 512)))
+
+
+def test_nan_scale_bytes_are_refused_unless_allowed() -> None:
+    """FP8's NaN scale byte 0xFF and FP4's 0x7F raise by default; allow_nonfinite=True returns the NaN."""
+    with pytest.raises(ValueError, match=r"raw token 0, group 0 of FP8 .*scale byte 0xff"):
+        ascend_dsa.dequantize_tokens(np.full((1, 528), 255, np.uint8), "fp8")
+    fp4 = np.zeros((1, 288), np.uint8)
+    fp4[0, 256 + 3] = 0x7F
+    with pytest.raises(ValueError, match=r"group 3 of FP4 .*scale byte 0x7f"):
+        ascend_dsa.dequantize_tokens(fp4, "fp4")
+    decoded = ascend_dsa.dequantize_tokens(np.full((1, 528), 255, np.uint8), "fp8", allow_nonfinite=True)
+    assert np.isnan(decoded).all()
+
+
+def test_values_whose_scale_overflows_are_refused() -> None:
+    """3.4e38 in FP8 would decode to inf (256 x 2^120): the quantiser and the bound refuse it; FP4 saturates."""
+    values = np.zeros((1, 512), np.float32)
+    values[0, 0] = 3.4e38
+    for function in (ascend_dsa.quantize_tokens, ascend_dsa.roundtrip_error_bound):
+        with pytest.raises(ValueError, match="beyond float32"):
+            function(values, "fp8")
+    restored = ascend_dsa.dequantize_tokens(ascend_dsa.quantize_tokens(values, "fp4"), "fp4")
+    assert np.isfinite(restored).all()
+    assert np.isfinite(ascend_dsa.roundtrip_error_bound(values, "fp4")).all()
+
+
+def _peak_bytes(call: Callable[[], object]) -> int:
+    tracemalloc.start()
+    try:
+        call()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_forward_memory_follows_topk_not_the_cache() -> None:
+    """262,144 KV rows, topk 64: each forward allocates a few MiB (1.7 to 2.3 GB before issue 17)."""
+    rng = np.random.default_rng(1)
+    kv = np.broadcast_to(rng.standard_normal((1, 1, 576), dtype=np.float32), (262_144, 1, 576))
+    q = rng.standard_normal((4, 64, 576), dtype=np.float32)
+    indices = rng.integers(0, 262_144, (4, 1, 64))
+    forwards = (ascend_dsa.sparse_attn_fwd, ascend_dsa.sparse_attn_fwd_float64, ascend_dsa.blocked_sparse_attn_fwd)
+    for forward in forwards:
+        assert _peak_bytes(lambda f=forward: f(q, kv, indices, 0.04)) < 64 * 2**20, forward.__name__
+
+
+def test_a_nan_in_a_row_no_index_names_changes_nothing() -> None:
+    """Only the rows the indices name are read: a NaN elsewhere in the cache is not an error (nor a NaN result)."""
+    rng = np.random.default_rng(2)
+    q = rng.standard_normal((2, 16, 64), dtype=np.float32)
+    kv = rng.standard_normal((10, 1, 64), dtype=np.float32)
+    indices = np.array([[[0, 1, 2]], [[3, 4, -1]]])
+    clean = ascend_dsa.sparse_attn_fwd(q, kv, indices, 0.1, d_v=64)
+    kv[7] = np.nan
+    for ours, theirs in zip(ascend_dsa.sparse_attn_fwd(q, kv, indices, 0.1, d_v=64), clean, strict=True):
+        np.testing.assert_array_equal(ours, theirs)
+
+
+def test_roundtrip_bound_works_a_chunk_at_a_time() -> None:
+    """20,000 x 512 float32 (39 MiB): the bound's peak stays near its result, not 13x the input as before."""
+    values = np.random.default_rng(3).standard_normal((20_000, 512), dtype=np.float32)
+    assert _peak_bytes(lambda: ascend_dsa.roundtrip_error_bound(values, "fp8")) < 4 * values.nbytes + 128 * 2**20

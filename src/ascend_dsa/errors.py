@@ -6,8 +6,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 
-class AscendDsaError(Exception):
-    """Base of every error raised by this package."""
+class AscendDsaError(ValueError):
+    """Base of every error raised by this package.
+
+    A `ValueError`, as every subclass is: a public function raises only `TypeError` (the wrong kind of argument)
+    or `ValueError` (the right kind, a value or a result out of bounds), whichever of ours it is.
+    """
 
 
 @dataclass(frozen=True)
@@ -25,7 +29,7 @@ class Mismatch:
 
 
 class FigureMismatch(AscendDsaError):  # noqa: N818 - the name says what it is; "Error" would add nothing
-    """A figure we computed differs from the one the report published.
+    """A figure we computed differs from the one the report published, a `ValueError` like every error of ours.
 
     ``mismatches`` lists the differing figures one by one when the raiser knows them (empty otherwise); the message
     always says everything in one line.
@@ -33,17 +37,26 @@ class FigureMismatch(AscendDsaError):  # noqa: N818 - the name says what it is; 
 
     def __init__(self, message: str, mismatches: Iterable[Mismatch] = ()) -> None:
         """Keep the one-line ``message`` and the structured ``mismatches``."""
+        if not isinstance(message, str):
+            raise TypeError(f"message must be a str, got {type(message).__name__}")
         super().__init__(message)
-        self.mismatches: tuple[Mismatch, ...] = tuple(mismatches)
+        if isinstance(mismatches, str) or not isinstance(mismatches, Iterable):
+            raise TypeError(f"mismatches must be an iterable of Mismatch, got {type(mismatches).__name__}")
+        listed = []
+        for item in mismatches:  # stops at the first wrong item, before a long iterable is built
+            if not isinstance(item, Mismatch):
+                raise TypeError(f"mismatches must hold Mismatch items only, got {type(item).__name__}")
+            listed.append(item)
+        self.mismatches: tuple[Mismatch, ...] = tuple(listed)
 
 
 class ForbiddenDesign(AscendDsaError):  # noqa: N818 - named for what it reports, like FigureMismatch
     """A design point the kernel's code rules out; the message names the rule and where the code states it."""
 
 
-class OutOfRange(AscendDsaError, ValueError):  # noqa: N818 - named for what it reports, like FigureMismatch
+class OutOfRange(AscendDsaError):  # noqa: N818 - named for what it reports, like FigureMismatch
     """An input so small or so large that a figure computed from it would be infinite, zero or not a number."""
 
 
-class OutsideModel(AscendDsaError, ValueError):  # noqa: N818 - named for what it reports, like FigureMismatch
+class OutsideModel(AscendDsaError):  # noqa: N818 - named for what it reports, like FigureMismatch
     """Valid inputs for which one of our formulas has no answer (say, no B_TOPK at which MMA outlasts FixPipe)."""

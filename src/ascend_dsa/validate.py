@@ -8,8 +8,10 @@ library only: the check of NumPy arrays is ``ascend_dsa.models.arrays.require_ar
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
+from collections.abc import Iterable, Sized
 from typing import Final, TypeVar
 
 from ascend_dsa.errors import OutOfRange
@@ -19,6 +21,20 @@ T = TypeVar("T")
 #: The largest whole number a float64 holds exactly (IEEE 754 binary64: a 53-bit significand). Counts beyond it
 #: lose their last digits as soon as they meet a float (a clock rate, a bandwidth), so inputs stop there.
 LARGEST_EXACT_WHOLE: Final = 2**53
+
+# Limits on the work one call may be asked for. Each is far above what the pages and the report use and low enough
+# that a call within it answers in about a second and a few hundred MiB, so a typo (or a hostile caller) gets a
+# one-line refusal naming the limit and the number asked instead of a hang or a MemoryError.
+
+#: Most points a grid may ask for (head_roofline_sweep's heads x topk, a design sweep): the report's grids have a
+#: few dozen, and 2^16 points take about a second.
+MAX_GRID_POINTS: Final = 2**16
+#: Most rows a rendered table may have (a page block's tokens, an ND2NZ example's pieces): the site's longest table
+#: has a few dozen rows, and a page of thousands is unreadable.
+MAX_TABLE_ROWS: Final = 4096
+#: Most elements an array a model copies or converts may have: 2^28 (1 GiB in float32), above a 262,144-token
+#: cache of 576 dims; the forwards gather the rows they use and never convert a whole cache.
+MAX_ARRAY_ELEMENTS: Final = 2**28
 
 
 def require_int(name: str, value: object, *, minimum: int | None = None, maximum: int | None = None) -> int:
@@ -70,6 +86,38 @@ def require_instance(name: str, value: object, kind: type[T]) -> T:
     if not isinstance(value, kind):
         raise TypeError(f"{name} must be a {kind.__name__}, got {value!r} ({type(value).__name__})")
     return value
+
+
+def require_items(name: str, value: object, kind: type[T] | tuple[type[T], ...]) -> tuple[T, ...]:
+    """``value`` as a tuple when it is an iterable (not a string) of ``kind`` items, else a `TypeError` naming it."""
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    wanted = " or ".join(getattr(k, "__name__", repr(k)) for k in kinds)
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise TypeError(f"{name} must be an iterable of {wanted}, got {type(value).__name__} {value!r:.60}")
+    items = []
+    for item in value:  # stops at the first wrong item, before a long iterable is built
+        if not isinstance(item, kinds):
+            raise TypeError(f"{name} must hold {wanted} items only, got {type(item).__name__} {item!r:.60}")
+        items.append(item)
+    return tuple(items)
+
+
+def require_within(name: str, asked: int, limit: int, what: str) -> int:
+    """``asked`` when at most ``limit``, else a `ValueError` naming the limit and the number asked."""
+    if asked > limit:
+        raise ValueError(f"{name} asks for {asked:,} {what}, more than the limit of {limit:,}")
+    return asked
+
+
+def bounded_items(name: str, value: Iterable[T], limit: int) -> tuple[T, ...]:
+    """The items of iterable ``value`` as a tuple, refusing (before building it) more than ``limit`` of them."""
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise TypeError(f"{name} must be an iterable of values, got {type(value).__name__} {value!r:.60}")
+    if isinstance(value, Sized):
+        require_within(name, len(value), limit, "values")
+    items = tuple(itertools.islice(value, limit + 1))
+    require_within(name, len(items), limit, "values or more")
+    return items
 
 
 def finite_result(name: str, value: float, *, positive: bool = False) -> float:

@@ -367,7 +367,7 @@ def test_non_finite_inputs_are_rejected() -> None:
     case = random_case(15)
     case.kv = case.kv.astype(np.float32)
     case.kv[3, 0, 5] = np.nan
-    with pytest.raises(ValueError, match="kv must hold finite values of float32 only"):
+    with pytest.raises(ValueError, match="kv must hold finite values of float32 in the rows the indices name"):
         sparse_attn_fwd(*case.args())
 
 

@@ -10,18 +10,17 @@ assumption; `assumption_pages` turns that into the pages that use it, at build t
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from pathlib import Path
+from typing import Final
 
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.kernel_rules import VECTOR_BYTES
 from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.facts.provenance import Ref, Source, report_lines
 from ascend_dsa.lang import Text
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 #: FixPipe rate under 1C2V over the report's 1C1V rate (report (zh) line 142 gives only 1C1V).
 FIXPIPE_1C2V_SPEEDUP: Final = 2
@@ -268,6 +267,9 @@ def assumption_pages(docs_dir: Path) -> dict[str, tuple[str, ...]]:
     A page uses an assumption when its executed code names one of the assumption's ``renderers`` or its prose
     writes ``{{ name }}`` for one of its ``prose_values``.
     """
+    if not isinstance(docs_dir, str | os.PathLike):
+        raise TypeError(f"docs_dir must be a path (str or Path), got {type(docs_dir).__name__} {docs_dir!r}")
+    docs_dir = Path(docs_dir)
     if not docs_dir.is_dir():
         raise ValueError(f"docs_dir must be the site's docs directory, got {docs_dir} (not a directory)")
     pages = sorted(p for p in docs_dir.rglob("*") if p.suffix in (".md", ".ipynb") and "vendor" not in p.parts)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Final, Literal, get_args
 
 from ascend_dsa.lang import Lang, Text, pick
 
@@ -74,6 +74,13 @@ class Source:
 
     def __post_init__(self) -> None:
         """Reject a source that could not be followed back, or one that cites the report in English words."""
+        wrong = [part for part in self.parts if not isinstance(part, str | Text | ReportLines)]
+        if wrong:  # a plain isinstance: sources are built by the hundred while a page renders
+            raise TypeError(f"refs must be str, Text or ReportLines, got {type(wrong[0]).__name__} {wrong[0]!r:.60}")
+        if self.kind not in get_args(SourceKind):
+            raise ValueError(f"kind must be one of {', '.join(get_args(SourceKind))}, got {self.kind!r}")
+        if not isinstance(self.note, str | Text):
+            raise TypeError(f"note must be a str or a Text, got {type(self.note).__name__}")
         if not all(_in(part, "en").strip() for part in self.parts) or not self.parts:
             raise ValueError(f"citation must be non-empty, got {self.refs!r}")
         worded = [part for part in self.parts if isinstance(part, str) and "report (zh)" in part]

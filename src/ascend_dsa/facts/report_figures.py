@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, TypeAlias
 
 from ascend_dsa.facts.provenance import REPORT_COMMIT, REPORT_ZH_PATH, Citation
+from ascend_dsa.validate import bounded_items, require_instance, require_items
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -75,8 +76,10 @@ def published_head_roofline(
     text: Iterable[str] = HEAD_ROOFLINE_PUBLISHED_TEXT, citation: Citation = HEAD_ROOFLINE_CITATION
 ) -> tuple[HeadRooflineRow, ...]:
     """The published rows as numbers, each with its report line."""
-    rows = tuple(parse_head_roofline_row(t, citation.first_line + i) for i, t in enumerate(text))
+    citation = require_instance("citation", citation, Citation)
     expected = citation.last_line - citation.first_line + 1
+    lines = require_items("text", bounded_items("text", text, expected), str)
+    rows = tuple(parse_head_roofline_row(t, citation.first_line + i) for i, t in enumerate(lines))
     if len(rows) != expected:
         raise ValueError(f"published table must have {expected} rows for {citation.short}, got {len(rows)}")
     return rows

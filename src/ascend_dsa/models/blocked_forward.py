@@ -15,6 +15,7 @@ import numpy as np
 
 from ascend_dsa.facts.kernel_config import MMA_M_GRANULE_ROWS, SHIPPED_KERNEL
 from ascend_dsa.facts.model_shape import DSA_V41
+from ascend_dsa.models.arrays import require_array, require_elements
 from ascend_dsa.models.forward_inputs import (
     BFLOAT16,
     BoolArray,
@@ -52,6 +53,22 @@ def vector_core_heads(h_q: int) -> int:
     return mma_m // SHIPPED_KERNEL.vector_cores_per_cube
 
 
+def _maxima(name: str, value: object) -> FloatArray:
+    """``value`` as float32 maxima: real numbers, none NaN, +inf or beyond float32 (-inf, "no key yet", is allowed)."""
+    expected = "a real-valued array [..., h_q] within float32"
+    array = require_array(name, value, expected)
+    if array.dtype != BFLOAT16 and array.dtype.kind not in "fiu":
+        raise TypeError(f"{name} must be {expected}, got dtype {array.dtype}")
+    require_elements(name, array)
+    with np.errstate(over="ignore", invalid="ignore"):
+        maxima = np.asarray(array, dtype=np.float32)
+    bad = np.isnan(maxima) | (maxima == np.inf) | (np.isinf(maxima) & np.isfinite(array))
+    if bad.any():
+        where = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise ValueError(f"{name} must be {expected}, without NaN or +inf, got {array[where]!r} at {where}")
+    return maxima
+
+
 def skip_scale_decision(
     running_max: NDArray[Any],
     max_for_softmax: NDArray[Any],
@@ -76,8 +93,8 @@ def skip_scale_decision(
     Raises:
         ValueError: a NaN in the maxima (the kernel's ``>`` would silently say "no rescale").
     """
-    running = np.asarray(running_max, dtype=np.float32)
-    used = np.asarray(max_for_softmax, dtype=np.float32)
+    running = _maxima("running_max", running_max)
+    used = _maxima("max_for_softmax", max_for_softmax)
     if running.shape != used.shape or running.ndim < 1:
         raise ValueError(
             f"running_max and max_for_softmax must have one shape [..., h_q], got {running.shape} and {used.shape}"

@@ -42,7 +42,13 @@ from ascend_dsa.models.block_cycles import _fixpipe_cycles_per_block, _mma_cycle
 from ascend_dsa.models.memory_plans import _l0c_used_bytes, _l1_plan, _ub_plan
 from ascend_dsa.models.mte2 import _requests_per_block
 from ascend_dsa.models.roofline import REPORT_TOPK, _cube_cycles, _l2_cycles
-from ascend_dsa.validate import LARGEST_EXACT_WHOLE, finite_result, require_bool, require_instance, require_int
+from ascend_dsa.validate import (
+    LARGEST_EXACT_WHOLE,
+    finite_result,
+    require_bool,
+    require_instance,
+    require_int,
+)
 
 #: How FixPipe bandwidth grows with VECTOR Cores (an assumption: the report gives the 1C1V rate only).
 FIXPIPE_SCALING_SOURCE: Final = FIXPIPE_1C2V.source
@@ -176,6 +182,8 @@ class LimitCheck:
 
     def __post_init__(self) -> None:
         """Reject a demand that is not finite and a capacity that is not positive (its utilisation has no value)."""
+        if not isinstance(self.limit, Limit) or not isinstance(self.unit, str):  # built by the dozen per page
+            raise TypeError(f"limit must be a Limit and unit a str, got {self.limit!r:.60} and {self.unit!r:.60}")
         finite_result(f"the {self.limit.value} demand", self.demand)
         finite_result(f"the {self.limit.value} capacity", self.capacity, positive=True)
 

@@ -16,7 +16,7 @@ import ml_dtypes
 import numpy as np
 from numpy.typing import NDArray
 
-from ascend_dsa.models.arrays import require_array
+from ascend_dsa.models.arrays import require_array, require_elements
 from ascend_dsa.units import MiB
 from ascend_dsa.validate import require_int, require_real
 
@@ -39,8 +39,8 @@ class ForwardInputs:
     """Checked inputs: float arrays in the compute type, the safe gather indices and the validity mask."""
 
     q: NDArray[Any]  # [s_q, h_q, d_qk]
-    kv: NDArray[Any]  # [s_kv, d_qk]
-    gather: NDArray[np.intp]  # [s_q, topk], every entry a legal row of kv
+    kv: NDArray[Any]  # [rows, d_qk]: only the rows of the cache some valid index names, in row order
+    gather: NDArray[np.intp]  # [s_q, topk], every entry a legal row of kv (of the gathered rows above)
     valid: BoolArray  # [s_q, topk]
     sm_scale: float
     d_v: int
@@ -53,12 +53,18 @@ class ForwardInputs:
         return self.q.shape[0], self.q.shape[1], self.valid.shape[1]
 
 
-def float_array(name: str, value: object, expected_shape: str, compute: type[np.floating[Any]]) -> NDArray[Any]:
-    """``value`` as an array of the compute type; raise unless it was bf16, float32 or float64 and finite."""
+def float_input(name: str, value: object, expected_shape: str) -> NDArray[Any]:
+    """``value`` as an array as given (no copy); raise unless it is bf16, float32 or float64."""
     expected = f"a bfloat16, float32 or float64 array {expected_shape}"
     array = require_array(name, value, expected)
     if array.dtype not in FLOAT_DTYPES:
         raise TypeError(f"{name} must be {expected}, got dtype {array.dtype}")
+    return array
+
+
+def float_array(name: str, value: object, expected_shape: str, compute: type[np.floating[Any]]) -> NDArray[Any]:
+    """``value`` as an array of the compute type; raise unless it was bf16, float32 or float64 and finite."""
+    array = require_elements(name, float_input(name, value, expected_shape))
     with np.errstate(over="ignore", invalid="ignore"):  # a float64 beyond float32 becomes inf: rejected below
         converted = array.astype(compute, copy=False)
     if not np.isfinite(converted).all():
@@ -99,7 +105,7 @@ def check_inputs(
     if q_arr.ndim != 3 or min(q_arr.shape) < 1:  # noqa: PLR2004 - three axes
         raise ValueError(f"q must have shape [s_q, h_q, d_qk] with every axis >= 1, got shape {q_arr.shape}")
     s_q, h_q, d_qk = q_arr.shape
-    kv_arr = float_array("kv", kv, "[s_kv, 1, d_qk]", compute)
+    kv_arr = float_input("kv", kv, "[s_kv, 1, d_qk]")  # converted below, only the rows the indices name
     if kv_arr.ndim != 3 or kv_arr.shape[0] < 1 or kv_arr.shape[1:] != (1, d_qk):  # noqa: PLR2004
         raise ValueError(f"kv must have shape [s_kv >= 1, 1, d_qk = {d_qk}], got shape {kv_arr.shape}")
     s_kv = kv_arr.shape[0]
@@ -122,16 +128,56 @@ def check_inputs(
     with np.errstate(over="ignore"):  # uint64 indices past int64 wrap to negative: invalid either way
         flat = idx[:, 0, :].astype(np.int64)  # [s_q, topk]
     valid = (flat >= 0) & (flat < s_kv) & (np.arange(topk)[None, :] < lengths[:, None])
+    rows = np.unique(flat[valid])  # the cache rows read, ascending: memory follows topk, not the cache
+    gathered = _gathered_rows(kv_arr, rows, compute)
     return ForwardInputs(
         q=q_arr,
-        kv=kv_arr[:, 0, :],
-        gather=np.where(valid, flat, 0).astype(np.intp),
+        kv=gathered,
+        gather=np.where(valid, np.searchsorted(rows, flat), 0).astype(np.intp),
         valid=valid,
         sm_scale=scale,
         d_v=value_dims,
         attn_sink=sink,
         topk_length=lengths,
     )
+
+
+def _gathered_rows(kv: NDArray[Any], rows: NDArray[np.int64], compute: type[np.floating[Any]]) -> NDArray[Any]:
+    """Rows ``rows`` of ``kv`` ``[s_kv, 1, d_qk]`` as ``[rows, d_qk]`` in ``compute`` (one zero row when none).
+
+    Only these rows are converted and checked: a NaN in a row no index names changes no result.
+    """
+    if not rows.size:
+        return np.zeros((1, kv.shape[2]), dtype=compute)
+    picked = kv[rows, 0, :]  # [rows, d_qk], in kv's own type
+    with np.errstate(over="ignore", invalid="ignore"):  # a float64 beyond float32 becomes inf: rejected below
+        converted = np.asarray(picked, dtype=compute)
+    finite = np.isfinite(converted).all(axis=1)
+    if not finite.all():
+        row = int(rows[np.argmin(finite)])
+        raise ValueError(
+            f"kv must hold finite values of {np.dtype(compute)} in the rows the indices name, got a NaN or an "
+            f"infinity in row {row}"
+        )
+    return converted
+
+
+def largest_magnitude(array: NDArray[Any], dims: int) -> float:
+    """``max |array[..., :dims]|`` in float64 (NaN or inf if one is), a block of rows at a time; 0 if empty."""
+    if not array.size:
+        return 0.0
+    dims = min(dims, array.shape[-1])
+    rows = array.reshape(-1, array.shape[-1])[:, :dims]
+    step = max(1, GATHER_BUDGET_BYTES // max(1, dims * np.dtype(np.float64).itemsize))
+    largest = 0.0
+    for first in range(0, rows.shape[0], step):
+        part = np.asarray(rows[first : first + step], dtype=np.float64)
+        with np.errstate(invalid="ignore"):
+            part_largest = float(np.abs(part).max())
+        if not math.isfinite(part_largest):
+            return part_largest  # NaN or inf: the caller names it
+        largest = max(largest, part_largest)
+    return largest
 
 
 def _check_sink(attn_sink: object, h_q: int) -> FloatArray | None:

@@ -12,7 +12,7 @@ clamped to ``[2^-9, 448]`` (line 114), so values may saturate at ``+-6 x scale``
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import ml_dtypes
 import numpy as np
@@ -20,13 +20,22 @@ from numpy.typing import NDArray
 
 from ascend_dsa.facts.kv_formats import ELEMENT_BITS, ELEMENT_MAX, KvTokenFormat, token_format
 from ascend_dsa.facts.provenance import Source
-from ascend_dsa.models.arrays import require_array
+from ascend_dsa.models.arrays import require_array, require_elements
+from ascend_dsa.units import MiB
+from ascend_dsa.validate import require_bool
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 #: FlashMLA's floor on ``amax / 448`` before the ue8m0 scale is rounded up to a power of two (tests/quant.py:27).
 UE8M0_SCALE_INV_FLOOR: Final = 1e-4
 #: FlashMLA's clamp of the FP4 e4m3 scale: the smallest e4m3 subnormal and the largest e4m3 (tests/quant.py:114).
 E4M3_SCALE_RANGE: Final = (2.0**-9, ELEMENT_MAX["e4m3"])
 QUANT_PY_SOURCE: Final = Source("FlashMLA tests/quant.py @ 9a7d253, quantize_k_cache (lines 58-133)", "code")
+
+#: Largest float32 temporaries one step of the quantiser keeps (a chunk of tokens at a time); only memory, not results.
+CHUNK_BYTES: Final = 16 * MiB
+FLOAT32_MAX: Final = float(np.finfo(np.float32).max)
 
 E4M3 = np.dtype(ml_dtypes.float8_e4m3fn)
 E2M1 = np.dtype(ml_dtypes.float4_e2m1fn)
@@ -53,18 +62,60 @@ def _quantised(fmt: object) -> KvTokenFormat:
     return fmt
 
 
-def _check_values(values: object, fmt: KvTokenFormat) -> NDArray[np.float32]:
+def _check_values(values: object, fmt: KvTokenFormat) -> NDArray[Any]:
+    """``values`` as an array ``[tokens, dims]`` of a float type, finite in float32 (not yet converted)."""
     expected = f"a float array (bfloat16 or a numpy float) of shape [tokens, {fmt.dims}]"
     array = require_array("values", values, expected)
     if array.dtype.kind != "f" and array.dtype != np.dtype(ml_dtypes.bfloat16):
         raise TypeError(f"values must be {expected}, got dtype {array.dtype}")
     if array.ndim != 2 or array.shape[1] != fmt.dims:  # noqa: PLR2004 - two axes
         raise ValueError(f"values must be {expected}, got shape {array.shape}")
+    require_elements("values", array)
+    return array
+
+
+def _float32_chunk(array: NDArray[Any], rows: slice) -> NDArray[np.float32]:
+    """Tokens ``rows`` of checked ``values`` in float32; ValueError naming the first one not finite there."""
     with np.errstate(over="ignore", invalid="ignore"):  # a float64 beyond float32 becomes inf: rejected below
-        converted = array.astype(np.float32)
-    if not np.isfinite(converted).all():
-        raise ValueError("values must be finite in float32, got a NaN or an infinity")
+        converted = np.asarray(array[rows], dtype=np.float32)
+    finite = np.isfinite(converted)
+    if not finite.all():
+        token, dim = (int(i) for i in np.argwhere(~finite)[0])
+        shown = array[rows.start + token, dim]
+        raise ValueError(f"values must be finite in float32, got {shown!r} at [{rows.start + token}, {dim}]")
     return converted
+
+
+def _token_chunks(tokens: int, dims: int) -> Iterator[slice]:
+    """Consecutive slices of tokens whose float64 temporaries (``[chunk, dims]``) stay within ``CHUNK_BYTES``."""
+    step = max(1, CHUNK_BYTES // (dims * np.dtype(np.float64).itemsize))
+    for first in range(0, tokens, step):
+        yield slice(first, min(first + step, tokens))
+
+
+def _check_representable(
+    groups: NDArray[np.float32], scales: NDArray[np.float32], fmt: KvTokenFormat, first_token: int
+) -> None:
+    """Raise unless each group's largest value, rounded to the element type and times its scale, is finite in float32.
+
+    FP8's power-of-two scale rounds ``amax / 448`` up, so a value near float32's top can round to an element whose
+    product with the scale overflows (3.4e38 -> 256 x 2^120); the bytes would then decode to inf.
+    """
+    top = np.abs(groups).max(axis=2, initial=0.0) / scales  # [tokens, scale_count]
+    if fmt.element == "e2m1":
+        np.minimum(top, np.float32(fmt.element_max), out=top)  # saturates, as the quantiser does
+    with np.errstate(over="ignore", invalid="ignore"):
+        rounded = top.astype(_ELEMENT_DTYPES[fmt.element]).astype(np.float64)
+        decoded = rounded * scales
+    bad = ~(decoded <= FLOAT32_MAX)
+    if bad.any():
+        token, group = (int(i) for i in np.argwhere(bad)[0])
+        amax = float(np.abs(groups[token, group]).max())
+        raise ValueError(
+            f"values of token {first_token + token}, group {group} (largest {amax:.6g}) cannot be stored in "
+            f"{fmt.name}: their scale {float(scales[token, group]):.6g} times the rounded element "
+            f"{float(rounded[token, group]):g} decodes beyond float32's largest {FLOAT32_MAX:.6g}"
+        )
 
 
 def _scales(amax: NDArray[np.float32], fmt: KvTokenFormat) -> NDArray[np.float32]:
@@ -96,40 +147,76 @@ def quantize_tokens(values: NDArray[Any], fmt: KvTokenFormat | str) -> NDArray[n
     FP4 values beyond ``6 x scale`` saturate, as upstream's e2m1 conversion does.
     """
     fmt = _quantised(fmt)
-    x = _check_values(values, fmt)
-    tokens = x.shape[0]
-    groups = x.reshape(tokens, fmt.scale_count, -1)  # [tokens, scale_count, dims_per_scale]
-    scales = _scales(np.abs(groups).max(axis=2, initial=0.0), fmt)  # [tokens, scale_count]
-    scaled = groups / scales[:, :, None]
-    if fmt.element == "e2m1":
-        np.clip(scaled, -fmt.element_max, fmt.element_max, out=scaled)  # saturate, as cvt.rn.satfinite does
-    codes = scaled.astype(_ELEMENT_DTYPES[fmt.element]).view(np.uint8).reshape(tokens, fmt.dims)
-    if fmt.element == "e2m1":
-        nibbles = codes & np.uint8(0x0F)
-        codes = nibbles[:, 0::2] | (nibbles[:, 1::2] << np.uint8(4))  # even dim in the low nibble
+    array = _check_values(values, fmt)
+    tokens = array.shape[0]
     out = np.empty((tokens, fmt.token_bytes), dtype=np.uint8)
-    out[:, : fmt.data_bytes] = codes
-    out[:, fmt.data_bytes :] = _scale_codes(scales, fmt)
+    for rows in _token_chunks(tokens, fmt.dims):
+        x = _float32_chunk(array, rows)
+        n = x.shape[0]
+        groups = x.reshape(n, fmt.scale_count, -1)  # [n, scale_count, dims_per_scale]
+        scales = _scales(np.abs(groups).max(axis=2, initial=0.0), fmt)  # [n, scale_count]
+        _check_representable(groups, scales, fmt, rows.start)
+        scaled = groups / scales[:, :, None]
+        if fmt.element == "e2m1":
+            np.clip(scaled, -fmt.element_max, fmt.element_max, out=scaled)  # saturate, as cvt.rn.satfinite does
+        codes = scaled.astype(_ELEMENT_DTYPES[fmt.element]).view(np.uint8).reshape(n, fmt.dims)
+        if fmt.element == "e2m1":
+            nibbles = codes & np.uint8(0x0F)
+            codes = nibbles[:, 0::2] | (nibbles[:, 1::2] << np.uint8(4))  # even dim in the low nibble
+        out[rows, : fmt.data_bytes] = codes
+        out[rows, fmt.data_bytes :] = _scale_codes(scales, fmt)
     return out
 
 
-def dequantize_tokens(raw: NDArray[Any], fmt: KvTokenFormat | str) -> NDArray[np.float32]:
-    """Cache bytes ``[tokens, token_bytes]`` back to values ``[tokens, 512]`` (exact in bf16 as well)."""
+def dequantize_tokens(
+    raw: NDArray[Any], fmt: KvTokenFormat | str, *, allow_nonfinite: bool = False
+) -> NDArray[np.float32]:
+    """Cache bytes ``[tokens, token_bytes]`` back to values ``[tokens, 512]`` (exact in bf16 as well).
+
+    Some bytes decode to NaN or infinity: the ue8m0 scale code 0xFF is NaN (upstream's FP8 quantiser writes it for
+    a group holding a NaN or an infinity: tests/quant.py:82-83 keeps the exponent bits of a NaN scale), the e4m3
+    codes 0x7F and 0xFF are NaN (as FP4 scales or FP8 elements), and a large ue8m0 scale times a large element
+    overflows float32. By default such bytes raise a ValueError naming the token, the group and the scale byte;
+    ``allow_nonfinite=True`` returns them as NaN or inf, as a reader of upstream's cache would get them.
+    """
     fmt = _quantised(fmt)
+    allow = require_bool("allow_nonfinite", allow_nonfinite)
     expected = f"a uint8 array of shape [tokens, {fmt.token_bytes}] for {fmt.name}"
     data = require_array("raw", raw, expected)
     if data.dtype != np.uint8:
         raise TypeError(f"raw must be {expected}, got dtype {data.dtype}")
     if data.ndim != 2 or data.shape[1] != fmt.token_bytes:  # noqa: PLR2004
         raise ValueError(f"raw must be {expected}, got shape {data.shape}")
+    require_elements("raw", data)
     tokens = data.shape[0]
-    codes = data[:, : fmt.data_bytes]
-    if fmt.element == "e2m1":
-        codes = np.stack([codes & np.uint8(0x0F), codes >> np.uint8(4)], axis=2).reshape(tokens, fmt.dims)
-    elements = np.ascontiguousarray(codes).view(_ELEMENT_DTYPES[fmt.element]).astype(np.float32)
-    scales = _scale_values(np.ascontiguousarray(data[:, fmt.data_bytes :]), fmt)  # [tokens, scale_count]
-    groups = elements.reshape(tokens, fmt.scale_count, fmt.dims_per_scale) * scales[:, :, None]
-    return np.asarray(groups.reshape(tokens, fmt.dims), dtype=np.float32)
+    out = np.empty((tokens, fmt.dims), dtype=np.float32)
+    for rows in _token_chunks(tokens, fmt.dims):
+        chunk = data[rows]
+        n = chunk.shape[0]
+        codes = chunk[:, : fmt.data_bytes]
+        if fmt.element == "e2m1":
+            codes = np.stack([codes & np.uint8(0x0F), codes >> np.uint8(4)], axis=2).reshape(n, fmt.dims)
+        elements = np.ascontiguousarray(codes).view(_ELEMENT_DTYPES[fmt.element]).astype(np.float32)
+        scales = _scale_values(np.ascontiguousarray(chunk[:, fmt.data_bytes :]), fmt)  # [n, scale_count]
+        groups = out[rows].reshape(n, fmt.scale_count, -1)  # [n, scale_count, dims_per_scale]
+        with np.errstate(over="ignore", invalid="ignore"):  # reported just below unless allowed
+            np.multiply(elements.reshape(groups.shape), scales[:, :, None], out=groups)
+        if not allow:
+            _check_decoded(groups, chunk, fmt, rows.start)
+    return out
+
+
+def _check_decoded(groups: NDArray[np.float32], raw: NDArray[np.uint8], fmt: KvTokenFormat, first_token: int) -> None:
+    """Raise naming the first token and group whose bytes decode to NaN or an infinity."""
+    finite = np.isfinite(groups).all(axis=2)  # [n, scale_count]
+    if finite.all():
+        return
+    token, group = (int(i) for i in np.argwhere(~finite)[0])
+    scale_byte = int(raw[token, fmt.data_bytes + group * fmt.scale_bytes // fmt.scale_count])
+    raise ValueError(
+        f"raw token {first_token + token}, group {group} of {fmt.name} decodes to NaN or an infinity "
+        f"(scale byte {scale_byte:#04x}); pass allow_nonfinite=True to decode such bytes as upstream does"
+    )
 
 
 def roundtrip_error_bound(values: NDArray[Any], fmt: KvTokenFormat | str) -> NDArray[np.float32]:
@@ -140,14 +227,22 @@ def roundtrip_error_bound(values: NDArray[Any], fmt: KvTokenFormat | str) -> NDA
     A relative 2^-23 covers the float32 division.
     """
     fmt = _quantised(fmt)
-    x = _check_values(values, fmt)
-    tokens = x.shape[0]
-    groups = x.reshape(tokens, fmt.scale_count, -1)  # [tokens, scale_count, dims_per_scale]
-    scales = _scales(np.abs(groups).max(axis=2), fmt)[:, :, None]
+    array = _check_values(values, fmt)
+    tokens = array.shape[0]
+    out = np.empty((tokens, fmt.dims), dtype=np.float32)
     grid = _GRIDS[fmt.element]
-    y = np.abs(groups.astype(np.float64)) / scales
-    upper = np.minimum(np.searchsorted(grid, y, side="left"), grid.size - 1)
-    lower = np.maximum(upper - 1, 0)
-    half_gap = np.maximum((grid[upper] - grid[lower]) / 2, y - grid[-1])  # beyond the top: saturation
-    bound = half_gap * scales + np.abs(groups) * 2.0**-23
-    return np.asarray(bound.reshape(tokens, fmt.dims), dtype=np.float32)
+    for rows in _token_chunks(tokens, fmt.dims):
+        x = _float32_chunk(array, rows)
+        n = x.shape[0]
+        groups = x.reshape(n, fmt.scale_count, -1)  # [n, scale_count, dims_per_scale]
+        scales = _scales(np.abs(groups).max(axis=2, initial=0.0), fmt)
+        _check_representable(groups, scales, fmt, rows.start)
+        y = np.abs(groups.astype(np.float64)) / scales[:, :, None]
+        upper = np.minimum(np.searchsorted(grid, y, side="left"), grid.size - 1)
+        lower = np.maximum(upper - 1, 0)
+        half_gap = np.maximum((grid[upper] - grid[lower]) / 2, y - grid[-1])  # beyond the top: saturation
+        bound = half_gap * scales[:, :, None] + np.abs(groups) * 2.0**-23
+        out[rows] = bound.reshape(n, fmt.dims)
+    if not np.isfinite(out).all():  # a saturation error beyond float32 (FP4 of values near its top)
+        raise ValueError(f"values' round-trip error bound in {fmt.name} is beyond float32: scale the values down")
+    return out

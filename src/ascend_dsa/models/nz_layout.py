@@ -21,7 +21,7 @@ from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.models.nd2nz_stride import UB_VECTOR_BYTES, bank_slots, nz_block_bytes
 from ascend_dsa.units import BF16_BYTES
-from ascend_dsa.validate import LARGEST_EXACT_WHOLE, require_instance, require_int
+from ascend_dsa.validate import LARGEST_EXACT_WHOLE, MAX_ARRAY_ELEMENTS, require_instance, require_int, require_within
 
 
 def block_bytes(config: KernelConfig = SHIPPED_KERNEL) -> int:
@@ -55,6 +55,7 @@ def nd_to_nz(tile: NDArray[Any], *, pad_rows: int = 0, config: KernelConfig = SH
     _check_tile(tile, config)
     pad_rows = _check_pad(pad_rows, config)
     tokens, d = tile.shape
+    require_within(f"tile {tile.shape}", (tokens + pad_rows) * d, MAX_ARRAY_ELEMENTS, "NZ buffer elements")
     nz = np.zeros((d // config.fractal_cols, tokens + pad_rows, config.fractal_cols), dtype=tile.dtype)
     nz[:, :tokens, :] = tile.reshape(tokens, d // config.fractal_cols, config.fractal_cols).transpose(1, 0, 2)
     return nz

@@ -46,7 +46,7 @@ from ascend_dsa.lang import Text
 from ascend_dsa.models.design_point import fixpipe_bytes_per_cycle
 from ascend_dsa.models.schedule import SYSTOLIC_ARRAY_DEPTH, VECTOR_STAGES, pipeline_depth
 from ascend_dsa.units import BF16_BYTES, FP32_BYTES
-from ascend_dsa.validate import require_bool, require_finite, require_instance, require_int
+from ascend_dsa.validate import require_bool, require_finite, require_instance, require_int, require_items
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -167,6 +167,7 @@ def implied_buffer_depths(
 ) -> tuple[BufferDepth, ...]:
     """The depths the schedule's offsets imply, next to the shipped kernel's (6, 3, 4, 4)."""
     config = require_instance("config", config, KernelConfig)
+    schedule = require_items("schedule", schedule, Activation)
     gather, nd2nz = _activation(Task.GATHER, schedule), _activation(Task.ND2NZ, schedule)
     index, softmax = _activation(Task.PROCESS_INDEX, schedule), _activation(Task.SOFTMAX, schedule)
     scale_o = _activation(Task.SCALE_O, schedule)

@@ -35,13 +35,14 @@ from ascend_dsa.models.forward_inputs import (
     ForwardInputs,
     check_inputs,
     exp_shifted,
-    float_array,
+    float_input,
     gather_logits,
+    largest_magnitude,
     logits_may_overflow,
     lonely_tokens,
     tokens_per_chunk,
 )
-from ascend_dsa.validate import require_int
+from ascend_dsa.validate import LARGEST_EXACT_WHOLE, MAX_ARRAY_ELEMENTS, require_int, require_within
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -149,7 +150,9 @@ def sparse_attn_weights(
     ``[s_q, h_q, topk]`` each; an index listed twice gets its weight twice. For looking at small cases.
     """
     inputs = check_inputs(q, kv, indices, sm_scale, None, None, topk_length, np.float64)
-    s_q, _, topk = inputs.shape
+    s_q, h_q, topk = inputs.shape
+    d_qk = inputs.kv.shape[1]
+    require_within("s_q x topk x max(d_qk, h_q)", s_q * topk * max(d_qk, h_q), MAX_ARRAY_ELEMENTS, "elements")
     gathered = np.empty((s_q, topk, inputs.kv.shape[1]), dtype=np.float64)  # [s_q, topk, d_qk]
     logits = gather_logits(inputs, slice(0, s_q), gathered, check=logits_may_overflow(inputs))  # [s_q, h_q, topk]
     logits *= inputs.sm_scale
@@ -169,12 +172,13 @@ def output_tolerance(kv: NDArray[Any], d_v: int, topk: int) -> float:
     moves it by at most ``2^-8 * |out| <= 2^-8 * max|V|`` again. On top of that we allow
     ``2 * (d_qk + topk) * 2^-24`` of ``max|V|`` for the float32 dot products and sums, which both forwards share.
     """
-    array = float_array("kv", kv, "[s_kv, 1, d_qk]", np.float32)
+    array = float_input("kv", kv, "[s_kv, 1, d_qk]")
     if array.ndim != 3:  # noqa: PLR2004 - three axes
         raise ValueError(f"kv must have shape [s_kv, 1, d_qk], got shape {array.shape}")
-    values = np.abs(array)
-    d_qk = values.shape[-1] if values.ndim else 0
+    d_qk: int = array.shape[-1]
     dims = require_int("d_v", d_v, minimum=1)
-    require_int("topk", topk, minimum=0)
-    largest = float(values[..., :dims].max()) if values.size else 0.0
+    require_int("topk", topk, minimum=0, maximum=LARGEST_EXACT_WHOLE)
+    largest = largest_magnitude(array, dims)
+    if not np.isfinite(np.float32(largest)):
+        raise ValueError(f"kv must hold finite values of float32, got a largest magnitude of {largest!r}")
     return (2 * BF16_UNIT_ROUNDOFF + 2 * (d_qk + max(topk, 1)) * FP32_UNIT_ROUNDOFF) * largest

@@ -12,6 +12,7 @@ More heads per core reuse the same KV rows for more work, so the ratio of CUBE t
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Final
@@ -19,7 +20,15 @@ from typing import TYPE_CHECKING, Final
 from ascend_dsa.errors import OutOfRange
 from ascend_dsa.facts.hardware import AscendSpec, _l2_bytes_per_cycle_per_core
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
-from ascend_dsa.validate import LARGEST_EXACT_WHOLE, finite_result, require_instance, require_int
+from ascend_dsa.validate import (
+    LARGEST_EXACT_WHOLE,
+    MAX_GRID_POINTS,
+    bounded_items,
+    finite_result,
+    require_instance,
+    require_int,
+    require_within,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -50,8 +59,15 @@ class RooflinePoint:
 
     def __post_init__(self) -> None:
         """Reject L2 cycles that are not positive and finite, or a ratio too large to be a number."""
+        counts = (self.heads, self.topk, self.cube_cycles)
+        if not all(isinstance(n, numbers.Integral) and not isinstance(n, bool) for n in counts):
+            raise TypeError(f"heads, topk and cube_cycles must be whole numbers, got {counts!r:.80}")
         finite_result("L2 cycles", self.l2_cycles, positive=True)
-        finite_result("CUBE/L2 cycle ratio", self.cube_cycles / self.l2_cycles)
+        try:
+            ratio = self.cube_cycles / self.l2_cycles
+        except OverflowError:  # an int beyond any float over a finite float
+            ratio = math.inf
+        finite_result("CUBE/L2 cycle ratio", ratio)
 
     @property
     def ratio(self) -> float:
@@ -161,9 +177,11 @@ def head_roofline_sweep(
     """Every (heads, topk) pair of the grid, heads outermost as in the report's loop (lines 94-95)."""
     spec = require_instance("spec", spec, AscendSpec)
     model = require_instance("model", model, ModelShape)
-    heads_grid, topk_grid = tuple(heads), tuple(topk)
+    heads_grid = bounded_items("heads", heads, MAX_GRID_POINTS)
+    topk_grid = bounded_items("topk", topk, MAX_GRID_POINTS)
     if not heads_grid:
         raise ValueError("heads must list at least one value, got an empty grid")
     if not topk_grid:
         raise ValueError("topk must list at least one value, got an empty grid")
+    require_within("the heads x topk grid", len(heads_grid) * len(topk_grid), MAX_GRID_POINTS, "points")
     return tuple(_head_roofline(spec, h, k, model, kv_bytes_per_token) for h in heads_grid for k in topk_grid)

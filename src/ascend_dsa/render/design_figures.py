@@ -31,6 +31,7 @@ from ascend_dsa.render.design_space import limit_name
 from ascend_dsa.render.svg import figure, to_svg
 from ascend_dsa.report.checks import check_fixpipe_break_even, check_head_roofline
 from ascend_dsa.report.scenarios import MAP_STEPS
+from ascend_dsa.validate import bounded_items
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -166,6 +167,10 @@ def render_feasibility_map(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") 
         return to_svg(fig, title=title)
 
 
+#: The colours of the roofline figure's topk lines, in order: at most this many topk values are drawn.
+TOPK_COLOURS: Final = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759")
+
+
 def render_roofline_figure(
     spec: AscendSpec = ASCEND_950, topk: Iterable[int] = (512, 1024, 2048), *, lang: Lang = "zh", check: bool = True
 ) -> str:
@@ -173,12 +178,13 @@ def render_roofline_figure(
 
     With ``check``, first compare the report's table (report (zh) lines 104-111) with ours.
     """
+    topks = bounded_items("topk", topk, len(TOPK_COLOURS))  # one colour per topk: more would be dropped silently
     if check:
         check_head_roofline(head_roofline_sweep(spec))
     heads = np.arange(8, 161, 8)
     with figure(7.0, 4.2) as fig:
         ax = fig.add_subplot()
-        for k, colour in zip(tuple(topk), ("#4e79a7", "#f28e2b", "#59a14f", "#e15759"), strict=False):
+        for k, colour in zip(topks, TOPK_COLOURS, strict=False):
             cube = [cube_cycles(spec, int(h), k) for h in heads]
             l2 = [l2_cycles(spec, int(h), k) for h in heads]
             ax.plot(heads, cube, color=colour, label=pick(lang, f"CUBE，topk {k}", f"CUBE, topk {k}"))

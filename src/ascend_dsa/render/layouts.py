@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Final
+
 import numpy as np
 
 from ascend_dsa.errors import AscendDsaError
@@ -24,6 +26,14 @@ from ascend_dsa.models.nd2nz_stride import UB_VECTOR_BYTES, nz_block_bytes, ub_n
 from ascend_dsa.models.nz_layout import block_bytes, check_nz_padding, nd2nz_store_slots, nd_to_nz
 from ascend_dsa.render.markdown import Align, citation, table
 from ascend_dsa.report.scenarios import ND2NZ_EXAMPLE_DIMS, ND2NZ_EXAMPLE_TOKENS
+from ascend_dsa.validate import MAX_TABLE_ROWS, bounded_items, require_finite, require_int, require_within
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+#: Largest token magnitude of the round-trip example: a float32 normal sample times it stays finite (float32 tops
+#: out at 3.4e38; samples reach about 6 standard deviations).
+ROUNDTRIP_MAGNITUDE_MAX: Final = 1e37
 
 #: The gather2 example: one block's indices into a cache of 100 tokens, a few of them invalid.
 _GATHER2_S_KV = 100
@@ -126,6 +136,7 @@ def render_kv_token_formats(lang: Lang = "zh") -> str:
 
 def render_kv_block_layout(lang: Lang = "zh", block_tokens: int = 4) -> str:
     """Byte ranges of each token of a small page block: upstream's earlier MODEL1 FP8 layout and the kernel's FP8."""
+    block_tokens = require_int("block_tokens", block_tokens, minimum=1, maximum=MAX_TABLE_ROWS)
     fmt, old = KV_TOKEN_FORMATS[0], MODEL1_FP8
     rows = []
     for token in range(block_tokens):
@@ -166,12 +177,25 @@ def render_kv_block_layout(lang: Lang = "zh", block_tokens: int = 4) -> str:
     return table(headers, rows, ("right", "left", "left")) + "\n\n" + caption + "\n"
 
 
+def _magnitudes(magnitudes: Iterable[float]) -> tuple[float, float]:
+    """``(low, high)``: two finite numbers ``0 <= low <= high`` whose random tokens stay finite in float32."""
+    expected = f"two numbers 0 <= low <= high <= {ROUNDTRIP_MAGNITUDE_MAX:g}"
+    pair = bounded_items("magnitudes", magnitudes, 2)
+    if len(pair) != 2:  # noqa: PLR2004 - a pair
+        raise ValueError(f"magnitudes must be {expected}, got {magnitudes!r}")
+    low, high = (require_finite("magnitudes", value) for value in pair)
+    if not 0 <= low <= high <= ROUNDTRIP_MAGNITUDE_MAX:
+        raise ValueError(f"magnitudes must be {expected}, got {magnitudes!r}")
+    return low, high
+
+
 def render_kv_roundtrip(lang: Lang = "zh", tokens: int = 64, magnitudes: tuple[float, float] = (0.01, 10.0)) -> str:
     """Quantise random tokens and back: the largest error and the bound it must stay under (checked first)."""
+    tokens = require_int("tokens", tokens, minimum=1, maximum=MAX_TABLE_ROWS)
+    low, high = _magnitudes(magnitudes)
     rng = np.random.default_rng(0)
-    scale = rng.uniform(*magnitudes, (tokens, 1))
+    scale = rng.uniform(low, high, (tokens, 1))
     values = (rng.standard_normal((tokens, KV_TOKEN_FORMATS[0].dims)) * scale).astype(np.float32)
-    low, high = magnitudes
     rows = []
     for fmt in KV_TOKEN_FORMATS:
         restored = dequantize_tokens(quantize_tokens(values, fmt), fmt)
@@ -203,6 +227,11 @@ def render_kv_roundtrip(lang: Lang = "zh", tokens: int = 64, magnitudes: tuple[f
 def render_nd2nz_example(lang: Lang = "zh", tokens: int = ND2NZ_EXAMPLE_TOKENS, dims: int = ND2NZ_EXAMPLE_DIMS) -> str:
     """A 3-token, 48-dim tile: which 32 B piece sits where, in ND and in NZ with one padding row."""
     piece = SHIPPED_KERNEL.fractal_cols
+    tokens = require_int("tokens", tokens, minimum=1, maximum=MAX_TABLE_ROWS)
+    dims = require_int("dims", dims, minimum=piece, maximum=MAX_TABLE_ROWS * piece)
+    if dims % piece:
+        raise ValueError(f"dims must be a multiple of {piece}, got {dims}")
+    require_within("tokens x dims", (tokens + 1) * (dims // piece), MAX_TABLE_ROWS, "table rows")
     labels = np.array([[f"t{t}:{c}-{c + piece - 1}" for c in range(0, dims, piece)] for t in range(tokens)])
     tile = np.repeat(labels, piece, axis=1)  # [tokens, dims], each element labelled by its 32 B piece
     pad = ub_nz_stride_bytes(SHIPPED_KERNEL) // nz_block_bytes(SHIPPED_KERNEL) - SHIPPED_KERNEL.b_topk_per_vector_core

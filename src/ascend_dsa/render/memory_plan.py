@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.code_figures import UB_PLAN_CITATION
-from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.lang import Lang, Text, pick
@@ -22,9 +22,9 @@ from ascend_dsa.render.markdown import Align, citation, table
 from ascend_dsa.render.svg import figure, to_svg
 from ascend_dsa.report.checks import check_ub_totals
 from ascend_dsa.units import KiB
+from ascend_dsa.validate import require_instance
 
 if TYPE_CHECKING:
-    from ascend_dsa.facts.hardware import AscendSpec
     from ascend_dsa.models.memory_plans import UbPlan
 
 #: Fields drawn together in the stacked bars: (name, fields).
@@ -90,6 +90,7 @@ def _checked_shipped_plans() -> tuple[UbPlan, ...]:
 
 def render_ub_plan_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> str:
     """Every UB field of the six shipped instantiations, in bytes, with totals checked against the kernel's."""
+    spec = require_instance("spec", spec, AscendSpec)
     plans = _checked_shipped_plans()
     headers = [pick(lang, "字段", "field"), pick(lang, "出处", "source")] + [
         _instantiation_label(p, lang) for p in plans
@@ -121,6 +122,7 @@ def render_ub_plan_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
 
 def render_ub_plan_bars(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> str:
     """The six shipped UB plans as stacked bars against the VECTOR Core's 256 KiB (inline SVG)."""
+    spec = require_instance("spec", spec, AscendSpec)
     plans = _checked_shipped_plans()
     with figure(8.5, 4.2) as fig:
         ax = fig.add_subplot()
@@ -157,6 +159,7 @@ def _bank_of(start: int, bank_bytes: int) -> int:
 
 def render_l1_bank_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> str:
     """The shipped L1 address map, bytes per bank, and our plan's count per bank against each bank's size."""
+    spec = require_instance("spec", spec, AscendSpec)
     plan = l1_plan(spec, SHIPPED_KERNEL, DSA_V41)
     per_bank = layout_bytes_per_bank(spec, SHIPPED_L1_LAYOUT)
     if any(b != plan.bytes_per_bank for b in per_bank):
@@ -217,6 +220,7 @@ def render_l1_bank_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
 
 def render_l1_bank_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> str:
     """The shipped L1 address map drawn as the two banks side by side (inline SVG)."""
+    spec = require_instance("spec", spec, AscendSpec)
     bank_bytes = spec.l1_bytes // spec.l1_banks
     colours = {"Q": "#4e79a7", "KV": "#f28e2b", "S": "#e15759"}
     with figure(7.5, 2.2) as fig:

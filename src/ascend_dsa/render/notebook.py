@@ -46,6 +46,8 @@ def as_markdown(text: str) -> NotebookMarkdown:
 
 def as_svg(svg: str) -> NotebookSvg:
     """``svg`` (a renderer's figure, holding an ``<svg>`` element) for display in a notebook."""
+    if not isinstance(svg, str):
+        raise TypeError(f"svg must be a str holding an <svg> element, got {type(svg).__name__}")
     try:
         svg_element(svg)
     except ValueError:

@@ -17,6 +17,7 @@ from ascend_dsa.models.schedule import (
 from ascend_dsa.render.markdown import citation, status_text, table
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
+from ascend_dsa.validate import require_instance
 
 
 def render_cube_order(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
@@ -93,6 +94,7 @@ def render_vector_schedule(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang
 
 def render_schedule_order_share(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
     """How often the code runs steps 6 and 7 in the report's order."""
+    design = require_instance("design", design, ClaimContext)
     config = design.config
     group = blocks_per_index_group(config)
     share = report_order_share(config)

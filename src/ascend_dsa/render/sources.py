@@ -8,6 +8,7 @@ from ascend_dsa.facts.hardware import ASCEND_950, FIELD_UNITS, AscendSpec, numer
 from ascend_dsa.lang import Lang, pick
 from ascend_dsa.render.format import quantity
 from ascend_dsa.render.markdown import citation, kind_name, table
+from ascend_dsa.validate import MAX_TABLE_ROWS, bounded_items, require_instance, require_items
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -17,7 +18,12 @@ def render_spec_sources(
     spec: AscendSpec = ASCEND_950, fields: Iterable[str] | None = None, *, lang: Lang = "zh"
 ) -> str:
     """A table of hardware constants: name, value with its unit, source and, for derived ones, how."""
-    names = numeric_fields() if fields is None else tuple(fields)
+    spec = require_instance("spec", spec, AscendSpec)
+    names = (
+        numeric_fields()
+        if fields is None
+        else require_items("fields", bounded_items("fields", fields, MAX_TABLE_ROWS), str)
+    )
     unknown = sorted(set(names) - set(numeric_fields()))
     if unknown:
         raise ValueError(f"fields must be hardware fields, got unknown {', '.join(unknown)}")

@@ -18,6 +18,7 @@ from ascend_dsa.models.ss_buffer import (
     ss_buffer_bytes,
 )
 from ascend_dsa.render.markdown import table
+from ascend_dsa.validate import require_instance
 
 _BITS_PER_BYTE: Final = 8
 
@@ -88,6 +89,7 @@ def render_ss_flag_word(config: KernelConfig = SHIPPED_KERNEL, lang: Lang = "zh"
 
     Raises [`AscendDsaError`][] when the cores' flags of some block do not fill one aligned read exactly.
     """
+    config = require_instance("config", config, KernelConfig)
     jobs, blocks = range(2), range(1, 3)
     rows = []
     for job in jobs:

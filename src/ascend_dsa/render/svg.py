@@ -93,6 +93,8 @@ def to_svg(fig: Figure, *, title: str) -> str:
 
 def svg_element(html: str) -> str:
     """The ``<svg>...</svg>`` element inside what [`to_svg`][] returned (for viewers that want bare SVG)."""
+    if not isinstance(html, str):
+        raise TypeError(f"html must be a str holding an <svg> element, got {type(html).__name__}")
     start, end = html.find("<svg"), html.rfind("</svg>")
     if start < 0 or end < start:
         raise ValueError(f"html must contain an <svg> element, got text starting {html[:30]!r}")

@@ -19,12 +19,12 @@ from ascend_dsa.facts.report_figures import (
     published_head_roofline,
     published_number,
 )
+from ascend_dsa.models.memory_plans import UbPlan
+from ascend_dsa.models.roofline import RooflinePoint
+from ascend_dsa.validate import require_finite, require_items
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
-
-    from ascend_dsa.models.memory_plans import UbPlan
-    from ascend_dsa.models.roofline import RooflinePoint
 
 
 def computed_row(point: RooflinePoint) -> HeadRooflineRow:
@@ -58,8 +58,8 @@ def head_roofline_differences(
     points: Iterable[RooflinePoint], published: Iterable[HeadRooflineRow] | None = None
 ) -> tuple[RowDifference, ...]:
     """Every published row whose numbers we do not reproduce (compared by their (heads, topk) key)."""
-    ours = {(p.heads, p.topk): computed_row(p) for p in points}
-    rows = published_head_roofline() if published is None else tuple(published)
+    ours = {(p.heads, p.topk): computed_row(p) for p in require_items("points", points, RooflinePoint)}
+    rows = published_head_roofline() if published is None else require_items("published", published, HeadRooflineRow)
     differences = []
     for row in rows:
         mine = ours.get((row.heads, row.topk))
@@ -97,6 +97,7 @@ def check_fixpipe_break_even(b_topk: float) -> None:
 
 def check_p_ready_to_used(cycles: float) -> None:
     """Raise [`FigureMismatch`][] unless ``cycles`` is within 1% of line 184's "about 1024 cycles"."""
+    cycles = require_finite("cycles", cycles)
     figure = published_figure("softmax-slack-cycles")
     published = published_number(figure.key)
     if abs(cycles - published) > ABOUT_TOLERANCE * published:
@@ -110,9 +111,9 @@ def ub_total_differences(
     plans: Iterable[UbPlan], shipped: Iterable[ShippedUbTotal] = SHIPPED_UB_TOTALS
 ) -> tuple[str, ...]:
     """One line per shipped total that ``plans`` miss or do not reproduce."""
-    ours = {(p.mode, p.fp4_extra, p.sink): p.total_bytes for p in plans}
+    ours = {(p.mode, p.fp4_extra, p.sink): p.total_bytes for p in require_items("plans", plans, UbPlan)}
     lines = []
-    for figure in shipped:
+    for figure in require_items("shipped", shipped, ShippedUbTotal):
         mine = ours.get(figure.key())
         if mine != figure.total_bytes:
             computed = "not computed" if mine is None else f"{mine} B"

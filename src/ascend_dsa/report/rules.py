@@ -64,7 +64,11 @@ class Rule:
     decimals: int = 0
 
     def __post_init__(self) -> None:
-        """Reject negative decimals."""
+        """Reject a kind that is not a RuleKind and decimals that are not a non-negative whole number."""
+        if not isinstance(self.kind, RuleKind) or isinstance(self.decimals, bool) or not isinstance(self.decimals, int):
+            raise TypeError(
+                f"kind must be a RuleKind and decimals an int, got {self.kind!r:.40}, {self.decimals!r:.40}"
+            )
         if self.decimals < 0:
             raise ValueError(f"decimals must be non-negative, got {self.decimals!r}")
 
@@ -175,6 +179,13 @@ class Claim:
 
     def __post_init__(self) -> None:
         """Reject an unknown chapter, or a figure or input that the report does not publish."""
+        texts = (self.claim_id, self.chapter, self.zh, self.en)
+        if not all(isinstance(text, str) for text in texts) or not isinstance(self.rule, Rule):
+            raise TypeError(f"claim_id, chapter, zh and en must be str and rule a Rule, got {texts!r:.80}")
+        if not callable(self.compute) or not isinstance(self.stated, bool):
+            raise TypeError(f"compute must be callable and stated a bool, got {self.compute!r:.40}, {self.stated!r}")
+        if not isinstance(self.inputs, tuple) or not all(isinstance(key, str) for key in self.inputs):
+            raise TypeError(f"inputs must be a tuple of figure keys (str), got {self.inputs!r:.60}")
         if self.chapter not in CHAPTERS:
             raise ValueError(f"chapter must be one of {', '.join(CHAPTERS)}, got {self.chapter!r}")
         for key in (self.claim_id, *self.inputs):

@@ -10,6 +10,7 @@ from typing import Final
 
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
 from ascend_dsa.models.design_point import KvCache, smallest_compute_bound_heads
+from ascend_dsa.validate import require_instance
 
 #: The topk values the notebook asks about: the report's two and one larger.
 WHAT_IF_TOPK: Final = (512, 1024, 2048)
@@ -19,11 +20,13 @@ FEWER_AI_CORES: Final = 24
 
 def with_half_l2(spec: AscendSpec = ASCEND_950) -> AscendSpec:
     """``spec`` with half its L2 bandwidth."""
+    spec = require_instance("spec", spec, AscendSpec)
     return spec.with_overrides(l2_bandwidth_bytes_per_s=spec.l2_bandwidth_bytes_per_s / 2)
 
 
 def with_fewer_cores(spec: AscendSpec = ASCEND_950, ai_cores: int = FEWER_AI_CORES) -> AscendSpec:
     """``spec`` with ``ai_cores`` AI Cores sharing the same L2."""
+    spec = require_instance("spec", spec, AscendSpec)
     return spec.with_overrides(ai_cores=ai_cores)
 
 
