@@ -17,7 +17,7 @@ from ascend_dsa.facts.report_lines import REPORT_LINES, ReportLine
 from ascend_dsa.report.ledger_design import DESIGN_CLAIMS
 from ascend_dsa.report.ledger_discussion import DISCUSSION_CLAIMS
 from ascend_dsa.report.rules import CHAPTERS, SHIPPED_CONTEXT, Claim, ClaimContext, RuleKind, leaves, plain
-from ascend_dsa.validate import require_instance
+from ascend_dsa.validate import require_instance, require_items
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -122,7 +122,10 @@ def _claims_comparing(key: str) -> tuple[Claim, ...]:
 
 def report_line_gaps(lines: Iterable[ReportLine] = REPORT_LINES) -> tuple[str, ...]:
     """Each way the ledger misses the report's numbers: a listed number no claim compares, or a claim on no line."""
-    chosen = tuple(lines)
+    return _report_line_gaps(require_items("lines", lines, ReportLine))
+
+
+def _report_line_gaps(chosen: tuple[ReportLine, ...]) -> tuple[str, ...]:
     gaps = []
     for entry in chosen:
         for number in entry.numbers:
@@ -146,8 +149,8 @@ def report_line_gaps(lines: Iterable[ReportLine] = REPORT_LINES) -> tuple[str, .
 
 def check_report_lines(lines: Iterable[ReportLine] = REPORT_LINES) -> tuple[LineClaims, ...]:
     """Every listed report line with the claims that check it; raise [`FigureMismatch`][] naming each gap."""
-    chosen = tuple(lines)
-    gaps = report_line_gaps(chosen)
+    chosen = require_items("lines", lines, ReportLine)
+    gaps = _report_line_gaps(chosen)
     if gaps:
         raise FigureMismatch(f"{len(gaps)} report number(s) not checked: " + "; ".join(gaps))
     return tuple(
