@@ -10,6 +10,7 @@ import math
 
 import pytest
 
+from ascend_dsa.errors import OutOfRange
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.kv_formats import Mode
@@ -24,7 +25,7 @@ from ascend_dsa.models.design_point import (
     smallest_compute_bound_heads,
 )
 from ascend_dsa.models.memory_plans import l1_plan, ub_plan, vector_cores_for_accumulator
-from ascend_dsa.models.roofline import RooflinePoint, Verdict, head_roofline
+from ascend_dsa.models.roofline import RooflinePoint, Verdict, cube_cycles, head_roofline
 from ascend_dsa.units import KiB
 
 #: A 950 whose per-core L2 share is exactly 80 B/cycle (2.56 TB/s / 32 cores / 1 GHz), so that at 64 heads and
@@ -114,6 +115,14 @@ def test_smallest_compute_bound_heads_counts_a_ratio_of_one(candidates: tuple[in
 def test_smallest_compute_bound_heads_on_the_950_is_53_among_all() -> None:
     """Among every head count from 1, the 950 at topk 512 is first compute-bound at 53 (see the crossing above)."""
     assert smallest_compute_bound_heads(ASCEND_950, 512, candidates=tuple(range(1, 129))) == 53
+
+
+def test_cube_cycles_of_zero_are_refused() -> None:
+    """A CUBE faster than the block's multiply-adds floors its cycles to 0: refused, naming both numbers."""
+    spec = ASCEND_950.with_overrides(cube_fma_per_cycle=16 * 1024 + 1)  # 1 head x topk 16 x 1024 = 16384 MACs
+    with pytest.raises(OutOfRange, match=r"^CUBE cycles come out as 0: cube_fma_per_cycle = 16385 exceeds the 16384 "):
+        cube_cycles(spec, 1, 16)
+    assert cube_cycles(ASCEND_950.with_overrides(cube_fma_per_cycle=16 * 1024), 1, 16) == 1
 
 
 # --- one limit: demand against capacity ---------------------------------------------------------------------------
