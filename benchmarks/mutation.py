@@ -53,9 +53,13 @@ MODULES: dict[str, tuple[str, ...]] = {
 }
 
 #: Survivors shown to be equivalent (no input tells them from the original), by module and mutated line, with why.
-EQUIVALENT: dict[tuple[str, str], str] = {}
+EQUIVALENT: dict[tuple[str, str], str] = {
+    ("models/roofline.py", "return Verdict.COMPUTE_BOUND if self.ratio >= 1.0 else Verdict.MEMORY_BOUND"): (
+        "equivalent: a ratio of exactly 1 never gets here, the balanced branch above takes it for any band >= 0"
+    ),
+}
 #: A ``|`` inside a type hint: ``name: int | None``, ``-> int | None``, ``[int | float]``.
-_ANNOTATION_OR = re.compile(r"(?::|->)\s*[\w.\[\], ]*\w\s*\|")
+_ANNOTATION_OR = re.compile(r"(?::|->)\s*[\w.\[\], ]*[\w\]]\s*\|")
 ANNOTATION_REASON = "equivalent: a type hint, never evaluated (`from __future__ import annotations`); not run"
 TYPE_CHECKING_REASON = "equivalent: only changes whether type-only names are also imported at run time; not run"
 

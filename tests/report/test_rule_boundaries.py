@@ -12,7 +12,7 @@ import pytest
 
 from ascend_dsa.facts.report_figures import FigureValue
 from ascend_dsa.report.claims import CLAIMS
-from ascend_dsa.report.rules import EXACT, Rule, RuleKind
+from ascend_dsa.report.rules import EXACT, Rule, RuleKind, plain
 
 UP, DOWN = math.inf, -math.inf
 
@@ -169,3 +169,20 @@ def test_relative_claims_state_their_tolerance_in_words() -> None:
     for claim in CLAIMS:
         if claim.rule.kind is RuleKind.RELATIVE:
             assert f"within {claim.rule.tolerance:.0%}" in claim.en, claim.claim_id
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (7, "7"),
+        (3.0, "3"),
+        (1.5, "1.5"),
+        (2.0**53 - 1, "9007199254740991"),  # the largest float every whole number below is exact: printed whole
+        (2.0**53, "9.0072e+15"),  # from 2^53 on a float is no longer a whole count: 6 significant digits
+        (-(2.0**53), "-9.0072e+15"),
+        ((1, 2.5, (3.0,)), "(1, 2.5, (3))"),
+    ],
+)
+def test_plain_prints_whole_numbers_whole_up_to_2_to_the_53(value: FigureValue, text: str) -> None:
+    """Messages print whole floats below 2^53 as integers, larger ones and fractions to 6 digits, tuples in brackets."""
+    assert plain(value) == text
