@@ -57,7 +57,14 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("models/roofline.py", "return Verdict.COMPUTE_BOUND if self.ratio >= 1.0 else Verdict.MEMORY_BOUND"): (
         "equivalent: a ratio of exactly 1 never gets here, the balanced branch above takes it for any band >= 0"
     ),
+    ("report/rules.py", "return list(zip(mine, published, strict=False))"): (
+        "equivalent: the two lists are made the same length (or None returned) just above, so strict never fires"
+    ),
 }
+#: ``*`` turned into ``/`` in a signature: the parameters before it become positional-only, the ones after it
+#: positional-or-keyword. Equivalent when every caller passes the earlier ones by position and the later by keyword,
+#: as the callers of ``_ub_plan``'s ``field`` and of ``_broken_format_rules`` do.
+SIGNATURE_REASON = "equivalent: `*` made `/` in a signature whose callers pass the earlier arguments by position"
 #: A ``|`` inside a type hint: ``name: int | None``, ``-> int | None``, ``[int | float]``.
 _ANNOTATION_OR = re.compile(r"(?::|->)\s*[\w.\[\], ]*[\w\]]\s*\|")
 ANNOTATION_REASON = "equivalent: a type hint, never evaluated (`from __future__ import annotations`); not run"
@@ -70,6 +77,8 @@ def equivalent_reason(module: str, operator: str, removed: str, added: str) -> s
         return EQUIVALENT[module, added]
     if "BitOr" in operator and _ANNOTATION_OR.search(removed):
         return ANNOTATION_REASON
+    if "Mul" in operator and ", *," in removed and ", /," in added:
+        return SIGNATURE_REASON
     return "not yet killed"
 
 

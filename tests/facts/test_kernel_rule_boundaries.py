@@ -7,6 +7,8 @@ fractals 16 wide (``FRACTAL_W``, config.h:72), and an index group holds whole B_
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from ascend_dsa.errors import ForbiddenDesign
@@ -135,3 +137,65 @@ def test_check_passes_the_shipped_kernel_in_both_modes() -> None:
     check_kernel_rules(SHIPPED_KERNEL, Mode.PREFILL)
     check_kernel_rules(SHIPPED_KERNEL, Mode.DECODE)
     check_kernel_rules(SHIPPED_KERNEL, Mode.DECODE, fp4_extra=True)
+
+
+#: Each rule as error messages print it, and its Chinese statement: the numbers in the words are the kernel's.
+RULE_TEXTS = {
+    INDEX_BLOCK_MULTIPLE_OF_B_TOPK: (
+        (
+            "index-block-multiple-of-b-topk: INDEX_BLOCK_SIZE must be a multiple of B_TOPK (an index group "
+            "holds whole KV blocks) (config.h:57)"
+        ),
+        "INDEX_BLOCK_SIZE 必须是 B_TOPK 的整数倍（一组 index 装下整数个 KV 块）",
+    ),
+    INDEX_BLOCK_WHOLE_VECTOR_PAIRS: (
+        (
+            "index-block-whole-vector-pairs: INDEX_BLOCK_SIZE must be a multiple of 128 (indices are read "
+            "two 64-lane vectors at a time) (config.h:32; kernel_body.h process_kv_index_vf (static_assert "
+            "on 2 x NUM_UINT32_IN_VEC))"
+        ),
+        "INDEX_BLOCK_SIZE 必须是 128 的整数倍（index 每次读两个 64 路的向量）",
+    ),
+    EVEN_B_TOPK_PER_VECTOR_CORE: (
+        (
+            "even-b-topk-per-vector-core: B_TOPK / VECTOR Cores must be a whole, even number (gather2 "
+            "copies the tokens in pairs) (config.h:56; kernel_body.h run_issue_kv_gather (B_TOPK_PER_V / 2 "
+            "copies of 2 tokens))"
+        ),
+        "B_TOPK ÷ VECTOR Core 数必须是偶数（gather2 两个 token 一拷）",
+    ),
+    B_TOPK_WHOLE_FRACTALS: (
+        (
+            "b-topk-whole-fractals: B_TOPK must be a multiple of the fractal width FRACTAL_W = 16 (S is "
+            "copied to L1 as B_TOPK / 16 fractals) (config.h:72; kernel_body.h run_softmax (asc_copy_ub2l1 "
+            "of B_TOPK / FRACTAL_W))"
+        ),
+        "B_TOPK 必须是分形宽度 FRACTAL_W = 16 的整数倍（S 按 B_TOPK ÷ 16 个分形拷到 L1）",
+    ),
+    FP4_NOT_MAIN_CACHE: (
+        (
+            "fp4-not-main-cache: FP4 is only an extra cache next to an FP8 main cache, never the main cache "
+            "(kv_cache_format.h:46-49 (is_valid_kv_format_pair); config.h:36)"
+        ),
+        "FP4 只是 FP8 主缓存旁的额外缓存，从不作主缓存",
+    ),
+    FP4_EXTRA_DECODE_ONLY: (
+        "fp4-extra-decode-only: the FP4 extra cache exists only in decode (config.h:35 (HAVE_FP4 = IS_DECODE && ...))",
+        "FP4 额外缓存只在 decode 中存在",
+    ),
+    MAIN_CACHE_MATCHES_MODE: (
+        (
+            "main-cache-matches-mode: prefill reads a bf16 KV cache and decode an FP8 one (config.h:76 "
+            "(gathered_kv_t = IS_DECODE ? float8_e4m3_t : bf16))"
+        ),
+        "prefill 读 bf16 的 KV cache，decode 读 FP8 的",
+    ),
+}
+
+
+@pytest.mark.parametrize("rule", list(RULE_TEXTS), ids=[r.code for r in RULE_TEXTS])
+def test_rule_words_and_citation(rule: KernelRule) -> None:
+    """Each rule says its multiple and its source line in both languages exactly, and cannot be altered."""
+    assert (rule.describe(), rule.statement.zh) == RULE_TEXTS[rule]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rule.code = "changed"  # type: ignore[misc]

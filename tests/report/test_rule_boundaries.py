@@ -186,3 +186,25 @@ def test_relative_claims_state_their_tolerance_in_words() -> None:
 def test_plain_prints_whole_numbers_whole_up_to_2_to_the_53(value: FigureValue, text: str) -> None:
     """Messages print whole floats below 2^53 as integers, larger ones and fractions to 6 digits, tuples in brackets."""
     assert plain(value) == text
+
+
+def test_a_rule_without_tolerance_is_exact() -> None:
+    """A relative rule with the default tolerance (0) passes only equal values."""
+    assert Rule(RuleKind.RELATIVE).holds(4.0, 4.0)
+    assert not Rule(RuleKind.RELATIVE).holds(_after(4.0, UP), 4.0)
+
+
+def test_stated_claims_are_the_constants_adopted_from_the_report() -> None:
+    """Exactly these claims guard constants we take from the report rather than compute; every other is computed."""
+    assert [c.claim_id for c in CLAIMS if c.stated] == [
+        "rescale-threshold",
+        "hf32-off-fma-per-cycle",
+        "vector-cores-per-ai-core",
+        "mte2-outstanding-requests",
+        "fixpipe-bytes-per-cycle-1c1v",
+        "mte2-queue-depth",
+        "gather2-burst-count",
+        "icache-cube",
+        "icache-vector",
+        "icache-simd-vf",
+    ]
