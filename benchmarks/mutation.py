@@ -93,6 +93,7 @@ class ModuleScore:
     survived: int = 0
     incompetent: int = 0
     seconds: float = 0.0
+    candidates: int = 0  # mutants left to run after those set aside; a --sample run runs only some of them
     survivors: list[dict[str, str]] = field(default_factory=list)
 
     @property
@@ -184,6 +185,8 @@ def run_module(module: str, cosmic_ray: str, sample: int | None, seed: int) -> M
         score.mutants += len(aside)
         score.survived += len(aside)
         score.survivors += aside
+        with sqlite3.connect(session) as db:
+            score.candidates = db.execute("SELECT COUNT(*) FROM work_items").fetchone()[0]
         if sample is not None:
             _sample(session, sample, seed)
         subprocess.run([cosmic_ray, "exec", "cosmic-ray.toml", str(session)], cwd=work, env=env, check=True)  # noqa: S603
@@ -223,16 +226,19 @@ def _markdown(scores: list[ModuleScore], command: str) -> str:
     lines = [
         "# Mutation score (last run)",
         "",
-        f"Made by `{command}` (cosmic-ray 8.7.0; each module against the tests listed).",
+        f"Made by `{command}` (cosmic-ray 8.7.0; each module against the tests listed). Mutants equivalent by",
+        "construction (a `|` in a type hint, `if TYPE_CHECKING`) are set aside unrun and counted as equivalent",
+        "survivors; the rest are the candidates, all run unless `--sample N` picks N of them at random.",
         "",
         (
-            "| module | mutants | killed | survived | of which equivalent | incompetent | score "
+            "| module | mutants | run of candidates | killed | survived | of which equivalent | incompetent | score "
             "| score without equivalent | minutes | tests |"
         ),
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
     lines.extend(
-        f"| {s.module} | {s.mutants} | {s.killed} | {s.survived} | {s.equivalent} | {s.incompetent} | "
+        f"| {s.module} | {s.mutants} | {s.killed + s.survived - s.equivalent + s.incompetent} of {s.candidates} | "
+        f"{s.killed} | {s.survived} | {s.equivalent} | {s.incompetent} | "
         f"{s.score:.1%} | {s.score_without_equivalent:.1%} | {s.seconds / 60:.1f} | "
         f"{', '.join(Path(t).name for t in s.tests)} |"
         for s in scores

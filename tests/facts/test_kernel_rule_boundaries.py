@@ -199,3 +199,7 @@ def test_rule_words_and_citation(rule: KernelRule) -> None:
     assert (rule.describe(), rule.statement.zh) == RULE_TEXTS[rule]
     with pytest.raises(dataclasses.FrozenInstanceError):
         rule.code = "changed"  # type: ignore[misc]
+    tile = next((t for t in TILE_RULES if t.rule is rule), None)
+    if tile is not None:
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            tile.rule = rule  # type: ignore[misc]
