@@ -11,10 +11,10 @@ export NO_MKDOCS_2_WARNING := 1
 # requirements.lock is resolved from pyproject.toml: the runtime dependencies and these PEP 735 groups, for every
 # platform, from Python 3.11.5 (the oldest Python the pinned pymdown-extensions accepts). uv itself is pinned by
 # the lock it writes and runs from .venv; existing pins are kept unless pyproject.toml rules them out.
-LOCK_GROUPS := --group docs --group test --group lint --group dist --group lock
+LOCK_GROUPS := --group docs --group test --group lint --group dist --group lock --group mutation
 LOCK_FLAGS := --universal --python-version 3.11.5 --generate-hashes --custom-compile-command 'make lock'
 
-.PHONY: setup serve test lint format typecheck pytest build benchmark lock dist clean
+.PHONY: setup serve test lint format typecheck pytest build benchmark mutation lock dist clean
 
 setup: $(STAMP) $(KATEX)
 
@@ -53,6 +53,11 @@ build: setup
 
 benchmark: setup
 	$(BIN)/python benchmarks/site_build.py
+
+# Mutation score of facts, models, report and cli with each module's fast tests (minutes per module; not in CI).
+# Prints the score and the survivors, and keeps the summary in benchmarks/mutation-summary.md and .json.
+mutation: setup
+	$(BIN)/python benchmarks/mutation.py
 
 lock: setup
 	$(BIN)/uv pip compile pyproject.toml $(LOCK_GROUPS) $(LOCK_FLAGS) --quiet --output-file requirements.lock

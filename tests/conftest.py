@@ -72,8 +72,6 @@ CHROMIUM_FLAGS = (
     "--disable-component-update",
     "--disable-sync",
 )
-#: Where the browser tests leave screenshots of key pages (git-ignored).
-SCREENSHOTS = ROOT / ".screenshots"
 
 
 @dataclass(frozen=True)

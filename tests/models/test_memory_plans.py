@@ -97,3 +97,32 @@ def test_flags_take_only_true_or_false(flag: str, value: object) -> None:
     """fp4_extra="no" or sink="no" is a TypeError naming the flag, not a silent True."""
     with pytest.raises(TypeError, match=f"{flag} must be True or False"):
         ub_plan(SHIPPED_KERNEL, Mode.DECODE, **{flag: value})  # type: ignore[arg-type]
+
+
+def test_every_ub_field_cites_its_line_of_config_h_and_counts_whole_bytes() -> None:
+    """Each field of UnifiedBufferMemoryPlan names its line of config.h; shapes and sizes are whole numbers."""
+    plan = ub_plan(SHIPPED_KERNEL, Mode.DECODE, fp4_extra=True, sink=True)
+    assert {f.name: f.source.citation for f in plan.fields} == {
+        "gathered_kv": "config.h:78",
+        "fp8_scales_bf16": "config.h:79",
+        "gathered_kv_in_nz": "config.h:81",
+        "output_accum": "config.h:83",
+        "cur_output_frag": "config.h:84",
+        "p": "config.h:86",
+        "attn_sink": "config.h:88",
+        "row_max": "config.h:91",
+        "row_max_for_o": "config.h:92",
+        "row_sum": "config.h:94",
+        "row_denorm": "config.h:95",
+        "row_scales": "config.h:98",
+        "indices": "config.h:101",
+        "global_kv_ptr_offset": "config.h:111",
+        "src_stride_in_gather2": "config.h:112",
+        "smaller_indices": "config.h:113",
+        "larger_indices": "config.h:114",
+        "gathered_kv_fp4": "config.h:119",
+        "fp4_scales_bf16": "config.h:121",
+        "row_max_max_delta": "config.h:123",
+    }
+    assert all(type(n) is int for f in plan.fields for n in f.shape)
+    assert type(plan.total_bytes) is int

@@ -1,10 +1,13 @@
 """The built site in a real browser (Debian's Chromium through Playwright), served on 127.0.0.1 only.
 
 Skipped with a message when Chromium is missing, except in CI (``CI=true``), where that fails (see conftest.py).
+What a test photographs it also measures: Chromium decodes its own PNG in a canvas and reports pixel statistics
+(`pixel_stats`), which the test compares with bounds; no image is written to disk for nobody to read.
 """
 
 from __future__ import annotations
 
+import base64
 import re
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -13,7 +16,6 @@ import pytest
 
 from ascend_dsa import published_head_roofline
 from ascend_dsa.render.svg import FIGURE_CLASS, figure, to_svg
-from tests.conftest import SCREENSHOTS
 from tests.site.test_search import EN_QUERIES, QUERIES
 from tests.site_html import page_paths
 
@@ -83,12 +85,40 @@ def open_page(page: Page, site_url: str, path: str) -> Page:
     return page
 
 
-def screenshot(page: Page, name: str, *, full_page: bool = False) -> Path:
-    """Save a PNG of the page in the git-ignored .screenshots/ folder."""
-    SCREENSHOTS.mkdir(exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=full_page)
-    return path
+#: JavaScript: decode a PNG (base64) in a canvas and measure it: mean luminance (0 black, 1 white), the share of
+#: pixels far (> 0.25) from the most common colour, and how many distinct colours there are (on 4 bits a channel).
+_PIXEL_STATS = """async (png) => {
+  const image = new Image();
+  image.src = "data:image/png;base64," + png;
+  await image.decode();
+  const canvas = document.createElement("canvas");
+  canvas.width = image.naturalWidth; canvas.height = image.naturalHeight;
+  const context = canvas.getContext("2d");
+  context.drawImage(image, 0, 0);
+  const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
+  const counts = new Map();
+  let sum = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    sum += (0.2126 * data[i] + 0.7152 * data[i + 1] + 0.0722 * data[i + 2]) / 255;
+    const key = (data[i] >> 4) << 8 | (data[i + 1] >> 4) << 4 | data[i + 2] >> 4;
+    counts.set(key, (counts.get(key) || 0) + 1);
+  }
+  const background = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+  const level = (key, shift) => ((key >> shift) & 15) / 15;
+  let far = 0;
+  for (const [key, count] of counts) {
+    const distance = Math.max(...[8, 4, 0].map((s) => Math.abs(level(key, s) - level(background, s))));
+    if (distance > 0.25) far += count;
+  }
+  const pixels = data.length / 4;
+  return {luminance: sum / pixels, ink: far / pixels, colours: counts.size, width: canvas.width, height: canvas.height};
+}"""
+
+
+def pixel_stats(page: Page, png: bytes) -> dict[str, float]:
+    """Statistics of a screenshot, computed by Chromium from the PNG's pixels (see ``_PIXEL_STATS``)."""
+    stats: dict[str, float] = page.evaluate(_PIXEL_STATS, base64.b64encode(png).decode("ascii"))
+    return stats
 
 
 def _cell_number(text: str) -> float:
@@ -118,7 +148,6 @@ def test_roofline_table_has_the_reports_eight_rows(page: Page, site_url: str, tr
         assert cube == expected.cube_cycles
         # ours is shown with one decimal; the report prints it rounded to a whole cycle
         assert abs(float(l2) - expected.mem_cycles) <= 0.55
-    screenshot(page, path.strip("/").replace("/", "-"), full_page=True)
     assert traffic.requests
 
 
@@ -260,8 +289,6 @@ def test_chinese_search_finds_the_chapter_first(
     results = search(page, site_url, query)
     assert results, query
     assert results[0] in {f"{chapter}/" for chapter in expected}, results[:5]
-    if query == QUERIES[0].values[0]:
-        screenshot(page, "search-zh")
     assert traffic.requests
 
 
@@ -274,8 +301,6 @@ def test_english_search_finds_the_chapter_first(
     assert results, query
     assert results[0] in {f"en/{chapter}/" for chapter in expected}, results[:5]
     assert all(path.startswith("en/") for path in results), results
-    if query == EN_QUERIES[0].values[0]:
-        screenshot(page, "search-en")
     assert traffic.requests
 
 
@@ -332,7 +357,6 @@ def test_notebook_cells_take_the_phone_width(page: Page, site_url: str, traffic:
     )
     assert widths
     assert min(widths) >= 0.8 * PHONE["width"], widths
-    screenshot(page, "what-if-zh-phone")
     assert traffic.requests
 
 
@@ -365,8 +389,10 @@ def test_figures_are_named_and_numbered(page: Page, site_url: str, traffic: Traf
     assert traffic.requests
 
 
-#: Pages photographed in light and dark, at desktop and phone width (saved to .screenshots/).
+#: Pages photographed in light and dark, at desktop and phone width, and measured.
 SCREENSHOT_PAGES = ("discussion/heads-per-core/", "design/", "en/pipeline/", "en/design/what-if/")
+#: Mean luminance of a viewport: Material's default palette is a white page, its slate one a dark blue-grey.
+LIGHT_AT_LEAST, DARK_AT_MOST = 0.8, 0.3
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -374,15 +400,42 @@ SCREENSHOT_PAGES = ("discussion/heads-per-core/", "design/", "en/pipeline/", "en
 def test_screenshots_in_both_schemes_and_widths(
     page: Page, site_url: str, traffic: Traffic, scheme: str, width: str, viewport: dict[str, int]
 ) -> None:
-    """The palette follows the system's scheme (Material's slate when dark); key pages are photographed."""
+    """The palette follows the system's scheme (Material's slate when dark), and the pixels say so too.
+
+    Each page's viewport is photographed and measured: light pages are mostly white and dark ones mostly dark,
+    with text on them (some pixels far from the background, several colours), at the viewport's size.
+    """
     page.set_viewport_size(viewport)
     page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
     for path in SCREENSHOT_PAGES:
         open_page(page, site_url, path)
         expected = "slate" if scheme == "dark" else "default"
         assert page.locator("body").get_attribute("data-md-color-scheme") == expected
-        name = path.strip("/").replace("/", "-")
-        screenshot(page, f"{name}-{scheme}-{width}", full_page=True)
+        stats = pixel_stats(page, page.screenshot())
+        where = (path, scheme, width, stats)
+        assert (stats["width"], stats["height"]) == (viewport["width"], viewport["height"]), where
+        if scheme == "dark":
+            assert stats["luminance"] <= DARK_AT_MOST, where
+        else:
+            assert stats["luminance"] >= LIGHT_AT_LEAST, where
+        assert 0.005 <= stats["ink"] <= 0.5, where
+        assert stats["colours"] >= 8, where
+    assert traffic.requests
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_figure_draws_in_both_schemes(page: Page, site_url: str, traffic: Traffic, scheme: str) -> None:
+    """The roofline chapter's first figure, photographed alone, has lines and text on its background, in colour."""
+    page.set_viewport_size(DESKTOP)
+    page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
+    open_page(page, site_url, "discussion/heads-per-core/")
+    figure_svg = page.locator(FIGURE_SELECTOR).first
+    figure_svg.scroll_into_view_if_needed()
+    stats = pixel_stats(page, figure_svg.screenshot())
+    assert stats["width"] >= 100, stats
+    assert stats["height"] >= 60, stats
+    assert 0.01 <= stats["ink"] <= 0.6, stats  # drawn, but not a block of one colour
+    assert stats["colours"] >= 6, stats  # axes, text and coloured series, anti-aliased
     assert traffic.requests
 
 
@@ -428,5 +481,4 @@ def test_chinese_text_renders_with_real_glyphs(page: Page, site_url: str, traffi
     """Chinese characters draw as distinct glyphs, not as identical missing-glyph boxes (needs fonts-noto-cjk)."""
     open_page(page, site_url, "")
     assert page.evaluate(_GLYPHS_DIFFER)
-    screenshot(page, "index-zh")
     assert traffic.requests

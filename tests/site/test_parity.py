@@ -27,10 +27,16 @@ def twin(page: Path) -> Path:
     return page.with_name(page.name.removesuffix(".md") + ".en.md")
 
 
+#: The comments a page uses to mark where its explanation and its figures start (outside code).
+MARKER = re.compile(r"^<!-- (explanation|figures) -->$", re.MULTILINE)
+
+
 def structure(text: str) -> list[str]:
-    """The page's skeleton: ``##`` for each level-2 heading and ``exec:<id>`` for each executed block, in order."""
+    """The page's skeleton, in order: ``##`` per level-2 heading, ``exec:<id>`` per executed block, ``<!-- x -->``."""
+    outside = blank_fences(text)
     found = [(fence.start, f"exec:{fence.block_id}") for fence in fences(text) if fence.executed]
-    found += [(m.start(), "##") for m in re.finditer(r"^##\s", blank_fences(text), flags=re.MULTILINE)]
+    found += [(m.start(), "##") for m in re.finditer(r"^##\s", outside, flags=re.MULTILINE)]
+    found += [(m.start(), f"<!-- {m[1]} -->") for m in MARKER.finditer(outside)]
     return [item for _, item in sorted(found)]
 
 
@@ -50,7 +56,7 @@ def test_every_page_has_a_twin() -> None:
 
 @pytest.mark.parametrize("page", PAGES)
 def test_same_sections_and_figures(page: Path) -> None:
-    """Both languages have the same ## headings and exec block ids, interleaved in the same order."""
+    """Both languages have the same ## headings, exec block ids and explanation/figures markers, in the same order."""
     assert structure(page.read_text(encoding="utf-8")) == structure(twin(page).read_text(encoding="utf-8"))
 
 
@@ -65,10 +71,13 @@ def test_exec_blocks_have_unique_ids_and_the_page_language(page: Path) -> None:
         assert exec_block_languages(text) <= {lang}, path
 
 
-def test_structure_reader_sees_headings_blocks_and_ignores_code() -> None:
-    """The skeleton counts ## outside code and exec ids; a ## inside a fence is not a heading."""
-    text = '# T\n\n## A\n\n```bash\n## not a heading\n```\n\n```python exec="true" id="x"\nprint(1)\n```\n\n## B\n'
-    assert structure(text) == ["##", "exec:x", "##"]
+def test_structure_reader_sees_headings_blocks_markers_and_ignores_code() -> None:
+    """The skeleton counts ## and markers outside code and exec ids; a ## or marker inside a fence is neither."""
+    text = (
+        "# T\n\n## A\n\n```bash\n## not a heading\n<!-- figures -->\n```\n\n<!-- explanation -->\n\n"
+        '```python exec="true" id="x"\nprint(1)\n```\n\n## B\n'
+    )
+    assert structure(text) == ["##", "<!-- explanation -->", "exec:x", "##"]
 
 
 def test_nav_titles_are_translated() -> None:

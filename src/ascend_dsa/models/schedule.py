@@ -83,7 +83,10 @@ class HasOffset(Protocol):
 
 def pipeline_depth(stages: Iterable[HasOffset] = VECTOR_STAGES) -> int:
     """Blocks in flight at once: the largest offset plus the block itself (6, the systolic array's depth)."""
-    return max(s.offset for s in stages) + 1
+    offsets = [s.offset for s in stages]
+    if not offsets:
+        raise ValueError("stages must list at least one stage, got none")
+    return max(offsets) + 1
 
 
 def qk_cycles_per_block(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41) -> Fraction:
