@@ -29,10 +29,11 @@ DOCUMENTED = {
     2: "bad usage",
     3: "the model cannot represent",
     70: "internal error",
+    74: "the output could not be written",
     130: "interrupted (Ctrl-C)",
     141: "the output was closed early",
 }
-OK, FINDING, USAGE, OUTSIDE_MODEL, INTERNAL, INTERRUPTED, OUTPUT_CLOSED = DOCUMENTED
+OK, FINDING, USAGE, OUTSIDE_MODEL, INTERNAL, OUTPUT_FAILED, INTERRUPTED, OUTPUT_CLOSED = DOCUMENTED
 #: Statuses a command line may end with in these tests: the internal-error status is a bug, never expected.
 EXPECTED = {OK, FINDING, USAGE, OUTSIDE_MODEL}
 FAST = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -219,6 +220,7 @@ def test_exit_status_numbers_are_the_documented_ones() -> None:
         2: "USAGE",
         3: "OUTSIDE_MODEL",
         70: "INTERNAL",
+        74: "OUTPUT_FAILED",
         130: "INTERRUPTED",
         141: "OUTPUT_CLOSED",
     }
@@ -234,7 +236,7 @@ def _raising(error: BaseException) -> Callable[[object], int]:
 @pytest.mark.parametrize(
     ("error", "status", "stderr"),
     [
-        (KeyboardInterrupt(), 130, ""),
+        (KeyboardInterrupt(), 130, "ascend-dsa: interrupted\n"),
         (BrokenPipeError(), 141, ""),
         (RuntimeError("boom"), 70, "ascend-dsa claims: error: internal error, please report it: RuntimeError: boom\n"),
         (
@@ -256,7 +258,7 @@ def test_each_failure_ends_with_its_documented_status(
     """An interrupted, cut off or failing subcommand ends with its documented number and at most one line."""
     monkeypatch.setattr(cli.claims, "run", _raising(error))
     if isinstance(error, BrokenPipeError):
-        monkeypatch.setattr(cli, "_close_stdout_quietly", lambda: None)  # pytest's captured stdout has no real fd
+        monkeypatch.setattr(cli, "_quiet", lambda _fd: None)  # pytest's captured stdout has no real fd
     got, out, err = run(["claims"])
     assert (got, out, err) == (status, "", stderr)
 

@@ -269,6 +269,17 @@ EXAMPLES: tuple[Ok | Fails, ...] = (
         ValueError,
         r"^stages must list at least one stage, got none$",
     ),
+    Ok(
+        schedule.steps_between_scores_and_use,
+        schedule.steps_between_scores_and_use,
+        (schedule.CubeStep("sv", -1), schedule.CubeStep("qk", 1)),  # report (zh) lines 174-180: SV[i-1], QK[i+1]
+    ),
+    Fails(
+        schedule.steps_between_scores_and_use,
+        lambda: schedule.steps_between_scores_and_use((schedule.CubeStep("sv", 0), schedule.CubeStep("qk", 0))),
+        ValueError,
+        r"^steps must hold QK\[i\] before SV\[i\]",
+    ),
     Ok(schedule.qk_cycles_per_block, lambda: schedule.qk_cycles_per_block(S, K), Fraction(512)),
     Fails(schedule.qk_cycles_per_block, lambda: schedule.qk_cycles_per_block(S, None), TypeError, r"^config "),
     Ok(schedule.sv_cycles_per_block, lambda: schedule.sv_cycles_per_block(S, K), Fraction(512)),

@@ -20,7 +20,7 @@ from ascend_dsa.facts.kernel_config import KernelConfig, require_spec_config_mod
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.facts.provenance import Source, code_line
 from ascend_dsa.lang import Text
-from ascend_dsa.validate import require_instance, require_int
+from ascend_dsa.validate import require_instance, require_int, require_items
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -115,9 +115,11 @@ CUBE_STEPS: Final = (CubeStep("qk", 0), CubeStep("sv", -1), CubeStep("qk", 1), C
 
 def steps_between_scores_and_use(steps: tuple[CubeStep, ...] = CUBE_STEPS) -> tuple[CubeStep, ...]:
     """The CUBE's steps after ``P[i] = QK[i]`` is ready and before ``SV[i]`` uses ``S[i]``: the softmax's time."""
-    ready = steps.index(CubeStep("qk", 0))
-    used = steps.index(CubeStep("sv", 0))
-    return steps[ready + 1 : used]
+    chosen = require_items("steps", steps, CubeStep)
+    ready, use = CubeStep("qk", 0), CubeStep("sv", 0)
+    if ready not in chosen or use not in chosen or chosen.index(use) < chosen.index(ready):
+        raise ValueError(f"steps must hold QK[i] before SV[i], got {chosen!r:.120}")
+    return chosen[chosen.index(ready) + 1 : chosen.index(use)]
 
 
 def softmax_slack_cycles(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41) -> Fraction:
