@@ -59,16 +59,19 @@ def _box(error: PluginError, page: Any) -> str:  # noqa: ANN401 - MkDocs' Page
     )
 
 
-def _unknown_shown(text: str, *, as_html: bool = False) -> str:
-    """``text`` with every ``{{ name }}`` that has no value shown as code (left unfilled), so the rest can be filled."""
+def _unknown_shown(text: str) -> str:
+    """``text`` with every ``{{ name }}`` that has no value shown as code (left unfilled), so the rest can be filled.
+
+    The braces are written as HTML entities, in Markdown as in HTML: `fill` fills markers in inline code too, so a
+    marker merely put in backticks would be filled (and fail) again.
+    """
     prose = _module()
 
     def shown(match: Any) -> str:  # noqa: ANN401 - re.Match
         try:
             prose.quantity(match.group(1))
         except KeyError:
-            marker = match.group(0)
-            return f"<code>&#123;&#123; {match.group(1)} &#125;&#125;</code>" if as_html else f"`{marker}`"
+            return f"<code>&#123;&#123; {match.group(1)} &#125;&#125;</code>"
         return str(match.group(0))
 
     return str(prose.MARKER.sub(shown, text))
@@ -99,11 +102,11 @@ def on_page_content(html: str, page: Any, **kwargs: Any) -> str:  # noqa: ANN401
         if not STATE.serving:
             raise
         report.error("%s", error)
-        html = _box(error, page) + _unknown_shown(html, as_html=True)
+        html = _box(error, page) + _unknown_shown(html)
     lang = _lang(page)
     pending = list(page.toc)
     while pending:
         item = pending.pop()
-        item.title = str(_module().fill_html(_unknown_shown(item.title, as_html=True), lang))
+        item.title = str(_module().fill_html(_unknown_shown(item.title), lang))
         pending.extend(item.children)
     return str(_module().fill_html(html, lang))

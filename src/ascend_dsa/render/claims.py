@@ -118,7 +118,10 @@ def render_chapter_claims(chapter: str, design: ClaimContext = SHIPPED_CONTEXT, 
 
 
 def render_claim(claim_id: str, design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
-    """One claim in a sentence: ours, the report's, the rule and the status, after checking it."""
+    """One claim in a sentence: ours, the report's, the rule and the status, after checking it.
+
+    The sentence is left out of the site's search (a status line is no answer to a query), like the claims tables.
+    """
     (result,) = check_claims(design, ids=(claim_id,))
     citation = result.claim.figure.citation
     where = report_lines(citation.first_line).in_(lang)
@@ -126,9 +129,9 @@ def render_claim(claim_id: str, design: ClaimContext = SHIPPED_CONTEXT, *, lang:
     return pick(
         lang,
         f"{status_text(result.passed, lang)}：我们算得 **{ours_cell(result, lang)}**，{where}为 **{theirs}**"
-        f"（{rule_text(result.claim.rule, lang)}；`{claim_id}`）。\n",
+        f"（{rule_text(result.claim.rule, lang)}；`{claim_id}`）。\n{{ data-search-exclude }}\n",
         f"{status_text(result.passed, lang)}: we compute **{ours_cell(result, lang)}**, {where} has "
-        f"**{theirs}** ({rule_text(result.claim.rule, lang)}; `{claim_id}`).\n",
+        f"**{theirs}** ({rule_text(result.claim.rule, lang)}; `{claim_id}`).\n{{ data-search-exclude }}\n",
     )
 
 
