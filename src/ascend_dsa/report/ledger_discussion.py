@@ -2,6 +2,9 @@
 
 The chapters: peak share, the algorithm, heads per core, the accumulator, one VECTOR Core or two, and when ND2NZ
 is needed. Each entry is a [`Claim`][]; ``claims.CLAIMS`` joins these with ``ledger_design``'s.
+
+Why this module is long: it is data, one claim record of a few lines per number of the report's first half (about
+fifty), each with both languages' sentences; the chapters it covers share the design context and helpers above them.
 """
 
 from __future__ import annotations

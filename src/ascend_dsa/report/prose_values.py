@@ -3,6 +3,10 @@
 A page writes ``{{ name }}`` and the build puts the value here in its place (see `ascend_dsa.site.prose_numbers`).
 Every entry computes from the package, so a changed constant changes the prose with it. Names say what the number
 is, with its unit last (``clock_mhz``, ``l0c_kib``); ``unit="%"`` marks a fraction shown as a percentage.
+
+Why this module is long: it is one table, a line or two per number the pages quote (about 160 of them). Split by
+chapter, a value two chapters quote would need a home of its own, and the prose check's one lookup would become a
+merge of tables.
 """
 
 from __future__ import annotations
