@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 class AscendDsaError(ValueError):
@@ -40,14 +43,7 @@ class FigureMismatch(AscendDsaError):  # noqa: N818 - the name says what it is; 
         if not isinstance(message, str):
             raise TypeError(f"message must be a str, got {type(message).__name__}")
         super().__init__(message)
-        if isinstance(mismatches, str) or not isinstance(mismatches, Iterable):
-            raise TypeError(f"mismatches must be an iterable of Mismatch, got {type(mismatches).__name__}")
-        listed = []
-        for item in mismatches:  # stops at the first wrong item, before a long iterable is built
-            if not isinstance(item, Mismatch):
-                raise TypeError(f"mismatches must hold Mismatch items only, got {type(item).__name__}")
-            listed.append(item)
-        self.mismatches: tuple[Mismatch, ...] = tuple(listed)
+        self.mismatches: tuple[Mismatch, ...] = typed_items("mismatches", mismatches, Mismatch)
 
 
 class ForbiddenDesign(AscendDsaError):  # noqa: N818 - named for what it reports, like FigureMismatch
@@ -60,3 +56,21 @@ class OutOfRange(AscendDsaError):  # noqa: N818 - named for what it reports, lik
 
 class OutsideModel(AscendDsaError):  # noqa: N818 - named for what it reports, like FigureMismatch
     """Valid inputs for which one of our formulas has no answer (say, no B_TOPK at which MMA outlasts FixPipe)."""
+
+
+def typed_items(name: str, value: object, kind: type[T] | tuple[type[T], ...]) -> tuple[T, ...]:
+    """``value`` as a tuple when it is an iterable (not a string) of ``kind`` items, else a `TypeError` naming it.
+
+    It lives here, below every other module, so that an error's own arguments are checked by the same code as a
+    public function's (``validate.require_items``).
+    """
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    wanted = " or ".join(getattr(k, "__name__", repr(k)) for k in kinds)
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise TypeError(f"{name} must be an iterable of {wanted}, got {type(value).__name__} {value!r:.60}")
+    items = []
+    for item in value:  # stops at the first wrong item, before a long iterable is built
+        if not isinstance(item, kinds):
+            raise TypeError(f"{name} must hold {wanted} items only, got {type(item).__name__} {item!r:.60}")
+        items.append(item)
+    return tuple(items)

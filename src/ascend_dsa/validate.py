@@ -14,7 +14,7 @@ import numbers
 from collections.abc import Iterable, Sized
 from typing import Final, TypeVar
 
-from ascend_dsa.errors import OutOfRange
+from ascend_dsa.errors import OutOfRange, typed_items
 
 T = TypeVar("T")
 
@@ -90,16 +90,7 @@ def require_instance(name: str, value: object, kind: type[T]) -> T:
 
 def require_items(name: str, value: object, kind: type[T] | tuple[type[T], ...]) -> tuple[T, ...]:
     """``value`` as a tuple when it is an iterable (not a string) of ``kind`` items, else a `TypeError` naming it."""
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    wanted = " or ".join(getattr(k, "__name__", repr(k)) for k in kinds)
-    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
-        raise TypeError(f"{name} must be an iterable of {wanted}, got {type(value).__name__} {value!r:.60}")
-    items = []
-    for item in value:  # stops at the first wrong item, before a long iterable is built
-        if not isinstance(item, kinds):
-            raise TypeError(f"{name} must hold {wanted} items only, got {type(item).__name__} {item!r:.60}")
-        items.append(item)
-    return tuple(items)
+    return typed_items(name, value, kind)
 
 
 def require_within(name: str, asked: int, limit: int, what: str) -> int:
