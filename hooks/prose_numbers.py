@@ -68,11 +68,9 @@ def _unknown_shown(text: str) -> str:
     prose = _module()
 
     def shown(match: Any) -> str:  # noqa: ANN401 - re.Match
-        try:
-            prose.quantity(match.group(1))
-        except KeyError:
-            return f"<code>&#123;&#123; {match.group(1)} &#125;&#125;</code>"
-        return str(match.group(0))
+        if match.group(1) in prose.PROSE_VALUES:  # a known name is filled later; no need to compute it here
+            return str(match.group(0))
+        return f"<code>&#123;&#123; {match.group(1)} &#125;&#125;</code>"
 
     return str(prose.MARKER.sub(shown, text))
 
