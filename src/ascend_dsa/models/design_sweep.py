@@ -42,6 +42,8 @@ if TYPE_CHECKING:
 LARGEST_GRID_VALUE: Final = 2**20
 #: The axes of a grid, in order.
 AXES: Final = ("heads", "topk", "b_topk", "vector_cores", "kv_cache", "sink", "index_block_size")
+#: An axis whose DesignPoint field has another name.
+_POINT_FIELD: Final = {"heads": "heads_per_core"}
 #: Code of "no rule broken" in the `rule` and of "forbidden" in the `binding` of a [`SweepResult`][].
 NONE: Final = -1
 
@@ -94,16 +96,8 @@ class DesignGrid:
         """The design point at ``index`` (one position per axis)."""
         if len(index) != len(AXES):
             raise ValueError(f"index must have {len(AXES)} positions, one per axis, got {len(index)}")
-        v = {name: getattr(self, name)[i] for name, i in zip(AXES, index, strict=True)}
-        return DesignPoint(
-            heads_per_core=v["heads"],
-            topk=v["topk"],
-            b_topk=v["b_topk"],
-            vector_cores=v["vector_cores"],
-            kv_cache=v["kv_cache"],
-            sink=v["sink"],
-            index_block_size=v["index_block_size"],
-        )
+        values = {_POINT_FIELD.get(name, name): getattr(self, name)[i] for name, i in zip(AXES, index, strict=True)}
+        return DesignPoint(**values)
 
     def axis_array(self, name: str) -> np.ndarray:
         """One axis as an int64 array shaped to broadcast against the grid (kv_cache as its position)."""
