@@ -58,13 +58,20 @@ def line_cell(result: ClaimResult, lang: Lang) -> str:
         if citation.first_line == citation.last_line
         else f"{citation.first_line}-{citation.last_line}"
     )
+    if result.claim.source == "hopper":
+        name = citation.path.rsplit("/", 1)[-1]
+        return pick(lang, f"{name} 第 {lines} 行", f"{name} line {lines}")
     return pick(lang, f"第 {lines} 行", f"line {lines}")
 
 
 def statement_text(result: ClaimResult, lang: Lang) -> str:
     """The claim in our words, marked when it is a constant taken from the report."""
     text = pick(lang, result.claim.zh, result.claim.en)
-    return text + pick(lang, "（取自报告的常量）", " (constant taken from the report)") if result.claim.stated else text
+    if not result.claim.stated:
+        return text
+    if result.claim.source == "hopper":
+        return text + pick(lang, "（取自已发表数字的常量）", " (constant taken from the published figure)")
+    return text + pick(lang, "（取自报告的常量）", " (constant taken from the report)")
 
 
 def _claims_table(results: Sequence[ClaimResult], lang: Lang) -> str:
