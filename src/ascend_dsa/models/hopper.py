@@ -84,7 +84,9 @@ def tma_boxes_per_k_block(model: ModelShape = MLA_V32, box_columns: int = TMA_BO
     return -(-model.d_qk // box)
 
 
-def compute_bound_heads(spec: AnyChip, clock_hz: float, model: ModelShape = MLA_V32, *, exact: bool = True) -> float:
+def dense_compute_bound_heads(
+    spec: AnyChip, clock_hz: float, model: ModelShape = MLA_V32, *, exact: bool = True
+) -> float:
     """Query heads (``h_q x s_q``) from which dense bf16 decoding is compute-bound at ``clock_hz``.
 
     FLOP per byte of the cache is ``h (d_k + d_v) / d_k`` (dense blog line 11); it must reach peak / bandwidth.

@@ -74,13 +74,13 @@ def statement_text(result: ClaimResult, lang: Lang) -> str:
     return text + pick(lang, "（取自报告的常量）", " (constant taken from the report)")
 
 
-def _claims_table(results: Sequence[ClaimResult], lang: Lang) -> str:
+def _claims_table(results: Sequence[ClaimResult], lang: Lang, *, hopper: bool = False) -> str:
     headers = [
-        pick(lang, "报告 (zh)", "report (zh)"),
+        pick(lang, "出处", "where") if hopper else pick(lang, "报告 (zh)", "report (zh)"),
         pick(lang, "编号", "id"),
         pick(lang, "说法（我们的话）", "claim (our words)"),
         pick(lang, "我们算的", "ours"),
-        pick(lang, "报告的", "report's"),
+        pick(lang, "发表的", "published") if hopper else pick(lang, "报告的", "report's"),
         pick(lang, "比较规则", "rule"),
         pick(lang, "状态", "status"),
     ]
@@ -116,6 +116,21 @@ def render_claim_ledger(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = 
         f"{len(results)} claims, {passed} agree.",
     )
     return "\n\n".join([summary, *parts]) + "\n"
+
+
+def render_hopper_claims(*, lang: Lang = "zh") -> str:
+    """The Hopper ledger as a table (FlashMLA's published Hopper figures, ours beside each), after checking it."""
+    check_lang(lang)
+    results = check_claims(source="hopper")
+    passed = sum(r.passed for r in results)
+    inputs = sum(r.claim.stated for r in results)
+    summary = pick(
+        lang,
+        f"共 {len(results)} 条，{passed} 条一致；其中 {inputs} 条是取作输入的常量（实测值或配置）。",
+        f"{len(results)} claims, {passed} agree; {inputs} of them are constants taken as inputs "
+        "(measured or configured).",
+    )
+    return f"{summary}\n\n{_claims_table(results, lang, hopper=True)}\n"
 
 
 def render_chapter_claims(chapter: str, design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:

@@ -40,8 +40,8 @@ from ascend_dsa.facts.hopper_figures import (
 )
 from ascend_dsa.models.hopper import (
     break_even_tokens,
-    compute_bound_heads,
     crossover_gain,
+    dense_compute_bound_heads,
     dequant_cycles_per_token,
     fp8_token_bytes,
     fp8_token_parts,
@@ -466,7 +466,7 @@ DISAGREEMENTS: Final = (
         "the blog's own formula 1/2 x 865 / 3.35 gives 129.1, which it writes as 128; the exact (d_k + d_v) / d_k "
         "gives more",
         ("compute-bound-heads", "h800-throttled-peak-tflops", "h800-hbm-tb-per-s"),
-        lambda: compute_bound_heads(H800, H800_THROTTLED_CLOCK_HZ, exact=False),
+        lambda: dense_compute_bound_heads(H800, H800_THROTTLED_CLOCK_HZ, exact=False),
         lambda: _figure_value("compute-bound-heads"),
         found=(129.1, 128),
         decimals=1,
