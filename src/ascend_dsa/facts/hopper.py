@@ -103,6 +103,8 @@ HOPPER_HEADS_PER_CTA: Final = 64
 HOPPER_B_TOPK: Final = 64
 #: K buffers in shared memory (decode config.h line 34).
 HOPPER_K_BUFFERS: Final = 2
+#: Warpgroups that hold the output between them in the dense kernel's "seesaw" schedule (dense blog lines 25, 40).
+SEESAW_WARPGROUPS: Final = 2
 #: Columns of one TMA box (dense blog line 54: each copy moves 64 x 64).
 TMA_BOX_COLUMNS: Final = 64
 

@@ -300,6 +300,7 @@ def render_two_chips_what_if(*, lang: Lang = "zh") -> str:
 def render_two_chips_disagreements(*, lang: Lang = "zh") -> str:
     """The stated disagreements of the Hopper documents, each with where it stands, after checking they still hold."""
     check_lang(lang)
+    check_two_chips()
     results = check_disagreements()
     headers = [pick(lang, "编号", "id"), pick(lang, "我们发现的", "what we find"), pick(lang, "出处", "where")]
     rows = [

@@ -25,6 +25,7 @@ from ascend_dsa.facts.hopper import (
     MLA_V32,
     QUANT_TILE_ELEMENTS,
     REGISTER_BYTES,
+    SEESAW_WARPGROUPS,
     V32_CACHE_LAYERS,
     V32_CONTEXT_TOKENS,
     V32_QUERY_HEADS,
@@ -259,6 +260,14 @@ HOPPER_CLAIMS: Final[tuple[Claim, ...]] = (
         stated=True,
     ),
     _claim(
+        "compute-memory-ratio-factor",
+        ROUNDED_0,
+        "FLOP 与访存字节之比为 h_q s_q · (d_k + d_v) / d_k，因子约为 2",
+        "FLOP per byte is h_q s_q x (d_k + d_v) / d_k, a factor of about 2",
+        lambda: Fraction(MLA_V32.d_qk + MLA_V32.d_v, MLA_V32.d_qk),
+        inputs=("fp8-head-dims",),
+    ),
+    _claim(
         "h800-hbm-tb-per-s",
         Rule(RuleKind.ROUNDED, decimals=2),
         "H800 显存带宽 3.35 TB/s",
@@ -303,6 +312,13 @@ HOPPER_CLAIMS: Final[tuple[Claim, ...]] = (
         "65,536 32-bit registers per SM",
         lambda: H800.accumulator_bytes_per_core // REGISTER_BYTES,
         stated=True,
+    ),
+    _claim(
+        "seesaw-output-half",
+        EXACT,
+        "O 按列分给两个 warpgroup：O_L、O_R 各 64 × 256",
+        "O is split by columns between the two warpgroups: O_L and O_R are 64 x 256 each",
+        lambda: (HOPPER_HEADS_PER_CTA, MLA_V32.d_v // SEESAW_WARPGROUPS),
     ),
     _claim(
         "tma-copies-per-k-block",
