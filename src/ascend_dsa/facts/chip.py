@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any, TypeAlias
 
 from ascend_dsa.facts.hardware import AscendSpec, _l2_bytes_per_cycle_per_core
-from ascend_dsa.facts.provenance import Source, check_sources, what_if_source
+from ascend_dsa.facts.provenance import Source, check_sources, overridden_preset
 from ascend_dsa.lang import Text
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE, finite_result, require_finite, require_instance, require_int
 
@@ -86,13 +86,8 @@ class ChipSpec:
 
     def with_overrides(self, **changes: Any) -> ChipSpec:  # noqa: ANN401 - values are checked by __post_init__
         """A copy with some numbers changed; each changed field's source becomes a what-if assumption."""
-        unknown = sorted(set(changes) - set(CHIP_FIELD_UNITS))
-        if unknown:
-            raise ValueError(f"cannot override {', '.join(unknown)}; expected one of {', '.join(CHIP_FIELD_UNITS)}")
-        sources = dict(self.sources)
-        for name, value in changes.items():
-            sources[name] = what_if_source(f"{name} set to {value!r} (preset {self.name}: {getattr(self, name)!r})")
-        name = self.name if not changes else f"{self.name} (what-if)"
+        current = {name: getattr(self, name) for name in CHIP_FIELD_UNITS}
+        name, sources = overridden_preset(self.name, self.sources, CHIP_FIELD_UNITS, current, changes)
         return dataclasses.replace(self, name=name, sources=sources, **changes)
 
 

@@ -8,6 +8,7 @@ the pages print from them is checked too.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Final
 
 from ascend_dsa.facts.hopper import (
@@ -23,16 +24,14 @@ from ascend_dsa.facts.report_figures import FigureValue, PublishedFigure
 from ascend_dsa.units import TFLOPS
 
 
-def _fp8(key: str, value: FigureValue, unit: str, line: int, written: str = "") -> PublishedFigure:
-    return PublishedFigure(key, value, unit, hopper_cite(FP8_BLOG_PATH, line), written)
+def _published(path: str, key: str, value: FigureValue, unit: str, line: int, written: str = "") -> PublishedFigure:
+    """A figure of the FlashMLA file ``path`` at the pinned commit."""
+    return PublishedFigure(key, value, unit, hopper_cite(path, line), written)
 
 
-def _dense(key: str, value: FigureValue, unit: str, line: int, written: str = "") -> PublishedFigure:
-    return PublishedFigure(key, value, unit, hopper_cite(DENSE_BLOG_PATH, line), written)
-
-
-def _readme(key: str, value: FigureValue, unit: str, line: int, written: str = "") -> PublishedFigure:
-    return PublishedFigure(key, value, unit, hopper_cite(HOPPER_README_PATH, line), written)
+_fp8 = partial(_published, FP8_BLOG_PATH)
+_dense = partial(_published, DENSE_BLOG_PATH)
+_readme = partial(_published, HOPPER_README_PATH)
 
 
 #: Every published Hopper figure the Hopper ledger checks, in the order of the documents.
