@@ -30,6 +30,17 @@ CUDA_GUIDE_SMEM: Final = (
 )
 
 
+#: What a page calls each FlashMLA file it cites (the citation keeps the full path).
+HOPPER_FILE_LABELS: Final = {
+    FP8_BLOG_PATH: Text("FP8 博客", "FP8 blog"),
+    DENSE_BLOG_PATH: Text("稠密 decode 博客", "dense blog"),
+    HOPPER_README_PATH: Text("README", "README"),
+    DECODE_FP8_CONFIG_PATH: Text("decode config.h", "decode config.h"),
+    DECODE_FP8_COMPONENTS_PATH: Text("decode components/config.h", "decode components/config.h"),
+    PREFILL_SPARSE_CONFIG_PATH: Text("prefill config.h", "prefill config.h"),
+}
+
+
 def hopper_cite(path: str, first: int, last: int | None = None) -> Citation:
     """A span of one FlashMLA file at the pinned commit."""
     return Citation(path, HOPPER_COMMIT, first, first if last is None else last, HOPPER_REPOSITORY)

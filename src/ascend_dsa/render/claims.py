@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ascend_dsa.facts.hopper import HOPPER_FILE_LABELS
 from ascend_dsa.facts.provenance import report_lines
 from ascend_dsa.lang import Lang, check_lang, pick, term
 from ascend_dsa.render.format import format_figure, published_cell, with_unit
@@ -18,6 +19,8 @@ from ascend_dsa.report.rules import CHAPTERS, SHIPPED_CONTEXT, ClaimContext, Rul
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+
+    from ascend_dsa.facts.provenance import Citation
 
 
 def chapter_title(chapter: str, lang: Lang) -> str:
@@ -59,9 +62,17 @@ def line_cell(result: ClaimResult, lang: Lang) -> str:
         else f"{citation.first_line}-{citation.last_line}"
     )
     if result.claim.source == "hopper":
-        name = citation.path.rsplit("/", 1)[-1]
-        return pick(lang, f"{name} 第 {lines} 行", f"{name} line {lines}")
+        return hopper_where(citation, lang)
     return pick(lang, f"第 {lines} 行", f"line {lines}")
+
+
+def hopper_where(citation: Citation, lang: Lang) -> str:
+    """A FlashMLA file line as a page cites it: ``FP8 blog line 17``, ``FP8 博客第 17 行``."""
+    label = HOPPER_FILE_LABELS.get(citation.path)
+    name = label.in_(lang) if label is not None else citation.path.rsplit("/", 1)[-1]
+    first, last = citation.first_line, citation.last_line
+    lines = str(first) if first == last else f"{first}-{last}"
+    return pick(lang, f"{name} 第 {lines} 行", f"{name} line{'' if first == last else 's'} {lines}")
 
 
 def statement_text(result: ClaimResult, lang: Lang) -> str:

@@ -22,7 +22,7 @@ from ascend_dsa.facts.hopper import (
     REGISTER_BYTES,
     V32_QUERY_HEADS,
 )
-from ascend_dsa.facts.hopper_figures import DENSE_DECODE_ACHIEVED_FLOPS, SPARSE_DECODE_ACHIEVED_FLOPS
+from ascend_dsa.facts.hopper_figures import DENSE_DECODE_ACHIEVED_FLOPS, SPARSE_DECODE_ACHIEVED_FLOPS, hopper_figure
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.kv_formats import KvFormat, Mode, kv_bytes_per_token
 from ascend_dsa.facts.model_shape import DSA_V41
@@ -38,6 +38,7 @@ from ascend_dsa.models.hopper import (
 )
 from ascend_dsa.models.memory_plans import l0c_output_bytes, ub_plan
 from ascend_dsa.models.roofline import head_roofline
+from ascend_dsa.render.claims import hopper_where
 from ascend_dsa.render.format import group_digits, kib, percent
 from ascend_dsa.render.markdown import table
 from ascend_dsa.render.svg import figure, to_svg
@@ -304,7 +305,13 @@ def render_two_chips_disagreements(*, lang: Lang = "zh") -> str:
     results = check_disagreements()
     headers = [pick(lang, "编号", "id"), pick(lang, "我们发现的", "what we find"), pick(lang, "出处", "where")]
     rows = [
-        [f"`{r.disagreement.key}`", pick(lang, r.disagreement.zh, r.disagreement.en), r.disagreement.citation]
+        [
+            f"`{r.disagreement.key}`",
+            pick(lang, r.disagreement.zh, r.disagreement.en),
+            pick(lang, "；", "; ").join(
+                dict.fromkeys(hopper_where(hopper_figure(key).citation, lang) for key in r.disagreement.figures)
+            ),
+        ]
         for r in results
     ]
     return table(headers, rows) + "\n"
