@@ -10,6 +10,7 @@ tests/conftest.py (``dense-decode-tflops``), built once with the other mutations
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import TYPE_CHECKING
 
 import pytest
@@ -17,8 +18,8 @@ import pytest
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.hopper_figures import HOPPER_FIGURES, hopper_figure
 from ascend_dsa.report.claims import check_claims
-from ascend_dsa.report.ledger_hopper import DISAGREEMENTS, HOPPER_CLAIMS, evaluate_disagreements
-from ascend_dsa.report.rules import HOPPER_CHAPTERS
+from ascend_dsa.report.ledger_hopper import DISAGREEMENTS, HOPPER_CLAIMS, Disagreement, evaluate_disagreements
+from ascend_dsa.report.rules import HOPPER_CHAPTERS, plain
 from tests.conftest import MUTATIONS
 from tests.report.test_claims_guard import DOCS, Step, figure_steps, page_blocks, replace_everywhere, with_leaf
 
@@ -99,3 +100,13 @@ def test_perturbed_hopper_figure_source_breaks_strict_build(mutated_build: Build
     assert "dense-decode-tflops" in MUTATIONS
     assert mutated_build.returncode != 0
     assert names_a_user(mutated_build.output, "dense-decode-tflops"), mutated_build.output[-3000:]
+
+
+@pytest.mark.parametrize("disagreement", DISAGREEMENTS, ids=[d.key for d in DISAGREEMENTS])
+def test_disagreement_sentences_type_no_number(disagreement: Disagreement) -> None:
+    """Each sentence takes its numbers from the stated pair: no digit stands outside ``{ours}`` and ``{theirs}``."""
+    for text in (disagreement.zh, disagreement.en):
+        assert "{ours}" in text
+        assert "{theirs}" in text
+        assert re.findall(r"(?<![A-Za-z_0-9])\d+(?:\.\d+)?(?![A-Za-z_0-9])", text) == [], text
+    assert plain(disagreement.found[0]) in disagreement.statement("en")

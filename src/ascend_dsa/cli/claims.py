@@ -10,7 +10,7 @@ from ascend_dsa.cli.head_roofline import check_shown_cycles
 from ascend_dsa.cli.options import positive_float, positive_int
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.lang import Lang, pick
+from ascend_dsa.lang import Lang
 from ascend_dsa.models.roofline import head_roofline_sweep
 from ascend_dsa.render.claims import line_cell, ours_cell, rule_text, statement_text
 from ascend_dsa.render.format import published_cell
@@ -119,7 +119,7 @@ def _hopper_ledger(lang: Lang) -> list[str]:
     for d in disagreements:
         status = "HOLDS" if d.holds else "MOVED"
         print(f"{status}  {d.disagreement.key} ({d.disagreement.kind}; {d.disagreement.citation})")
-        print(f"{'':<7}{pick(lang, d.disagreement.zh, d.disagreement.en)}")
+        print(f"{'':<7}{d.disagreement.statement(lang)}")
     failing = [r for r in results if not r.passed]
     print(f"\n{len(results) - len(failing)} of {len(results)} Hopper claims agree with the published figures (H800).")
     moved = [d.mismatch() for d in disagreements if not d.holds]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final
 
-from ascend_dsa.facts.chip import as_chip, chip_peak_flops
+from ascend_dsa.facts.chip import chip_peak_flops
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.hopper import (
     H800,
@@ -307,7 +307,7 @@ def render_two_chips_disagreements(*, lang: Lang = "zh") -> str:
     rows = [
         [
             f"`{r.disagreement.key}`",
-            pick(lang, r.disagreement.zh, r.disagreement.en),
+            r.disagreement.statement(lang),
             pick(lang, "；", "; ").join(
                 dict.fromkeys(hopper_where(hopper_figure(key).citation, lang) for key in r.disagreement.figures)
             ),
@@ -354,7 +354,11 @@ def render_two_chips_roofline_figure(*, lang: Lang = "zh") -> str:
             ax.plot(FIGURE_HEADS, ratios, color=colour, linestyle=style, marker="o", markersize=3, label=label)
         ax.axhline(1.0, color="black", linewidth=1, linestyle=":")
         ax.text(FIGURE_HEADS[0], 1.08, pick(lang, "屋脊：两边一样久", "ridge: both take as long"), fontsize=8)
-        for heads, name in ((SHIPPED_KERNEL.heads_per_core, as_chip(ASCEND_950).name), (V32_QUERY_HEADS, H800.name)):
+        marks = (
+            (SHIPPED_KERNEL.heads_per_core, pick(lang, "昇腾 kernel", "Ascend kernel")),
+            (V32_QUERY_HEADS, pick(lang, "V3.2 的全部 head", "all V3.2 heads")),
+        )
+        for heads, name in marks:
             ax.axvline(heads, color="grey", linewidth=0.8, linestyle=":")
             ax.text(heads * 1.05, 0.02, name, transform=ax.get_xaxis_transform(), fontsize=7, color="grey")
         ax.set_xscale("log", base=2)

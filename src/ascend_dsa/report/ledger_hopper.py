@@ -39,6 +39,7 @@ from ascend_dsa.facts.hopper_figures import (
     SPARSE_PREFILL_ACHIEVED_FLOPS,
     hopper_figure,
 )
+from ascend_dsa.lang import Lang, pick
 from ascend_dsa.models.hopper import (
     break_even_tokens,
     crossover_gain,
@@ -405,6 +406,11 @@ class Disagreement:
         if self.found[0] == self.found[1]:
             raise ValueError(f"a disagreement must state two different values, got {self.found!r}")
 
+    def statement(self, lang: Lang) -> str:
+        """The disagreement in words, with the stated pair in place of ``{ours}`` and ``{theirs}``."""
+        ours, theirs = (plain(value) for value in self.found)
+        return pick(lang, self.zh, self.en).format(ours=ours, theirs=theirs)
+
     @property
     def citation(self) -> str:
         """Where the figures stand, short form, joined."""
@@ -448,10 +454,10 @@ DISAGREEMENTS: Final = (
     Disagreement(
         "dense-decoding-peak",
         "finding",
-        "FP8 博客称旧的 bf16 稠密 decode kernel 峰值 640 TFLOPS；README 与 4 月的博客都写 660。"
-        "640 是 README 里稀疏 prefill 的数字",
-        "the FP8 blog gives the earlier bf16 dense decoding kernel's peak as 640 TFLOPS; the README and the April blog "
-        "say 660. 640 is the README's sparse-prefill figure",
+        "FP8 博客称旧的 bf16 稠密 decode kernel 峰值 {theirs} TFLOPS；README 与四月的博客都写 {ours}。"
+        "{theirs} 是 README 里稀疏 prefill 的数字",
+        "the FP8 blog gives the earlier bf16 dense decoding kernel's peak as {theirs} TFLOPS; the README and the April "
+        "blog say {ours}. {theirs} is the README's sparse-prefill figure",
         (
             "fp8-blog-dense-peak-tflops",
             "dense-decode-tflops",
@@ -466,9 +472,10 @@ DISAGREEMENTS: Final = (
     Disagreement(
         "crossover-gain",
         "finding",
-        "模型预测 crossover 提速 50/34 = 1.47 倍（受反量化限制变为受 MMA 限制），实测 410/250 = 1.64 倍",
-        "the model predicts a crossover gain of 50/34 = 1.47x (dequantisation-bound to MMA-bound); "
-        "they measured 410/250 = 1.64x",
+        "模型预测 crossover 提速 {ours} 倍（反量化周期与 MMA 周期之比：受反量化限制变为受 MMA 限制），"
+        "实测为有无 crossover 两个 kernel 的 TFLOPS 之比 {theirs} 倍",
+        "the model predicts a crossover gain of {ours}x (dequantisation cycles over MMA cycles: dequantisation-bound "
+        "to MMA-bound); the TFLOPS of the kernels with and without it give {theirs}x",
         ("sparse-decode-tflops", "no-crossover-tflops", "mma-cycles-per-token-64-heads", "dequant-cycles-per-token"),
         lambda: float(crossover_gain(H800)),
         lambda: _figure_value("sparse-decode-tflops") / _figure_value("no-crossover-tflops"),
@@ -478,9 +485,9 @@ DISAGREEMENTS: Final = (
     Disagreement(
         "compute-bound-heads",
         "rounding",
-        "按博客自己的公式 ½ × 865 / 3.35 得 129.1，博客写作 128；用准确的 (d_k + d_v) / d_k 还会更高",
-        "the blog's own formula 1/2 x 865 / 3.35 gives 129.1, which it writes as 128; the exact (d_k + d_v) / d_k "
-        "gives more",
+        "按博客自己的公式（降频峰值除以带宽的一半）得 {ours}，博客写作 {theirs}；用准确的 (d_k + d_v) / d_k 还会更高",
+        "the blog's own formula (half the throttled peak over the bandwidth) gives {ours}, which it writes as "
+        "{theirs}; the exact (d_k + d_v) / d_k gives more",
         ("compute-bound-heads", "h800-throttled-peak-tflops", "h800-hbm-tb-per-s"),
         lambda: dense_compute_bound_heads(H800, H800_THROTTLED_CLOCK_HZ, exact=False),
         lambda: _figure_value("compute-bound-heads"),
