@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final
 
-from ascend_dsa.facts.chip import chip_peak_flops
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.hopper import (
     H800,
@@ -38,6 +37,7 @@ from ascend_dsa.models.hopper import (
 )
 from ascend_dsa.models.memory_plans import l0c_output_bytes, ub_plan
 from ascend_dsa.models.roofline import head_roofline
+from ascend_dsa.models.throughput import fraction_of_peak
 from ascend_dsa.render.claims import hopper_where
 from ascend_dsa.render.format import group_digits, kib, percent
 from ascend_dsa.render.markdown import table
@@ -95,10 +95,10 @@ def _decisions() -> tuple[Decision, ...]:
     mma_a, mma_h = _mma_per_token_ascend(), mma_cycles_per_token(H800)
     fix_o, dequant = _fixpipe_per_token(o_leaves=True), dequant_cycles_per_token()
     fix_p, crossed = _fixpipe_per_token(o_leaves=False), dequant_cycles_per_token(sharing_ctas=2)
-    ascend_peak = PREFILL_ACHIEVED_FLOPS / chip_peak_flops(ASCEND_950)
-    dense_peak = DENSE_DECODE_ACHIEVED_FLOPS / chip_peak_flops(H800)
-    throttled = DENSE_DECODE_ACHIEVED_FLOPS / chip_peak_flops(H800, H800_THROTTLED_CLOCK_HZ)
-    sparse_peak = SPARSE_DECODE_ACHIEVED_FLOPS / chip_peak_flops(H800)
+    ascend_peak = fraction_of_peak(PREFILL_ACHIEVED_FLOPS, ASCEND_950)
+    dense_peak = fraction_of_peak(DENSE_DECODE_ACHIEVED_FLOPS, H800)
+    throttled = fraction_of_peak(DENSE_DECODE_ACHIEVED_FLOPS, H800.with_overrides(clock_hz=H800_THROTTLED_CLOCK_HZ))
+    sparse_peak = fraction_of_peak(SPARSE_DECODE_ACHIEVED_FLOPS, H800)
     threshold = SHIPPED_KERNEL.rescale_threshold
     return (
         Decision(
