@@ -219,6 +219,12 @@ class Mutation:
 #: Changes that each break exactly one check the lean build runs, and no other; ``mutated_build`` applies them all
 #: to one copy. Keyed by what they break; each is asserted by the test named in its comment.
 MUTATIONS: dict[str, Mutation] = {
+    # tests/report/test_hopper_guard.py: a published Hopper figure (FlashMLA dense blog line 3)
+    "dense-decode-tflops": Mutation(
+        "src/ascend_dsa/facts/hopper_figures.py",
+        '_dense("dense-decode-tflops", 660,',
+        '_dense("dense-decode-tflops", 661,',
+    ),
     # tests/report/test_claims_guard.py: a PublishedFigure value that is a claim's input (report (zh) line 5)
     "prefill-tflops": Mutation(
         "src/ascend_dsa/facts/report_figures.py",

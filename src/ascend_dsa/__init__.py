@@ -20,8 +20,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ascend_dsa.cli.reference import render_cli_reference
     from ascend_dsa.errors import AscendDsaError, FigureMismatch, ForbiddenDesign, OutOfRange, OutsideModel
+    from ascend_dsa.facts.chip import ChipSpec, as_chip, chip_peak_flops
     from ascend_dsa.facts.code_figures import SHIPPED_UB_TOTALS
     from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
+    from ascend_dsa.facts.hopper import H800, MLA_V32
+    from ascend_dsa.facts.hopper_figures import HOPPER_FIGURES
     from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, SHIPPED_KERNEL, KernelConfig
     from ascend_dsa.facts.kernel_rules import KernelRule, check_kernel_rules
     from ascend_dsa.facts.kv_formats import (
@@ -147,7 +150,13 @@ if TYPE_CHECKING:
     from ascend_dsa.models.throughput import cycles_per_block_at, fraction_of_peak
     from ascend_dsa.render.accumulator import render_accumulator_ub_share, render_identity_rescale, render_l0c_budget
     from ascend_dsa.render.assumptions import render_assumptions
-    from ascend_dsa.render.claims import render_chapter_claims, render_claim, render_claim_ledger, render_report_lines
+    from ascend_dsa.render.claims import (
+        render_chapter_claims,
+        render_claim,
+        render_claim_ledger,
+        render_hopper_claims,
+        render_report_lines,
+    )
     from ascend_dsa.render.design_figures import (
         render_feasibility_map,
         render_mma_fixpipe_figure,
@@ -202,6 +211,12 @@ if TYPE_CHECKING:
     )
     from ascend_dsa.render.sources import render_spec_sources
     from ascend_dsa.render.ss_buffer import render_ss_flag_word, render_ss_handshake
+    from ascend_dsa.render.two_chips import (
+        render_two_chips_disagreements,
+        render_two_chips_roofline_figure,
+        render_two_chips_table,
+        render_two_chips_what_if,
+    )
     from ascend_dsa.report.checks import (
         check_fixpipe_break_even,
         check_head_roofline,
@@ -217,6 +232,7 @@ if TYPE_CHECKING:
         forward_cases,
         two_core_case,
     )
+    from ascend_dsa.report.ledger_hopper import HOPPER_CLAIMS, check_disagreements
     from ascend_dsa.report.rules import CHAPTERS, SHIPPED_CONTEXT, Claim, ClaimContext, Rule, RuleKind
     from ascend_dsa.report.what_if import WHAT_IF_TOPK, compute_bound_heads, with_fewer_cores, with_half_l2
 
@@ -228,8 +244,12 @@ __all__ = [
     "FP4_V41",
     "FP8_V41",
     "GATHER2_TOKENS_PER_REQUEST",
+    "H800",
     "HEAD_ROOFLINE_CITATION",
+    "HOPPER_CLAIMS",
+    "HOPPER_FIGURES",
     "LIMITS",
+    "MLA_V32",
     "MODEL1_FP8",
     "PUBLISHED_FIGURES",
     "REPORT_HEADS",
@@ -245,6 +265,7 @@ __all__ = [
     "AscendDsaError",
     "AscendSpec",
     "BlockedStats",
+    "ChipSpec",
     "Citation",
     "Claim",
     "ClaimContext",
@@ -289,11 +310,13 @@ __all__ = [
     "Unit",
     "VectorStage",
     "Verdict",
+    "as_chip",
     "as_markdown",
     "as_svg",
     "bank_slots",
     "blocked_sparse_attn_fwd",
     "check_claims",
+    "check_disagreements",
     "check_fixpipe_break_even",
     "check_gather2_fills_queue",
     "check_head_roofline",
@@ -303,6 +326,7 @@ __all__ = [
     "check_report_lines",
     "check_token_bytes",
     "check_ub_totals",
+    "chip_peak_flops",
     "clock_range_for_percent",
     "compare_forwards",
     "compute_bound_heads",
@@ -368,6 +392,7 @@ __all__ = [
     "render_gather2_example",
     "render_gather2_requests",
     "render_head_roofline_table",
+    "render_hopper_claims",
     "render_identity_rescale",
     "render_index_example",
     "render_kv_block_layout",
@@ -401,6 +426,10 @@ __all__ = [
     "render_ss_flag_word",
     "render_ss_handshake",
     "render_token_blocks",
+    "render_two_chips_disagreements",
+    "render_two_chips_roofline_figure",
+    "render_two_chips_table",
+    "render_two_chips_what_if",
     "render_ub_plan_bars",
     "render_ub_plan_table",
     "render_vector_schedule",

@@ -210,6 +210,18 @@ EXPECTED = {
     "what_if_fp8_heads": "32",
     "what_if_half_l2_heads_max": "144",
     "what_if_half_l2_heads_min": "96",
+    # two chips, one ruler (issue 19)
+    "h800_sms": "132",
+    "h800_matrix_flop_per_cycle": "4096 FLOP/cycle",
+    "ascend_matrix_flop_per_cycle": "8192",
+    "hopper_heads_per_cta": "64",
+    "hopper_mma_cycles_per_token": "34 cycles",
+    "hopper_dequant_cycles_per_token": "50 cycles",
+    "hopper_crossover_dequant_cycles": "25 cycles",
+    "crossover_gain_model": "1.47",
+    "crossover_gain_measured": "1.64",
+    "hopper_claims": "38",
+    "side_task_helpers": "2",
 }
 
 

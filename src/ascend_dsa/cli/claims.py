@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
+from ascend_dsa.cli.exit_status import ExitStatus
 from ascend_dsa.cli.head_roofline import check_shown_cycles
 from ascend_dsa.cli.options import positive_float, positive_int
 from ascend_dsa.facts.hardware import ASCEND_950
@@ -14,6 +15,7 @@ from ascend_dsa.models.roofline import head_roofline_sweep
 from ascend_dsa.render.claims import line_cell, ours_cell, rule_text, statement_text
 from ascend_dsa.render.format import published_cell
 from ascend_dsa.report.claims import evaluate_claims
+from ascend_dsa.report.ledger_hopper import evaluate_disagreements
 from ascend_dsa.report.rules import CHAPTERS, ClaimContext
 
 if TYPE_CHECKING:
@@ -23,9 +25,17 @@ if TYPE_CHECKING:
     from ascend_dsa.report.claims import ClaimResult
 
 NAME = "claims"
-HELP = "List every figure of the report with ours, theirs, the rule and the status; exit 1 if any differs."
-FINDING = "a finding: at least one claim differs from the report (each is named on stderr)"
+HELP = (
+    "List every figure of the report (or, with --source hopper, of FlashMLA's Hopper documents) with ours, theirs, "
+    "the rule and the status; exit 1 if any differs."
+)
+FINDING = (
+    "a finding: at least one claim differs from the report or the published Hopper figures, or a stated "
+    "disagreement moved (each is named on stderr)"
+)
 
+#: ``--source`` values: the report's ledger, the Hopper ledger, or both.
+SOURCES = ("report", "hopper", "all")
 #: Option name -> hardware field it overrides.
 _SPEC_OVERRIDES = {
     "clock": "clock_hz",
@@ -41,6 +51,12 @@ _CONFIG_OVERRIDES = {"b_topk": "b_topk", "heads_per_core": "heads_per_core"}
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the options: language, chapter filter, hardware and kernel overrides."""
     parser.add_argument("--lang", choices=("zh", "en"), default="en", help="language of the claims (default en)")
+    parser.add_argument(
+        "--source",
+        choices=SOURCES,
+        default="report",
+        help="which ledger: the report's (default), FlashMLA's Hopper documents' (hopper), or both (all)",
+    )
     parser.add_argument("--chapter", choices=CHAPTERS, help="only the claims of this chapter (a site page)")
     parser.add_argument("--clock", type=positive_float, help="clock in Hz (preset 1.65e9)")
     parser.add_argument("--l2-bandwidth", type=positive_float, help="total L2 bandwidth in B/s (preset 5e12)")
@@ -52,9 +68,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print every selected claim; exit 1 naming each failing claim, else 0."""
+    """Print every selected claim; exit 1 naming each failing claim (or moved disagreement), else 0."""
     spec_changes = {f: getattr(args, o) for o, f in _SPEC_OVERRIDES.items() if getattr(args, o) is not None}
     config_changes = {f: getattr(args, o) for o, f in _CONFIG_OVERRIDES.items() if getattr(args, o) is not None}
+    if args.source == "hopper" and (spec_changes or config_changes or args.chapter is not None):
+        print(
+            f"ascend-dsa {NAME}: error: --chapter and the hardware and kernel options change the report's Ascend "
+            "ledger; the Hopper claims are computed for the H800 preset (use --source all)",
+            file=sys.stderr,
+        )
+        return ExitStatus.USAGE
+    failing: list[str] = []
+    if args.source in ("report", "all"):
+        failing += _report_ledger(args, spec_changes, config_changes)
+    if args.source in ("hopper", "all"):
+        failing += _hopper_ledger(args.lang)
+    if failing:
+        print(f"{len(failing)} claim(s) or disagreement(s) differ:", file=sys.stderr)
+        for line in failing:
+            print(f"  {line}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _report_ledger(
+    args: argparse.Namespace, spec_changes: dict[str, float], config_changes: dict[str, int]
+) -> list[str]:
+    """Print the report's ledger; return a line for each failing claim."""
     spec = ASCEND_950.with_overrides(**spec_changes) if spec_changes else ASCEND_950
     config = SHIPPED_KERNEL.with_overrides(**config_changes) if config_changes else SHIPPED_KERNEL
     check_shown_cycles(head_roofline_sweep(spec))  # the report's table, which several claims quote
@@ -63,12 +103,29 @@ def run(args: argparse.Namespace) -> int:
         print(line)
     failing = [r for r in results if not r.passed]
     print(f"\n{len(results) - len(failing)} of {len(results)} claims agree with the report ({spec.name}).")
-    if failing:
-        print(f"{len(failing)} claim(s) differ from the report:", file=sys.stderr)
-        for result in failing:
-            print(f"  {result.describe()}", file=sys.stderr)
-        return 1
-    return 0
+    return [r.describe() for r in failing]
+
+
+def _hopper_ledger(lang: Lang) -> list[str]:
+    """Print the Hopper ledger, its inputs and its stated disagreements; return a line for each failing one."""
+    results = evaluate_claims(source="hopper")
+    print("# FlashMLA's Hopper figures (deepseek-ai/FlashMLA @ 9241ae3), computed for the H800 preset")
+    for line in claim_lines(results, lang):
+        print(line)
+    inputs = [r.claim.claim_id for r in results if r.claim.stated]
+    print(f"\nInputs (constants taken as published, measured or configured): {', '.join(inputs)}")
+    disagreements = evaluate_disagreements()
+    print("\n# Stated disagreements (ours vs theirs, as we find them)")
+    for d in disagreements:
+        status = "HOLDS" if d.holds else "MOVED"
+        print(f"{status}  {d.disagreement.key} ({d.disagreement.kind}; {d.disagreement.citation})")
+        print(f"{'':<7}{d.disagreement.statement(lang)}")
+    failing = [r for r in results if not r.passed]
+    print(f"\n{len(results) - len(failing)} of {len(results)} Hopper claims agree with the published figures (H800).")
+    moved = [d.mismatch() for d in disagreements if not d.holds]
+    return [r.describe() for r in failing] + [
+        f"{m.subject} ({m.citation}): now {m.ours}, stated {m.theirs}" for m in moved
+    ]
 
 
 def claim_lines(results: Iterable[ClaimResult], lang: Lang = "en") -> list[str]:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.cli.exit_status import ExitStatus
 from ascend_dsa.cli.options import LIST_ITEMS_MAX, positive_float, positive_int, positive_int_list, unit_fraction
 from ascend_dsa.errors import OutOfRange
-from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
+from ascend_dsa.facts.hopper import H800, MLA_V32
+from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.facts.report_figures import HEAD_ROOFLINE_CITATION
 from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK, head_roofline_sweep
 from ascend_dsa.render.roofline import seed_row, verdict_line
@@ -18,14 +20,18 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Iterable
 
+    from ascend_dsa.facts.chip import AnyChip
     from ascend_dsa.models.roofline import RooflinePoint
 
 NAME = "head-roofline"
-HELP = "CUBE vs L2 cycles per AI Core for each (q heads, topk), as in report (zh) lines 85-114."
+HELP = (
+    "CUBE vs L2 cycles per AI Core for each (q heads, topk), as in report (zh) lines 85-114; "
+    "--chip h800 runs the same model on the H800's SMs and HBM."
+)
 FINDING = "a finding: with --assert-report, the table differs from the report (the rows are named on stderr)"
 #: Most (heads, topk) pairs one run computes and prints: a row each, twice.
 GRID_POINTS_MAX = 4096
-USAGE = f", or a grid of more than {GRID_POINTS_MAX} (heads, topk) pairs"
+USAGE = f", or a grid of more than {GRID_POINTS_MAX} (heads, topk) pairs, or --assert-report with --chip h800"
 
 #: Option name -> hardware field it overrides.
 _OVERRIDES = {
@@ -34,6 +40,17 @@ _OVERRIDES = {
     "clock": "clock_hz",
     "cube_fma": "cube_fma_per_cycle",
 }
+#: The same options on a generic chip (the H800): the bandwidth that bounds the cores, cores, clock, FMA per cycle.
+_CHIP_OVERRIDES = {
+    "l2_bandwidth": "bandwidth_bytes_per_s",
+    "cores": "cores",
+    "clock": "clock_hz",
+    "cube_fma": "matrix_flop_per_cycle_per_core",
+}
+#: ``--chip`` values and their presets; the first is the default.
+CHIPS: Final[dict[str, AnyChip]] = {"ascend-950": ASCEND_950, "h800": H800}
+#: The model each chip's table is computed for: the report's d = 512 on the 950, V3.2's 576 / 512 on the H800.
+_MODELS: Final = {"ascend-950": DSA_V41, "h800": MLA_V32}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -50,10 +67,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=REPORT_TOPK,
         help=f"topk values, e.g. 512,1024 (at most {LIST_ITEMS_MAX} values, and {GRID_POINTS_MAX} pairs with --heads)",
     )
-    parser.add_argument("--l2-bandwidth", type=positive_float, help="total L2 bandwidth in B/s (preset 5e12)")
-    parser.add_argument("--cores", type=positive_int, help="AI Cores sharing the L2 (preset 32)")
-    parser.add_argument("--clock", type=positive_float, help="clock in Hz (preset 1.65e9)")
-    parser.add_argument("--cube-fma", type=positive_int, help="CUBE FMA per cycle per AI Core (preset 4096)")
+    parser.add_argument(
+        "--chip",
+        choices=tuple(CHIPS),
+        default="ascend-950",
+        help="chip preset: ascend-950 (AI Cores, L2; default) or h800 (SMs, HBM; FlashMLA's Hopper numbers)",
+    )
+    parser.add_argument(
+        "--kv-token-bytes",
+        type=positive_int,
+        help="bytes of one KV token (default d_qk bf16 values: 1024 on ascend-950, 1152 on h800; FP8 on h800: 656)",
+    )
+    parser.add_argument(
+        "--l2-bandwidth",
+        type=positive_float,
+        help="total bandwidth bounding the cores in B/s: L2 on ascend-950 (preset 5e12), HBM on h800 (3.35e12)",
+    )
+    parser.add_argument("--cores", type=positive_int, help="AI Cores, or SMs on h800 (presets 32, 132)")
+    parser.add_argument("--clock", type=positive_float, help="clock in Hz (presets 1.65e9, 1.83e9)")
+    parser.add_argument(
+        "--cube-fma", type=positive_int, help="matrix FMA per cycle per AI Core or SM (presets 4096, 2048)"
+    )
     parser.add_argument(
         "--balanced-within",
         type=unit_fraction,
@@ -77,6 +111,18 @@ def check_shown_cycles(points: Iterable[RooflinePoint]) -> None:
             )
 
 
+def chip_spec(args: argparse.Namespace) -> AnyChip:
+    """The ``--chip`` preset with the hardware options applied (``--cube-fma`` counts FMA, two FLOP each)."""
+    preset = CHIPS[args.chip]
+    if isinstance(preset, AscendSpec):
+        changes = {name: getattr(args, o) for o, name in _OVERRIDES.items() if getattr(args, o) is not None}
+        return preset.with_overrides(**changes)
+    changes = {name: getattr(args, o) for o, name in _CHIP_OVERRIDES.items() if getattr(args, o) is not None}
+    if "matrix_flop_per_cycle_per_core" in changes:
+        changes["matrix_flop_per_cycle_per_core"] *= 2
+    return preset.with_overrides(**changes)
+
+
 def run(args: argparse.Namespace) -> int:
     """Print the table then the verdicts; with --assert-report, compare with the report and exit 1 on a difference."""
     pairs = len(args.heads) * len(args.topk)
@@ -87,14 +133,26 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return ExitStatus.USAGE
-    changes = {name: getattr(args, option) for option, name in _OVERRIDES.items() if getattr(args, option) is not None}
-    spec = ASCEND_950.with_overrides(**changes)
-    points = head_roofline_sweep(spec, args.heads, args.topk)
+    if args.chip != "ascend-950" and args.assert_report:
+        print(
+            f"ascend-dsa {NAME}: error: --assert-report compares with the report's Ascend 950 table; "
+            f"it does not apply to --chip {args.chip}",
+            file=sys.stderr,
+        )
+        return ExitStatus.USAGE
+    spec = chip_spec(args)
+    points = head_roofline_sweep(spec, args.heads, args.topk, _MODELS[args.chip], args.kv_token_bytes)
     check_shown_cycles(points)
     for point in points:
         print(seed_row(point))
     print()
-    print(f"# verdict: CUBE cycles against L2 cycles per AI Core ({spec.name}; report (zh) line 114)")
+    if isinstance(spec, AscendSpec):
+        print(f"# verdict: CUBE cycles against L2 cycles per AI Core ({spec.name}; report (zh) line 114)")
+    else:
+        print(
+            f"# verdict: matrix-unit cycles against {spec.bandwidth.en} cycles per core ({spec.name}; "
+            "the report's model on another chip: a model, not a measurement)"
+        )
     for point in points:
         print(verdict_line(point, args.balanced_within))
     if not args.assert_report:

@@ -22,7 +22,7 @@ HELP = (
     "exit 0 if it fits, 1 if not, 2 if the kernel forbids the combination."
 )
 FINDING = "a finding: the plan does not fit in UB"
-USAGE = "; or a combination of options the kernel forbids (the line names the rule)"
+USAGE = "; or a combination of options the kernel forbids (the line names the rule), or a --chip other than ascend-950"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -54,10 +54,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--heads", type=positive_int, default=SHIPPED_KERNEL.heads_per_core, help="q heads per AI Core (shipped: 64)"
     )
+    parser.add_argument(
+        "--chip",
+        choices=("ascend-950", "h800"),
+        default="ascend-950",
+        help="ascend-950 only: the UB plan is the Ascend 950 kernel's (h800 is refused, saying so)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the plan and its total; exit 0 if it fits UB, 1 if not, 2 naming the rule for a forbidden one."""
+    if args.chip != "ascend-950":
+        print(
+            f"ascend-dsa {NAME}: error: the UB plan is the Ascend 950 kernel's (config.h:77-125); "
+            f"--chip {args.chip} has no UB (only ascend-950)",
+            file=sys.stderr,
+        )
+        return 2
     config = SHIPPED_KERNEL.with_overrides(
         heads_per_core=args.heads,
         b_topk=args.b_topk,

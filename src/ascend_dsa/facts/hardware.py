@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from ascend_dsa.facts.provenance import Source, check_sources, code_line, report_line, report_lines, what_if_source
+from ascend_dsa.facts.provenance import Source, check_sources, code_line, overridden_preset, report_line, report_lines
 from ascend_dsa.lang import Text
 from ascend_dsa.units import TB, KiB, MHz
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE, finite_result, require_finite, require_instance, require_int
@@ -90,13 +90,8 @@ class AscendSpec:
     def with_overrides(self, **changes: Any) -> AscendSpec:  # noqa: ANN401 - values are checked by __post_init__
         """A copy with some fields changed; each changed field's source becomes a what-if assumption."""
         numeric = numeric_fields()
-        unknown = sorted(set(changes) - set(numeric))
-        if unknown:
-            raise ValueError(f"cannot override {', '.join(unknown)}; expected one of {', '.join(numeric)}")
-        sources = dict(self.sources)
-        for name, value in changes.items():
-            sources[name] = what_if_source(f"{name} set to {value!r} (preset {self.name}: {getattr(self, name)!r})")
-        name = self.name if not changes else f"{self.name} (what-if)"
+        current = {name: getattr(self, name) for name in numeric}
+        name, sources = overridden_preset(self.name, self.sources, numeric, current, changes)
         return dataclasses.replace(self, name=name, sources=sources, **changes)
 
 

@@ -113,6 +113,27 @@ def what_if_source(note: str) -> Source:
     return Source(WHAT_IF_OVERRIDE, "assumed", note=note)
 
 
+def overridden_preset(
+    name: str,
+    sources: Mapping[str, Source],
+    fields: Iterable[str],
+    current: Mapping[str, object],
+    changes: Mapping[str, object],
+) -> tuple[str, dict[str, Source]]:
+    """The name and sources of a hardware preset's what-if copy: each changed field's source becomes an assumption.
+
+    Raises naming the fields when ``changes`` names one that is not in ``fields``.
+    """
+    allowed = tuple(fields)
+    unknown = sorted(set(changes) - set(allowed))
+    if unknown:
+        raise ValueError(f"cannot override {', '.join(unknown)}; expected one of {', '.join(allowed)}")
+    changed = dict(sources)
+    for field_name, value in changes.items():
+        changed[field_name] = what_if_source(f"{field_name} set to {value!r} (preset {name}: {current[field_name]!r})")
+    return (name if not changes else f"{name} (what-if)", changed)
+
+
 def check_sources(sources: Mapping[str, Source], fields: Iterable[str], what: str) -> None:
     """Raise unless ``sources`` names exactly ``fields``: every number of a preset must say where it comes from."""
     expected = tuple(fields)

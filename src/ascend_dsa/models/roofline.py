@@ -1,5 +1,8 @@
 """How many q heads one AI Core should own: CUBE cycles against L2 cycles for one query token.
 
+Any chip will do (an [`AscendSpec`][] or a generic [`ChipSpec`][], e.g. the H800): "CUBE" is then its matrix
+unit and "L2" the bandwidth that bounds it (the H800's HBM), each core drawing an even share.
+
 Per query token and per AI Core (report (zh) lines 85-100):
 
 - the CUBE does two GEMMs, ``Q @ K^T`` and ``S @ V``, each ``heads x topk x d`` multiply-adds;
@@ -18,7 +21,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.errors import OutOfRange
-from ascend_dsa.facts.hardware import AscendSpec, _l2_bytes_per_cycle_per_core
+from ascend_dsa.facts.chip import AnyChip, bandwidth_bytes_per_cycle_per_core, matrix_fma_rate, require_chip
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.validate import (
     LARGEST_EXACT_WHOLE,
@@ -93,20 +96,21 @@ def _kv_token_bytes(model: ModelShape, kv_bytes_per_token: int | None) -> int:
     return _positive_int("kv_bytes_per_token", kv_token)
 
 
-def cube_cycles(spec: AscendSpec, heads: int, topk: int, model: ModelShape = DSA_V41) -> int:
+def cube_cycles(spec: AnyChip, heads: int, topk: int, model: ModelShape = DSA_V41) -> int:
     """CUBE cycles of ``Q @ K^T`` plus ``S @ V``: MACs over FMA/cycle, floored as the report does (line 96)."""
-    spec = require_instance("spec", spec, AscendSpec)
+    spec = require_chip(spec)
     model = require_instance("model", model, ModelShape)
     return _cube_cycles(spec, _positive_int("heads", heads), _positive_int("topk", topk), model)
 
 
-def _cube_cycles(spec: AscendSpec, heads: int, topk: int, model: ModelShape) -> int:
+def _cube_cycles(spec: AnyChip, heads: int, topk: int, model: ModelShape) -> int:
     """[`cube_cycles`][] of values already checked (the package's own callers)."""
     macs = heads * topk * (model.d_qk + model.d_v)
-    cycles = macs // spec.cube_fma_per_cycle
+    rate_name, rate = matrix_fma_rate(spec)
+    cycles = macs // rate
     if cycles == 0:
         raise OutOfRange(
-            f"CUBE cycles come out as 0: cube_fma_per_cycle = {spec.cube_fma_per_cycle} exceeds the {macs} "
+            f"CUBE cycles come out as 0: {rate_name} = {rate} exceeds the {macs} "
             f"multiply-adds of {heads} heads x topk {topk}"
         )
     return cycles
@@ -128,32 +132,32 @@ def _l2_bytes(heads: int, topk: int, model: ModelShape, kv_token_bytes: int) -> 
 
 
 def l2_cycles(
-    spec: AscendSpec, heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_token: int | None = None
+    spec: AnyChip, heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_token: int | None = None
 ) -> float:
     """Cycles the per-core L2 share needs to move [`l2_bytes`][] (line 99)."""
-    spec = require_instance("spec", spec, AscendSpec)
+    spec = require_chip(spec)
     model = require_instance("model", model, ModelShape)
     kv_token = _kv_token_bytes(model, kv_bytes_per_token)
     return _l2_cycles(spec, _positive_int("heads", heads), _positive_int("topk", topk), model, kv_token)
 
 
-def _l2_cycles(spec: AscendSpec, heads: int, topk: int, model: ModelShape, kv_token_bytes: int) -> float:
+def _l2_cycles(spec: AnyChip, heads: int, topk: int, model: ModelShape, kv_token_bytes: int) -> float:
     """[`l2_cycles`][] of values already checked (the package's own callers)."""
-    cycles = _l2_bytes(heads, topk, model, kv_token_bytes) / _l2_bytes_per_cycle_per_core(spec)
+    cycles = _l2_bytes(heads, topk, model, kv_token_bytes) / bandwidth_bytes_per_cycle_per_core(spec)
     return finite_result("L2 cycles", cycles, positive=True)
 
 
 def head_roofline(
-    spec: AscendSpec, heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_token: int | None = None
+    spec: AnyChip, heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_token: int | None = None
 ) -> RooflinePoint:
     """The roofline point of one (heads, topk) pair."""
-    spec = require_instance("spec", spec, AscendSpec)
+    spec = require_chip(spec)
     model = require_instance("model", model, ModelShape)
     return _head_roofline(spec, heads, topk, model, kv_bytes_per_token)
 
 
 def _head_roofline(
-    spec: AscendSpec, heads: int, topk: int, model: ModelShape, kv_bytes_per_token: int | None
+    spec: AnyChip, heads: int, topk: int, model: ModelShape, kv_bytes_per_token: int | None
 ) -> RooflinePoint:
     """[`head_roofline`][] of a checked ``spec`` and ``model``; heads, topk and the token size are checked here."""
     checked_heads, checked_topk = _positive_int("heads", heads), _positive_int("topk", topk)
@@ -168,14 +172,14 @@ def _head_roofline(
 
 
 def head_roofline_sweep(
-    spec: AscendSpec,
+    spec: AnyChip,
     heads: Iterable[int] = REPORT_HEADS,
     topk: Iterable[int] = REPORT_TOPK,
     model: ModelShape = DSA_V41,
     kv_bytes_per_token: int | None = None,
 ) -> tuple[RooflinePoint, ...]:
     """Every (heads, topk) pair of the grid, heads outermost as in the report's loop (lines 94-95)."""
-    spec = require_instance("spec", spec, AscendSpec)
+    spec = require_chip(spec)
     model = require_instance("model", model, ModelShape)
     heads_grid = bounded_items("heads", heads, MAX_GRID_POINTS)
     topk_grid = bounded_items("topk", topk, MAX_GRID_POINTS)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ascend_dsa.facts.hopper import HOPPER_FILE_LABELS
 from ascend_dsa.facts.provenance import report_lines
 from ascend_dsa.lang import Lang, check_lang, pick, term
 from ascend_dsa.render.format import format_figure, published_cell, with_unit
@@ -18,6 +19,8 @@ from ascend_dsa.report.rules import CHAPTERS, SHIPPED_CONTEXT, ClaimContext, Rul
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+
+    from ascend_dsa.facts.provenance import Citation
 
 
 def chapter_title(chapter: str, lang: Lang) -> str:
@@ -58,22 +61,37 @@ def line_cell(result: ClaimResult, lang: Lang) -> str:
         if citation.first_line == citation.last_line
         else f"{citation.first_line}-{citation.last_line}"
     )
+    if result.claim.source == "hopper":
+        return hopper_where(citation, lang)
     return pick(lang, f"第 {lines} 行", f"line {lines}")
+
+
+def hopper_where(citation: Citation, lang: Lang) -> str:
+    """A FlashMLA file line as a page cites it: ``FP8 blog line 17``, ``FP8 博客第 17 行``."""
+    label = HOPPER_FILE_LABELS.get(citation.path)
+    name = label.in_(lang) if label is not None else citation.path.rsplit("/", 1)[-1]
+    first, last = citation.first_line, citation.last_line
+    lines = str(first) if first == last else f"{first}-{last}"
+    return pick(lang, f"{name} 第 {lines} 行", f"{name} line{'' if first == last else 's'} {lines}")
 
 
 def statement_text(result: ClaimResult, lang: Lang) -> str:
     """The claim in our words, marked when it is a constant taken from the report."""
     text = pick(lang, result.claim.zh, result.claim.en)
-    return text + pick(lang, "（取自报告的常量）", " (constant taken from the report)") if result.claim.stated else text
+    if not result.claim.stated:
+        return text
+    if result.claim.source == "hopper":
+        return text + pick(lang, "（取自已发表数字的常量）", " (constant taken from the published figure)")
+    return text + pick(lang, "（取自报告的常量）", " (constant taken from the report)")
 
 
-def _claims_table(results: Sequence[ClaimResult], lang: Lang) -> str:
+def _claims_table(results: Sequence[ClaimResult], lang: Lang, *, hopper: bool = False) -> str:
     headers = [
-        pick(lang, "报告 (zh)", "report (zh)"),
+        pick(lang, "出处", "where") if hopper else pick(lang, "报告 (zh)", "report (zh)"),
         pick(lang, "编号", "id"),
         pick(lang, "说法（我们的话）", "claim (our words)"),
         pick(lang, "我们算的", "ours"),
-        pick(lang, "报告的", "report's"),
+        pick(lang, "发表的", "published") if hopper else pick(lang, "报告的", "report's"),
         pick(lang, "比较规则", "rule"),
         pick(lang, "状态", "status"),
     ]
@@ -109,6 +127,21 @@ def render_claim_ledger(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = 
         f"{len(results)} claims, {passed} agree.",
     )
     return "\n\n".join([summary, *parts]) + "\n"
+
+
+def render_hopper_claims(*, lang: Lang = "zh") -> str:
+    """The Hopper ledger as a table (FlashMLA's published Hopper figures, ours beside each), after checking it."""
+    check_lang(lang)
+    results = check_claims(source="hopper")
+    passed = sum(r.passed for r in results)
+    inputs = sum(r.claim.stated for r in results)
+    summary = pick(
+        lang,
+        f"共 {len(results)} 条，{passed} 条一致；其中 {inputs} 条是取作输入的常量（实测值或配置）。",
+        f"{len(results)} claims, {passed} agree; {inputs} of them are constants taken as inputs "
+        "(measured or configured).",
+    )
+    return f"{summary}\n\n{_claims_table(results, lang, hopper=True)}\n"
 
 
 def render_chapter_claims(chapter: str, design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:

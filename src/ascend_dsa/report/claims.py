@@ -9,14 +9,25 @@ site build.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, get_args
 
 from ascend_dsa.errors import FigureMismatch, Mismatch
 from ascend_dsa.facts.report_figures import published_figure
 from ascend_dsa.facts.report_lines import REPORT_LINES, ReportLine
 from ascend_dsa.report.ledger_design import DESIGN_CLAIMS
 from ascend_dsa.report.ledger_discussion import DISCUSSION_CLAIMS
-from ascend_dsa.report.rules import CHAPTERS, SHIPPED_CONTEXT, Claim, ClaimContext, RuleKind, leaves, plain
+from ascend_dsa.report.ledger_hopper import HOPPER_CLAIMS, check_disagreements
+from ascend_dsa.report.rules import (
+    CHAPTERS,
+    HOPPER_CHAPTERS,
+    SHIPPED_CONTEXT,
+    Claim,
+    ClaimContext,
+    LedgerSource,
+    RuleKind,
+    leaves,
+    plain,
+)
 from ascend_dsa.validate import require_instance, require_items
 
 if TYPE_CHECKING:
@@ -28,9 +39,16 @@ if TYPE_CHECKING:
 CLAIMS: Final[tuple[Claim, ...]] = (*DISCUSSION_CLAIMS, *DESIGN_CLAIMS)
 
 
-def claim(claim_id: str) -> Claim:
-    """The claim named ``claim_id``."""
-    for c in CLAIMS:
+def ledger(source: LedgerSource = "report") -> tuple[Claim, ...]:
+    """The claims of one ledger: the report's (``CLAIMS``) or FlashMLA's Hopper documents' (``HOPPER_CLAIMS``)."""
+    if not isinstance(source, str) or source not in get_args(LedgerSource):
+        raise ValueError(f"source must be one of {', '.join(get_args(LedgerSource))}, got {source!r:.60}")
+    return CLAIMS if source == "report" else HOPPER_CLAIMS
+
+
+def claim(claim_id: str, source: LedgerSource = "report") -> Claim:
+    """The claim named ``claim_id`` in the ledger ``source``."""
+    for c in ledger(source):
         if c.claim_id == claim_id:
             return c
     raise ValueError(f"claim_id must name a ledger claim, got {claim_id!r}")
@@ -58,9 +76,10 @@ class ClaimResult:
 
     def describe(self) -> str:
         """One line naming the claim, its report line, ours, theirs and the rule."""
+        theirs = "report" if self.claim.source == "report" else "published"
         return (
             f"claim {self.claim.claim_id} ({self.claim.figure.citation.short}): ours {self.ours_text()}, "
-            f"report {self.theirs_text()}; rule: {self.claim.rule.summary}"
+            f"{theirs} {self.theirs_text()}; rule: {self.claim.rule.summary}"
         )
 
     def mismatch(self) -> Mismatch:
@@ -74,37 +93,55 @@ class ClaimResult:
         )
 
 
-def select_claims(chapter: str | None = None, ids: Iterable[str] | None = None) -> tuple[Claim, ...]:
-    """The claims of one chapter, or the named ones, or all of them."""
-    if chapter is not None and chapter not in CHAPTERS:
-        raise ValueError(f"chapter must be one of {', '.join(CHAPTERS)}, got {chapter!r}")
-    chosen = CLAIMS if ids is None else tuple(claim(i) for i in ids)
+def select_claims(
+    chapter: str | None = None, ids: Iterable[str] | None = None, source: LedgerSource = "report"
+) -> tuple[Claim, ...]:
+    """The claims of one chapter, or the named ones, or all of them, in the ledger ``source``."""
+    claims = ledger(source)
+    chapters = CHAPTERS if source == "report" else HOPPER_CHAPTERS
+    if chapter is not None and chapter not in chapters:
+        raise ValueError(f"chapter must be one of {', '.join(chapters)}, got {chapter!r}")
+    chosen = claims if ids is None else tuple(claim(i, source) for i in ids)
     return tuple(c for c in chosen if chapter is None or c.chapter == chapter)
 
 
 def evaluate_claims(
-    design: ClaimContext = SHIPPED_CONTEXT, *, chapter: str | None = None, ids: Iterable[str] | None = None
+    design: ClaimContext = SHIPPED_CONTEXT,
+    *,
+    chapter: str | None = None,
+    ids: Iterable[str] | None = None,
+    source: LedgerSource = "report",
 ) -> tuple[ClaimResult, ...]:
     """Every selected claim with our value and its status."""
     design = require_instance("design", design, ClaimContext)
     results = []
-    for c in select_claims(chapter, ids):
+    for c in select_claims(chapter, ids, source):
         ours = c.ours(design)
         results.append(ClaimResult(c, ours, c.rule.holds(ours, c.figure.value)))
     return tuple(results)
 
 
 def check_claims(
-    design: ClaimContext = SHIPPED_CONTEXT, *, chapter: str | None = None, ids: Iterable[str] | None = None
+    design: ClaimContext = SHIPPED_CONTEXT,
+    *,
+    chapter: str | None = None,
+    ids: Iterable[str] | None = None,
+    source: LedgerSource = "report",
 ) -> tuple[ClaimResult, ...]:
-    """Evaluate the selected claims; raise [`FigureMismatch`][] naming every one that fails."""
-    results = evaluate_claims(design, chapter=chapter, ids=ids)
+    """Evaluate the selected claims; raise [`FigureMismatch`][] naming every one that fails.
+
+    For the Hopper ledger the stated disagreements are checked too (``ledger_hopper.check_disagreements``).
+    """
+    results = evaluate_claims(design, chapter=chapter, ids=ids, source=source)
     failing = [r for r in results if not r.passed]
     if failing:
+        what = "the report" if source == "report" else "the published Hopper figures"
         raise FigureMismatch(
-            f"{len(failing)} claim(s) differ from the report: " + "; ".join(r.describe() for r in failing),
+            f"{len(failing)} claim(s) differ from {what}: " + "; ".join(r.describe() for r in failing),
             [r.mismatch() for r in failing],
         )
+    if source == "hopper":
+        check_disagreements()
     return results
 
 

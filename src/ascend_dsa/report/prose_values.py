@@ -23,8 +23,11 @@ import ml_dtypes
 import numpy as np
 
 from ascend_dsa.facts.assumptions import FIXPIPE_1C2V_SPEEDUP, UB_ROW_BYTES, VECTOR_BYTES_PER_CYCLE
+from ascend_dsa.facts.chip import as_chip
 from ascend_dsa.facts.code_figures import SHIPPED_UB_TOTALS
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
+from ascend_dsa.facts.hopper import H800, HOPPER_HEADS_PER_CTA
+from ascend_dsa.facts.hopper_figures import NO_CROSSOVER_ACHIEVED_FLOPS, SPARSE_DECODE_ACHIEVED_FLOPS
 from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, MMA_M_GRANULE_ROWS, SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.facts.kernel_rules import VECTOR_BYTES
 from ascend_dsa.facts.kv_formats import FP8_V41, MTE2_ROW_ALIGN_BYTES, KvFormat, Mode, kv_bytes_per_token
@@ -47,6 +50,7 @@ from ascend_dsa.models.design_point import (
     evaluate,
     fixpipe_bytes_per_cycle,
 )
+from ascend_dsa.models.hopper import crossover_gain, dequant_cycles_per_token, mma_cycles_per_token
 from ascend_dsa.models.memory_plans import UbPlan, l0c_output_bytes, l0c_used_bytes, layout_bytes_per_bank, ub_plan
 from ascend_dsa.models.mte2 import requests_per_block, tokens_in_flight
 from ascend_dsa.models.nd2nz_stride import (
@@ -65,6 +69,7 @@ from ascend_dsa.models.skip_scale import DEFAULT_SM_SCALE
 from ascend_dsa.models.ss_buffer import SS_BLOCK_SLOTS, SS_FLAG_BYTES, SS_JOB_SLOTS, ss_buffer_bytes
 from ascend_dsa.models.throughput import cycles_per_block_at, fraction_of_peak
 from ascend_dsa.report.forward_cases import TRACE_B_TOPK, TRACE_LOGITS, trace_case
+from ascend_dsa.report.ledger_hopper import HOPPER_CLAIMS
 from ascend_dsa.report.scenarios import (
     ALTERNATIVE_B_TOPK,
     ALTERNATIVE_B_TOPK_DIVIDING,
@@ -416,6 +421,18 @@ _VALUES.update(
         "trace_block_at_threshold": lambda: Quantity(_trace_blocks().at_threshold),
         "trace_block_first_rescale": lambda: Quantity(_trace_blocks().first_rescale),
         "trace_block_other_head": lambda: Quantity(_trace_blocks().other_head),
+        # --- two chips, one ruler (FlashMLA's Hopper kernels; ascend_dsa.facts.hopper) ----------------------------
+        "h800_sms": lambda: Quantity(H800.cores),
+        "h800_matrix_flop_per_cycle": lambda: Quantity(H800.matrix_flop_per_cycle_per_core, "FLOP/cycle"),
+        "ascend_matrix_flop_per_cycle": lambda: Quantity(as_chip(ASCEND_950).matrix_flop_per_cycle_per_core),
+        "hopper_heads_per_cta": lambda: Quantity(HOPPER_HEADS_PER_CTA),
+        "hopper_mma_cycles_per_token": lambda: Quantity(mma_cycles_per_token(H800), "cycles"),
+        "hopper_dequant_cycles_per_token": lambda: Quantity(dequant_cycles_per_token(), "cycles"),
+        "hopper_crossover_dequant_cycles": lambda: Quantity(dequant_cycles_per_token(sharing_ctas=2), "cycles"),
+        "crossover_gain_model": lambda: Quantity(crossover_gain(H800), "", 2),
+        "crossover_gain_measured": lambda: Quantity(SPARSE_DECODE_ACHIEVED_FLOPS / NO_CROSSOVER_ACHIEVED_FLOPS, "", 2),
+        "hopper_claims": lambda: Quantity(len(HOPPER_CLAIMS)),
+        "side_task_helpers": lambda: Quantity(SHIPPED_KERNEL.vector_cores_per_cube),
     }
 )
 

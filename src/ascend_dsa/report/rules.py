@@ -17,9 +17,10 @@ import math
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from typing import TYPE_CHECKING, Final, TypeAlias
+from typing import TYPE_CHECKING, Final, Literal, TypeAlias, get_args
 
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
+from ascend_dsa.facts.hopper_figures import hopper_figure
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.facts.report_figures import FigureValue, PublishedFigure, published_figure
@@ -46,6 +47,12 @@ CHAPTERS: Final = (
     "optimizations/icache",
     "optimizations/l1-banks",
 )
+
+
+#: Which published ledger a claim belongs to: DeepSeek's Ascend report, or FlashMLA's Hopper documents.
+LedgerSource = Literal["report", "hopper"]
+#: The site pages the Hopper claims are checked on.
+HOPPER_CHAPTERS: Final = ("discussion/two-chips",)
 
 
 class RuleKind(StrEnum):
@@ -166,6 +173,8 @@ class Claim:
     ``claim_id`` is also the key of the published figure compared; ``inputs`` names published figures that our
     computation takes as given. A figure the pages take as given (the 410 TFLOPS) is adopted as a constant in
     ``facts.report_inputs`` and compared by a stated claim, so that what the pages print is checked too.
+    ``source`` names the ledger both keys belong to (a Hopper claim is computed for the H800 preset, whatever the
+    context's Ascend design).
     """
 
     claim_id: str
@@ -176,6 +185,7 @@ class Claim:
     compute: Callable[[ClaimContext], Computed] = field(repr=False, compare=False)
     inputs: tuple[str, ...] = ()
     stated: bool = False
+    source: LedgerSource = "report"
 
     def __post_init__(self) -> None:
         """Reject an unknown chapter, or a figure or input that the report does not publish."""
@@ -186,15 +196,22 @@ class Claim:
             raise TypeError(f"compute must be callable and stated a bool, got {self.compute!r:.40}, {self.stated!r}")
         if not isinstance(self.inputs, tuple) or not all(isinstance(key, str) for key in self.inputs):
             raise TypeError(f"inputs must be a tuple of figure keys (str), got {self.inputs!r:.60}")
-        if self.chapter not in CHAPTERS:
-            raise ValueError(f"chapter must be one of {', '.join(CHAPTERS)}, got {self.chapter!r}")
+        if self.source not in get_args(LedgerSource):
+            raise ValueError(f"source must be one of {', '.join(get_args(LedgerSource))}, got {self.source!r}")
+        chapters = CHAPTERS if self.source == "report" else HOPPER_CHAPTERS
+        if self.chapter not in chapters:
+            raise ValueError(f"chapter must be one of {', '.join(chapters)}, got {self.chapter!r}")
         for key in (self.claim_id, *self.inputs):
-            published_figure(key)
+            self.figure_named(key)
+
+    def figure_named(self, key: str) -> PublishedFigure:
+        """The published figure ``key`` of this claim's ledger (the report's, or FlashMLA's Hopper documents')."""
+        return published_figure(key) if self.source == "report" else hopper_figure(key)
 
     @property
     def figure(self) -> PublishedFigure:
         """The published figure this claim is compared with."""
-        return published_figure(self.claim_id)
+        return self.figure_named(self.claim_id)
 
     def ours(self, design: ClaimContext = SHIPPED_CONTEXT) -> FigureValue:
         """Our value, computed for ``design``."""

@@ -91,6 +91,11 @@ EXEMPTIONS: Final = (
         re.compile("|".join(re.escape(name) for name in NAMES)),
         "the number is part of the product's name",
     ),
+    Exemption(
+        "page title",
+        re.compile("两块芯片，一把尺子"),
+        "the title of the page comparing the Ascend 950 with the H800 is a phrase (Two chips, one ruler), not a count",
+    ),
 )
 
 _FENCE_COMMENT: Final = {"bash": "#", "sh": "#", "shell": "#", "python": "#", "py": "#", "toml": "#", "yaml": "#"}
