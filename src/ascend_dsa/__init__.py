@@ -168,6 +168,7 @@ if TYPE_CHECKING:
         render_nd2nz_bank_slots,
         render_nd2nz_example,
     )
+    from ascend_dsa.render.live import render_live_form
     from ascend_dsa.render.memory_plan import (
         render_l1_bank_figure,
         render_l1_bank_table,
@@ -376,6 +377,7 @@ __all__ = [
     "render_l0c_budget",
     "render_l1_bank_figure",
     "render_l1_bank_table",
+    "render_live_form",
     "render_mma_fixpipe_figure",
     "render_mte2_in_flight",
     "render_nd2nz_bank_slots",

@@ -286,3 +286,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:  # noqa: BLE001 - the last line of defence: a bug is one line, not a traceback
         message = f"internal error, please report it: {type(error).__name__}: {error}"
         return _fail(ExitStatus.INTERNAL, message, seen.command)
+
+
+def run_captured(argv: Sequence[str]) -> tuple[int, str, str]:
+    """``main(argv)`` with its output kept: (status, stdout, stderr), for the live what-ifs in the reader's browser."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main([str(arg) for arg in argv])
+    return int(status), out.getvalue(), err.getvalue()
