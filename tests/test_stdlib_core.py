@@ -172,6 +172,8 @@ def test_every_live_command_runs_captured_without_heavy_libraries() -> None:
             assert (status, err) == (0, ""), (status, err)
             status, out, err = run_captured(["claims", "--lang", "zh", "--chapter", "discussion/one-vector-core"])
             assert status == 0, err
+            status, out, err = run_captured(["design-point", "--lang", "zh", "--heads", "128"])
+            assert status == 1 and out.startswith("# 设计点"), (status, out, err)
             status, out, err = run_captured(["ub-plan", "--mode", "prefill", "--b-topk", "96"])
             assert (status, out) == (2, ""), (status, out)
             assert err.startswith("ascend-dsa ub-plan: error: forbidden by rule") and err.count("\\n") == 1, err

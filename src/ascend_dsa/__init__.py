@@ -176,7 +176,7 @@ if TYPE_CHECKING:
         render_ub_plan_table,
     )
     from ascend_dsa.render.nd2nz import render_nd2nz_banks, render_token_blocks
-    from ascend_dsa.render.notebook import as_markdown, as_svg
+    from ascend_dsa.render.notebook import as_html, as_markdown, as_svg
     from ascend_dsa.render.one_vector_core import render_fixpipe_table, render_gather2_requests, render_mte2_in_flight
     from ascend_dsa.render.peak import render_peak_clock_table, render_peak_table
     from ascend_dsa.render.pipeline import (
@@ -290,6 +290,7 @@ __all__ = [
     "Unit",
     "VectorStage",
     "Verdict",
+    "as_html",
     "as_markdown",
     "as_svg",
     "bank_slots",

@@ -161,13 +161,14 @@ def test_offline_hook_names_the_fetch_of_pyodide_when_it_is_missing(tmp_path: Pa
 
 
 def test_live_hook_loads_the_script_only_on_pages_with_a_live_form() -> None:
-    """A page with a live form gets live.js at its depth; any other page is left as it was."""
+    """A page with a live form gets a loader of live.js at its depth; any other page is left as it was."""
     live = load_hook("live")
     form = '<body><form data-live="ub-plan"></form></body>'
-    assert live.on_post_page(form, page=SimpleNamespace(url="en/design/")).endswith(
-        '<script type="module" src="../../assets/javascripts/live.js"></script></body>'
-    )
-    assert 'src="assets/javascripts/live.js"' in live.on_post_page(form, page=SimpleNamespace(url=""))
+    loaded = live.on_post_page(form, page=SimpleNamespace(url="en/design/"))
+    assert loaded.startswith(form.removesuffix("</body>") + '<script type="module">')
+    assert 'import("../../assets/javascripts/live.js")' in loaded
+    assert loaded.endswith("</script></body>")
+    assert 'import("assets/javascripts/live.js")' in live.on_post_page(form, page=SimpleNamespace(url=""))
     plain = "<body><p>no form</p></body>"
     assert live.on_post_page(plain, page=SimpleNamespace(url="design/")) == plain
 

@@ -1,7 +1,7 @@
 // Live what-ifs: run this site's own copy of ascend_dsa's command line in the reader's browser.
 //
-// Loaded (as a module) only by pages with a form[data-live] (hooks/live.py); the forms come from
-// ascend_dsa.render.live. Nothing is downloaded until the reader clicks "Run live": then Pyodide (Python compiled
+// Imported by the one-line loader hooks/live.py puts on pages with a form[data-live] (ascend_dsa.render.live),
+// when the reader clicks "Run live"; until then the page downloads nothing for its forms. Then Pyodide (Python compiled
 // to WebAssembly, fetched by `make setup` into assets/vendor/pyodide/) starts from this site, never a CDN, and the
 // package the build checked (assets/live/ascend_dsa.zip) is unpacked and imported. Each change of an input runs
 // `ascend-dsa COMMAND --option value ...` through ascend_dsa.cli.run_captured: the inputs reach Python as a list of
@@ -64,10 +64,13 @@ function showResult(form, { status, stdout, stderr }) {
   const named = /argument --([a-z0-9-]+)/.exec(stderr);
   const input = named && form.querySelector(`[name="${named[1]}"]`);
   (input ? input.closest("label") : form.querySelector("fieldset")).after(error);
-  form.dataset.liveStatus = String(status);
+  form.dataset.liveExit = String(status);
 }
 
-async function start(form) {
+export async function start(form) {
+  if (form.dataset.liveState) return;
+  form.dataset.liveState = "loading";
+  form.addEventListener("submit", (event) => event.preventDefault());
   const status = form.querySelector("[data-live-status]");
   const text = status.querySelector("span");
   const progress = status.querySelector("progress");
@@ -85,7 +88,8 @@ async function start(form) {
     text.textContent = `${form.dataset.liveFailed} ${failure.message || failure}`;
     progress.hidden = true;
     form.querySelector("[data-live-start]").disabled = false;
-    form.dataset.liveState = "failed";
+    delete form.dataset.liveState;
+    form.dataset.liveFailure = String(failure.message || failure);
     return;
   }
   say("ready");
@@ -94,9 +98,4 @@ async function start(form) {
   form.addEventListener("input", update);
   update();
   form.dataset.liveState = "ready";
-}
-
-for (const form of document.querySelectorAll("form[data-live]")) {
-  form.addEventListener("submit", (event) => event.preventDefault());
-  form.querySelector("[data-live-start]").addEventListener("click", () => start(form));
 }

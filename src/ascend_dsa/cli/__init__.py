@@ -25,7 +25,7 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from ascend_dsa.cli import claims, head_roofline, ub_plan
+from ascend_dsa.cli import claims, design_point, head_roofline, ub_plan
 from ascend_dsa.cli.exit_status import ExitStatus, epilog
 from ascend_dsa.cli.options import QUOTED_CHARS_MAX, shorten
 from ascend_dsa.errors import AscendDsaError, OutOfRange
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 #: Subcommand modules; each has ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``, and may
 #: say what status 1 means for it (``FINDING``) and what else status 2 covers (``USAGE``).
-SUBCOMMANDS = (head_roofline, claims, ub_plan)
+SUBCOMMANDS = (head_roofline, claims, ub_plan, design_point)
 
 PROG = "ascend-dsa"
 DISTRIBUTION = "ascend-dsa"

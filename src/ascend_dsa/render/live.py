@@ -16,6 +16,7 @@ from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.kv_formats import KvFormat, Mode
 from ascend_dsa.lang import Lang, Text
+from ascend_dsa.models.design_point import SHIPPED_DESIGN, KvCache
 from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK
 from ascend_dsa.report.rules import CHAPTERS
 
@@ -104,7 +105,20 @@ LIVE_FORMS: Final = {
         LiveInput("b-topk", preset=str(SHIPPED_KERNEL.b_topk)),
         LiveInput("heads-per-core", preset=str(SHIPPED_KERNEL.heads_per_core)),
     ),
+    "design-point": (
+        LiveInput("heads", value=str(SHIPPED_DESIGN.heads_per_core)),
+        LiveInput("topk", value=str(SHIPPED_DESIGN.topk)),
+        LiveInput("b-topk", value=str(SHIPPED_DESIGN.b_topk)),
+        LiveInput("index-block-size", value=str(SHIPPED_DESIGN.index_block_size)),
+        LiveInput("vector-cores", value=str(SHIPPED_DESIGN.vector_cores), choices=("1", "2")),
+        LiveInput("kv-cache", value=SHIPPED_DESIGN.kv_cache.value, choices=tuple(c.value for c in KvCache)),
+        LiveInput("sink", flag=True),
+        LiveInput("l2-bandwidth", preset=f"{ASCEND_950.l2_bandwidth_bytes_per_s:g}"),
+        LiveInput("cores", preset=str(ASCEND_950.ai_cores)),
+    ),
 }
+#: Commands whose output has a language: the form gives ``--lang`` as the page's, hidden.
+_WITH_LANG: Final = frozenset({"claims", "design-point"})
 
 _START: Final = Text("在浏览器里运行", "Run live")
 _ABOUT: Final = Text(
@@ -129,7 +143,7 @@ def render_live_form(command: str, *, lang: Lang = "zh") -> str:
     if command not in LIVE_FORMS:
         raise ValueError(f"command must be one of {', '.join(LIVE_FORMS)}, got {command!r}")
     inputs = list(LIVE_FORMS[command])
-    if command == "claims":
+    if command in _WITH_LANG:
         inputs.insert(0, LiveInput("lang", value=lang, hidden=True))
     messages = " ".join(f'data-live-{key}="{escape(text.in_(lang))}"' for key, text in _STATUS.items())
     fields = "\n".join(item.html(lang) for item in inputs)

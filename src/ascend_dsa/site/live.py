@@ -23,7 +23,7 @@ _ZIP_EPOCH: Final = (1980, 1, 1, 0, 0, 0)
 _FILE_MODE: Final = 0o100644 << 16
 #: Pages that contain a live form, recognised in the built HTML (the attribute every form has).
 LIVE_MARKER: Final = "data-live="
-#: The script a live page loads, below the site's root.
+#: The script a live page loads on the first click, below the site's root.
 LIVE_SCRIPT_PATH: Final = "assets/javascripts/live.js"
 
 
@@ -55,11 +55,20 @@ def write_core(site_dir: Path) -> Path:
 
 
 def with_live_script(html: str, page_url: str) -> str:
-    """``html`` with live.js loaded as a module before ``</body>`` if the page has a live form; else unchanged."""
+    """``html`` with a one-line loader before ``</body>`` if the page has a live form; else unchanged.
+
+    The loader imports live.js only when the reader clicks a form's button, so a page downloads nothing for its
+    forms until asked; if live.js cannot be loaded, the form's status line says so.
+    """
     if LIVE_MARKER not in html or "</body>" not in html:
         return html
     depth = page_url.strip("/").count("/") + 1 if page_url.strip("/") else 0
     source = "../" * depth + LIVE_SCRIPT_PATH
-    tag = f'<script type="module" src="{source}"></script>'
+    tag = (
+        '<script type="module">for(const b of document.querySelectorAll("form[data-live] [data-live-start]"))'
+        f'b.addEventListener("click",()=>import("{source}").then(m=>m.start(b.form),e=>{{'
+        'const s=b.form.querySelector("[data-live-status]");s.hidden=false;s.querySelector("progress").hidden=true;'
+        's.querySelector("span").textContent=`${b.form.dataset.liveFailed} ${e.message}`}))</script>'
+    )
     head, _, tail = html.rpartition("</body>")
     return f"{head}{tag}</body>{tail}"
