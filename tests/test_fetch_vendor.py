@@ -4,33 +4,20 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import importlib.util
 import io
-import sys
 import tarfile
-from types import ModuleType
 from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, load_module
 
 if TYPE_CHECKING:
     from pathlib import Path
 
 
-def load_script() -> ModuleType:
-    """Import scripts/fetch_vendor.py by path (it is a stand-alone script, not a package module)."""
-    spec = importlib.util.spec_from_file_location("fetch_vendor", ROOT / "scripts" / "fetch_vendor.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-fetch = load_script()
+#: scripts/fetch_vendor.py, a stand-alone script, not a package module.
+fetch = load_module("fetch_vendor", ROOT / "scripts" / "fetch_vendor.py")
 
 
 def tarball(members: dict[str, bytes]) -> bytes:

@@ -26,8 +26,10 @@ def subcommand_options(command: str) -> dict[str, argparse.Action]:
 
 @pytest.mark.parametrize("command", list(LIVE_FORMS))
 def test_every_input_is_an_option_of_the_command_with_its_choices(command: str) -> None:
-    """Each input names an option of the command; a choice offers the command's choices; a flag is a flag."""
+    """Each input names an option of the command, in --help order; a choice offers its choices; a flag is a flag."""
     options = subcommand_options(command)
+    order = [list(options).index(item.option) for item in LIVE_FORMS[command]]
+    assert order == sorted(order)
     for item in LIVE_FORMS[command]:
         action = options[item.option]
         if item.choices:

@@ -55,8 +55,9 @@ function argvOf(form) {
 function showResult(form, { status, stdout, stderr }) {
   const output = form.querySelector("[data-live-output]");
   const error = form.querySelector("[data-live-error]");
-  output.hidden = stdout === "";
+  // A run that printed nothing (an error) leaves the last output in place, dimmed.
   if (stdout !== "") output.textContent = stdout;
+  output.hidden = output.textContent === "";
   output.classList.toggle("live-stale", stdout === "");
   error.textContent = stderr.trimEnd();
   error.hidden = stderr === "";

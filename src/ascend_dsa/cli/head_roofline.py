@@ -6,9 +6,8 @@ import sys
 from typing import TYPE_CHECKING
 
 from ascend_dsa.cli.exit_status import ExitStatus
-from ascend_dsa.cli.options import LIST_ITEMS_MAX, positive_float, positive_int, positive_int_list, unit_fraction
+from ascend_dsa.cli.options import LIST_ITEMS_MAX, add_hardware_options, hardware_of, positive_int_list, unit_fraction
 from ascend_dsa.errors import OutOfRange
-from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.report_figures import HEAD_ROOFLINE_CITATION
 from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK, head_roofline_sweep
 from ascend_dsa.render.roofline import seed_row, verdict_line
@@ -27,14 +26,6 @@ FINDING = "a finding: with --assert-report, the table differs from the report (t
 GRID_POINTS_MAX = 4096
 USAGE = f", or a grid of more than {GRID_POINTS_MAX} (heads, topk) pairs"
 
-#: Option name -> hardware field it overrides.
-_OVERRIDES = {
-    "l2_bandwidth": "l2_bandwidth_bytes_per_s",
-    "cores": "ai_cores",
-    "clock": "clock_hz",
-    "cube_fma": "cube_fma_per_cycle",
-}
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the options: grid, hardware overrides, the report check."""
@@ -50,10 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=REPORT_TOPK,
         help=f"topk values, e.g. 512,1024 (at most {LIST_ITEMS_MAX} values, and {GRID_POINTS_MAX} pairs with --heads)",
     )
-    parser.add_argument("--l2-bandwidth", type=positive_float, help="total L2 bandwidth in B/s (preset 5e12)")
-    parser.add_argument("--cores", type=positive_int, help="AI Cores sharing the L2 (preset 32)")
-    parser.add_argument("--clock", type=positive_float, help="clock in Hz (preset 1.65e9)")
-    parser.add_argument("--cube-fma", type=positive_int, help="CUBE FMA per cycle per AI Core (preset 4096)")
+    add_hardware_options(parser)
     parser.add_argument(
         "--balanced-within",
         type=unit_fraction,
@@ -87,8 +75,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return ExitStatus.USAGE
-    changes = {name: getattr(args, option) for option, name in _OVERRIDES.items() if getattr(args, option) is not None}
-    spec = ASCEND_950.with_overrides(**changes)
+    spec = hardware_of(args)
     points = head_roofline_sweep(spec, args.heads, args.topk)
     check_shown_cycles(points)
     for point in points:
