@@ -149,3 +149,14 @@ def test_main_does_nothing_when_every_version_is_in_place(tmp_path: Path, monkey
     monkeypatch.setattr(fetch, "VENDOR_ROOT", tmp_path)
     monkeypatch.setattr(fetch, "download", lambda pin: pytest.fail(f"downloaded {pin.name} although current"))
     assert fetch.main([]) == 0
+
+
+def test_make_setup_fetches_every_pinned_package() -> None:
+    """The Makefile's setup target depends on one fetch per pin, so a fresh clone's `make test` has them all."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    setup = next(line for line in makefile.splitlines() if line.startswith("setup:"))
+    for name in fetch.PINS:
+        assert f"$(PYTHON) scripts/fetch_vendor.py {name}" in makefile, name
+        variable = name.upper()
+        assert f"$({variable})" in setup.split(), name
+        assert f"{variable} := docs/assets/vendor/{name}/{fetch.STAMP}" in makefile, name
