@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.conftest import ROOT
-from tests.site.test_browser import Traffic, open_page, traffic  # noqa: F401 - traffic is a fixture
+from tests.site.test_browser import PHONE, Traffic, open_page, traffic  # noqa: F401 - traffic is a fixture
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
@@ -169,12 +169,19 @@ def test_live_form_prints_what_the_command_prints(
 
 
 @pytest.mark.usefixtures("traffic")
-def test_the_what_if_notebook_page_runs_its_form_live(page: Page, site_url: str) -> None:
-    """The notebook page's form (a cell's HTML output) runs too, in the Chinese edition."""
+def test_the_what_if_notebook_page_runs_its_form_live_on_a_phone_in_dark_mode(page: Page, site_url: str) -> None:
+    """The notebook page's form (a cell's HTML output) runs too, Chinese, phone-wide and dark, without overflowing."""
+    page.set_viewport_size(PHONE)
+    page.emulate_media(color_scheme="dark")
     form = start(page, site_url, "design/what-if/", "design-point")
     set_inputs(form, {"heads": "32", "sink": True})
     assert_same_as_cli(form, "design-point")
     assert form.locator("[data-live-output]").text_content().startswith("# 设计点")  # type: ignore[union-attr]
+    # The output scrolls inside its box; the page itself does not become wider than the phone.
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    box = form.bounding_box()
+    assert box is not None
+    assert box["width"] <= PHONE["width"]
 
 
 def test_a_missing_runtime_says_so_and_the_tables_stay(page: Page, site_url: str) -> None:
