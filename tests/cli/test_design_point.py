@@ -8,6 +8,7 @@ from ascend_dsa.cli import main, run_captured
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.models.design_point import SHIPPED_DESIGN, DesignPoint, Limit, evaluate
 from ascend_dsa.render.design_space import design_limits_text, limit_name
+from ascend_dsa.render.format import display_width, pad_to
 
 
 def test_the_reports_point_fits_and_the_mte2_queue_binds() -> None:
@@ -57,3 +58,21 @@ def test_main_returns_the_same_status(capsys: pytest.CaptureFixture[str]) -> Non
     """``main`` and ``run_captured`` agree: the captured runner only keeps what main prints."""
     assert main(["design-point", "--heads", "128"]) == 1
     assert capsys.readouterr().out == run_captured(["design-point", "--heads", "128"])[1]
+
+
+def test_chinese_columns_line_up_in_a_terminal() -> None:
+    """Wide characters count twice: every limit's percentage ends at the same display column, in both languages."""
+    for lang in ("zh", "en"):
+        out = run_captured(["design-point", "--lang", lang])[1]
+        rows = [line for line in out.splitlines()[1:] if "%" in line]
+        ends = {display_width(line[: line.index("%") + 1]) for line in rows}
+        assert len(rows) == len(Limit)
+        assert len(ends) == 1, (lang, ends)
+
+
+def test_pad_to_counts_wide_characters_twice() -> None:
+    """``pad_to`` fills up to display columns: a Chinese character takes two, so it gets fewer spaces."""
+    assert display_width("满足") == 4
+    assert pad_to("满足", 6) == "满足  "
+    assert pad_to("fits", 6) == "fits  "
+    assert pad_to("longer than", 4) == "longer than"

@@ -19,7 +19,7 @@ from ascend_dsa.models.design_point import (
     evaluate,
     smallest_compute_bound_heads,
 )
-from ascend_dsa.render.format import whole_or
+from ascend_dsa.render.format import display_width, pad_to, whole_or
 from ascend_dsa.render.markdown import Align, citation, kind_name, table
 from ascend_dsa.report.scenarios import ALTERNATIVES
 
@@ -178,7 +178,7 @@ def render_what_if_table(
 def design_limits_text(evaluation: DesignEvaluation, lang: Lang = "en") -> str:
     """Every limit of an evaluated point as plain text for the command line: verdict, use, demand and capacity."""
     names = [limit_name(c.limit, lang) for c in evaluation.checks]
-    width = max(len(name) for name in names)
+    width = max(display_width(name) for name in names)
     lines = [
         pick(
             lang,
@@ -190,7 +190,7 @@ def design_limits_text(evaluation: DesignEvaluation, lang: Lang = "en") -> str:
         verdict = pick(lang, "满足", "fits") if c.fits else pick(lang, "超出", "EXCEEDED")
         mark = " ◀" if c.limit is evaluation.binding else ""
         lines.append(
-            f"{name:<{width}}  {verdict:<8}  {c.utilisation:>7.1%}  {whole_or(c.demand, 1):>10} / "
+            f"{pad_to(name, width)}  {pad_to(verdict, 8)}  {c.utilisation:>7.1%}  {whole_or(c.demand, 1):>10} / "
             f"{whole_or(c.capacity, 1):<10} {unit_name(c.unit, lang)}{mark}"
         )
     lines.append(
