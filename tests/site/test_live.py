@@ -199,3 +199,18 @@ def test_a_missing_runtime_says_so_and_the_tables_stay(page: Page, site_url: str
     assert form.locator("fieldset").is_hidden()
     assert form.locator("[data-live-start]").is_enabled()
     assert page.locator("article table").count() == tables
+
+
+def test_two_forms_of_a_page_share_one_runtime(page: Page, site_url: str, traffic: Traffic) -> None:  # noqa: F811
+    """Both forms of the design page, clicked one after the other, run on one runtime: its files load once."""
+    open_page(page, site_url, "en/design/")
+    for command in ("ub-plan", "design-point"):
+        page.locator(f'form[data-live="{command}"] [data-live-start]').click()
+    for command in ("ub-plan", "design-point"):
+        page.wait_for_function(
+            f"document.querySelector('form[data-live=\"{command}\"]').dataset.liveState === 'ready'",
+            timeout=LOAD_TIMEOUT_MS,
+        )
+        assert_same_as_cli(page.locator(f'form[data-live="{command}"]'), command)
+    fetched = [url for url in traffic.requests if url.endswith(("pyodide.asm.wasm", "ascend_dsa.zip"))]
+    assert len(fetched) == 2, fetched

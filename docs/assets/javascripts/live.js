@@ -82,6 +82,7 @@ export async function start(form) {
   };
   form.querySelector("[data-live-start]").disabled = true;
   status.hidden = false;
+  say("loading"); // a second form of the page may wait for the runtime the first one is loading
   let run;
   try {
     run = await loadRuntime(say);
