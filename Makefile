@@ -4,8 +4,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# KaTeX for the site's math, fetched from the npm registry and checked against its pinned sha512 (git-ignored).
+# KaTeX for the site's math and Pyodide for its live what-ifs, fetched from the npm registry and checked against
+# their pinned sha512 (scripts/fetch_vendor.py; git-ignored).
 KATEX := docs/assets/vendor/katex/VERSION
+PYODIDE := docs/assets/vendor/pyodide/VERSION
 export NO_MKDOCS_2_WARNING := 1
 
 # requirements.lock is resolved from pyproject.toml: the runtime dependencies and these PEP 735 groups, for every
@@ -16,7 +18,7 @@ LOCK_FLAGS := --universal --python-version 3.11.5 --generate-hashes --custom-com
 
 .PHONY: setup serve test lint format typecheck pytest build benchmark mutation lock dist clean
 
-setup: $(STAMP) $(KATEX)
+setup: $(STAMP) $(KATEX) $(PYODIDE)
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed, found " + sys.version.split()[0])'
@@ -25,9 +27,13 @@ $(STAMP): requirements.lock pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation --editable .
 	@touch $(STAMP)
 
-$(KATEX): scripts/fetch_katex.py
-	$(PYTHON) scripts/fetch_katex.py
+$(KATEX): scripts/fetch_vendor.py
+	$(PYTHON) scripts/fetch_vendor.py katex
 	@touch $(KATEX)
+
+$(PYODIDE): scripts/fetch_vendor.py
+	$(PYTHON) scripts/fetch_vendor.py pyodide
+	@touch $(PYODIDE)
 
 serve: setup
 	$(BIN)/python -m mkdocs serve

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib.util
 import os
 import shutil
 import socket
@@ -56,6 +57,7 @@ settings.load_profile("repeatable")
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[1]
 #: What a copy of the project needs in order to build the site.
@@ -72,6 +74,17 @@ CHROMIUM_FLAGS = (
     "--disable-component-update",
     "--disable-sync",
 )
+
+
+def load_module(name: str, path: Path) -> ModuleType:
+    """The Python file at ``path`` (a hook or script outside any package) imported as module ``name``."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while the file runs
+    spec.loader.exec_module(module)
+    return module
 
 
 @dataclass(frozen=True)

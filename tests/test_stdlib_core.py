@@ -158,6 +158,30 @@ def test_every_claim_without_heavy_libraries() -> None:
     )
 
 
+def test_every_live_command_runs_captured_without_heavy_libraries() -> None:
+    """What the browser runs: ``ascend_dsa.cli.run_captured`` for each live form's command, on the standard library."""
+    assert_ok(
+        run_blocked(
+            """
+            from ascend_dsa.cli import run_captured
+
+            status, out, err = run_captured(["ub-plan", "--mode", "decode", "--fp4-extra", "--sink"])
+            assert (status, err) == (0, ""), (status, err)
+            assert out.startswith("# UB plan per VECTOR Core: decode"), out
+            status, out, err = run_captured(["head-roofline", "--heads", "16,64", "--cores", "16"])
+            assert (status, err) == (0, ""), (status, err)
+            status, out, err = run_captured(["claims", "--lang", "zh", "--chapter", "discussion/one-vector-core"])
+            assert status == 0, err
+            status, out, err = run_captured(["design-point", "--lang", "zh", "--heads", "128"])
+            assert status == 1 and out.startswith("# 设计点"), (status, out, err)
+            status, out, err = run_captured(["ub-plan", "--mode", "prefill", "--b-topk", "96"])
+            assert (status, out) == (2, ""), (status, out)
+            assert err.startswith("ascend-dsa ub-plan: error: forbidden by rule") and err.count("\\n") == 1, err
+            """
+        )
+    )
+
+
 def test_the_blocker_bites() -> None:
     """The finder refuses NumPy, so a path that needs it fails in the subprocess, naming the library."""
     result = run_blocked("from ascend_dsa import quantize_tokens\n")

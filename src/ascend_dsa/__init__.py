@@ -177,6 +177,7 @@ if TYPE_CHECKING:
         render_nd2nz_bank_slots,
         render_nd2nz_example,
     )
+    from ascend_dsa.render.live import render_live_form
     from ascend_dsa.render.memory_plan import (
         render_l1_bank_figure,
         render_l1_bank_table,
@@ -184,7 +185,7 @@ if TYPE_CHECKING:
         render_ub_plan_table,
     )
     from ascend_dsa.render.nd2nz import render_nd2nz_banks, render_token_blocks
-    from ascend_dsa.render.notebook import as_markdown, as_svg
+    from ascend_dsa.render.notebook import as_html, as_markdown, as_svg
     from ascend_dsa.render.one_vector_core import render_fixpipe_table, render_gather2_requests, render_mte2_in_flight
     from ascend_dsa.render.peak import render_peak_clock_table, render_peak_table
     from ascend_dsa.render.pipeline import (
@@ -311,6 +312,7 @@ __all__ = [
     "VectorStage",
     "Verdict",
     "as_chip",
+    "as_html",
     "as_markdown",
     "as_svg",
     "bank_slots",
@@ -401,6 +403,7 @@ __all__ = [
     "render_l0c_budget",
     "render_l1_bank_figure",
     "render_l1_bank_table",
+    "render_live_form",
     "render_mma_fixpipe_figure",
     "render_mte2_in_flight",
     "render_nd2nz_bank_slots",

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import textwrap
 from typing import TYPE_CHECKING
 
 import griffe
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, load_module
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -17,12 +16,7 @@ if TYPE_CHECKING:
 
 def load_extension() -> ModuleType:
     """hooks/griffe_doc_comments.py as a module (hooks/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("griffe_doc_comments", ROOT / "hooks" / "griffe_doc_comments.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module("griffe_doc_comments", ROOT / "hooks" / "griffe_doc_comments.py")
 
 
 SOURCE = textwrap.dedent(

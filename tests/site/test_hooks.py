@@ -146,6 +146,33 @@ def test_offline_hook_names_the_setup_command_when_katex_is_missing(tmp_path: Pa
         load_hook("offline").on_config({"docs_dir": str(tmp_path)})
 
 
+def test_offline_hook_names_the_fetch_of_pyodide_when_it_is_missing(tmp_path: Path) -> None:
+    """With KaTeX in place but no Pyodide, the build stops with one line naming the command that fetches it."""
+    offline = load_hook("offline")
+    for name, package in offline.VENDORED.items():
+        if package == "katex":
+            (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / name).write_text("", encoding="utf-8")
+    with pytest.raises(PluginError) as raised:
+        offline.on_config({"docs_dir": str(tmp_path)})
+    message = str(raised.value)
+    assert message.endswith("is missing: run `make setup` (or `python scripts/fetch_vendor.py pyodide`)")
+    assert "\n" not in message
+
+
+def test_live_hook_loads_the_script_only_on_pages_with_a_live_form() -> None:
+    """A page with a live form gets a loader of live.js at its depth; any other page is left as it was."""
+    live = load_hook("live")
+    form = '<body><form data-live="ub-plan"></form></body>'
+    loaded = live.on_post_page(form, page=SimpleNamespace(url="en/design/"))
+    assert loaded.startswith(form.removesuffix("</body>") + '<script type="module">')
+    assert 'import("../../assets/javascripts/live.js")' in loaded
+    assert loaded.endswith("</script></body>")
+    assert 'import("assets/javascripts/live.js")' in live.on_post_page(form, page=SimpleNamespace(url=""))
+    plain = "<body><p>no form</p></body>"
+    assert live.on_post_page(plain, page=SimpleNamespace(url="design/")) == plain
+
+
 @pytest.mark.build
 def test_serve_shows_an_edit_to_the_package_without_restart(project_copy: ProjectCopy) -> None:
     """`mkdocs serve` watches src/: edit a subcommand's help in a copy and the served CLI page shows the new text."""

@@ -26,6 +26,11 @@ JS_NEVER_FETCHED = (
     ),
     ("assets/javascripts/bundle.*.js", "https://api.github.com/", "only with repo_url set: see test below"),
     ("assets/javascripts/bundle.*.js", "https://", "the prefix of repository URLs, only with repo_url set"),
+    (
+        "assets/vendor/pyodide/pyodide.mjs",
+        "https://cdn.jsdelivr.net/pyodide/",
+        "Pyodide's default host for packages; live.js gives this site as indexURL and packageBaseUrl and loads none",
+    ),
 )
 
 
@@ -62,7 +67,7 @@ def test_no_style_sheet_loads_an_external_resource(built_site: Path) -> None:
 def test_scripts_name_only_urls_they_never_fetch(built_site: Path) -> None:
     """Every absolute URL in a script is one this site never fetches, for a stated reason (a CDN URL fails)."""
     unexplained = {}
-    for path in sorted(built_site.rglob("*.js")):
+    for path in sorted([*built_site.rglob("*.js"), *built_site.rglob("*.mjs")]):
         name = path.relative_to(built_site).as_posix()
         allowed = [prefix for glob, prefix, _ in JS_NEVER_FETCHED if fnmatch.fnmatch(name, glob)]
         bad = [url for url in js_urls(path.read_text(encoding="utf-8")) if not url.startswith(tuple(allowed))]
@@ -80,7 +85,7 @@ def test_conditions_for_bundle_urls_hold(project_root: Path, built_site: Path) -
 
 
 def test_katex_is_served_by_the_site(built_site: Path) -> None:
-    """KaTeX and its fonts are part of the site, every page has the loader, and the pyodide assets are not added."""
+    """KaTeX and its fonts are part of the site, every page has the loader, and no page names a CDN."""
     for name in ("katex.min.js", "katex.min.css", "fonts/KaTeX_Main-Regular.woff2", "LICENSE"):
         assert (built_site / "assets/vendor/katex" / name).is_file(), name
     loader = (built_site / "assets/javascripts/katex-init.js").read_text(encoding="utf-8")
@@ -88,7 +93,7 @@ def test_katex_is_served_by_the_site(built_site: Path) -> None:
     for path in html_files(built_site):
         text = path.read_text(encoding="utf-8")
         assert "assets/javascripts/katex-init.js" in text, path
-        assert "pyodide" not in text, path
+        assert "cdn.jsdelivr.net" not in text, path
 
 
 def test_privacy_plugin_fails_on_external_assets(project_root: Path) -> None:

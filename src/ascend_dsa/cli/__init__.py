@@ -25,7 +25,7 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from ascend_dsa.cli import claims, head_roofline, ub_plan
+from ascend_dsa.cli import claims, design_point, head_roofline, ub_plan
 from ascend_dsa.cli.exit_status import ExitStatus, epilog
 from ascend_dsa.cli.options import QUOTED_CHARS_MAX, shorten
 from ascend_dsa.errors import AscendDsaError, OutOfRange
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 #: Subcommand modules; each has ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``, and may
 #: say what status 1 means for it (``FINDING``) and what else status 2 covers (``USAGE``).
-SUBCOMMANDS = (head_roofline, claims, ub_plan)
+SUBCOMMANDS = (head_roofline, claims, ub_plan, design_point)
 
 PROG = "ascend-dsa"
 DISTRIBUTION = "ascend-dsa"
@@ -286,3 +286,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:  # noqa: BLE001 - the last line of defence: a bug is one line, not a traceback
         message = f"internal error, please report it: {type(error).__name__}: {error}"
         return _fail(ExitStatus.INTERNAL, message, seen.command)
+
+
+def run_captured(argv: Sequence[str]) -> tuple[int, str, str]:
+    """``main(argv)`` with its output kept: (status, stdout, stderr), for the live what-ifs in the reader's browser."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main([str(arg) for arg in argv])
+    return int(status), out.getvalue(), err.getvalue()

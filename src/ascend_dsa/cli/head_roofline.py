@@ -6,7 +6,14 @@ import sys
 from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.cli.exit_status import ExitStatus
-from ascend_dsa.cli.options import LIST_ITEMS_MAX, positive_float, positive_int, positive_int_list, unit_fraction
+from ascend_dsa.cli.options import (
+    LIST_ITEMS_MAX,
+    add_hardware_options,
+    hardware_of,
+    positive_int,
+    positive_int_list,
+    unit_fraction,
+)
 from ascend_dsa.errors import OutOfRange
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
 from ascend_dsa.facts.hopper import H800, MLA_V32
@@ -33,14 +40,7 @@ FINDING = "a finding: with --assert-report, the table differs from the report (t
 GRID_POINTS_MAX = 4096
 USAGE = f", or a grid of more than {GRID_POINTS_MAX} (heads, topk) pairs, or --assert-report with --chip h800"
 
-#: Option name -> hardware field it overrides.
-_OVERRIDES = {
-    "l2_bandwidth": "l2_bandwidth_bytes_per_s",
-    "cores": "ai_cores",
-    "clock": "clock_hz",
-    "cube_fma": "cube_fma_per_cycle",
-}
-#: The same options on a generic chip (the H800): the bandwidth that bounds the cores, cores, clock, FMA per cycle.
+#: The hardware options on a generic chip (the H800): the bandwidth that bounds the cores, cores, clock, FMA per cycle.
 _CHIP_OVERRIDES = {
     "l2_bandwidth": "bandwidth_bytes_per_s",
     "cores": "cores",
@@ -78,16 +78,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=positive_int,
         help="bytes of one KV token (default d_qk bf16 values: 1024 on ascend-950, 1152 on h800; FP8 on h800: 656)",
     )
-    parser.add_argument(
-        "--l2-bandwidth",
-        type=positive_float,
-        help="total bandwidth bounding the cores in B/s: L2 on ascend-950 (preset 5e12), HBM on h800 (3.35e12)",
-    )
-    parser.add_argument("--cores", type=positive_int, help="AI Cores, or SMs on h800 (presets 32, 132)")
-    parser.add_argument("--clock", type=positive_float, help="clock in Hz (presets 1.65e9, 1.83e9)")
-    parser.add_argument(
-        "--cube-fma", type=positive_int, help="matrix FMA per cycle per AI Core or SM (presets 4096, 2048)"
-    )
+    add_hardware_options(parser, h800=True)
     parser.add_argument(
         "--balanced-within",
         type=unit_fraction,
@@ -115,8 +106,7 @@ def chip_spec(args: argparse.Namespace) -> AnyChip:
     """The ``--chip`` preset with the hardware options applied (``--cube-fma`` counts FMA, two FLOP each)."""
     preset = CHIPS[args.chip]
     if isinstance(preset, AscendSpec):
-        changes = {name: getattr(args, o) for o, name in _OVERRIDES.items() if getattr(args, o) is not None}
-        return preset.with_overrides(**changes)
+        return hardware_of(args)
     changes = {name: getattr(args, o) for o, name in _CHIP_OVERRIDES.items() if getattr(args, o) is not None}
     if "matrix_flop_per_cycle_per_core" in changes:
         changes["matrix_flop_per_cycle_per_core"] *= 2

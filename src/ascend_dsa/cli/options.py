@@ -1,9 +1,11 @@
-"""Argument types that accept plain ASCII numbers only and turn a bad value into one line saying what was expected.
+"""Argument types that accept plain ASCII numbers only, and the options several commands share.
 
 Python's ``int`` and ``float`` also read full-width and Arabic-Indic digits, ``1_000``, ``inf`` and ``nan``; a
 command line that accepted those would take typos for numbers, so these types match ASCII digits first. A list
 holds at most ``LIST_ITEMS_MAX`` values and is read in time linear in its length; a value quoted back in an error
-is shortened to ``QUOTED_CHARS_MAX`` characters (a megabyte typed by mistake is not echoed whole).
+is shortened to ``QUOTED_CHARS_MAX`` characters (a megabyte typed by mistake is not echoed whole). The hardware
+overrides and a kernel instantiation's options are registered by one function each, so that commands name and
+check them alike.
 """
 
 from __future__ import annotations
@@ -11,7 +13,10 @@ from __future__ import annotations
 import argparse
 import math
 import re
+from typing import Any
 
+from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE
 
 #: Most values one comma-separated list option takes (every item is one row of work, or a grid axis).
@@ -96,3 +101,67 @@ def unit_fraction(text: str) -> float:
     if not 0.0 <= value < 1.0:
         raise argparse.ArgumentTypeError(f"{expected}, got {quoted(text)}")
     return value
+
+
+#: Option destination -> hardware field it overrides (``--l2-bandwidth``, ``--cores``, ``--clock``, ``--cube-fma``).
+HARDWARE_OVERRIDES = {
+    "l2_bandwidth": "l2_bandwidth_bytes_per_s",
+    "cores": "ai_cores",
+    "clock": "clock_hz",
+    "cube_fma": "cube_fma_per_cycle",
+}
+
+
+def add_hardware_options(parser: argparse.ArgumentParser, *, h800: bool = False) -> None:
+    """Register the hardware overrides of ``HARDWARE_OVERRIDES``; each left out keeps the preset's value.
+
+    With ``h800`` the help also names what each option means on the H800 (``--chip h800`` of head-roofline).
+    """
+    on_h800 = {
+        "l2": "; HBM on --chip h800 (3.35e12)",
+        "cores": "; SMs on --chip h800 (132)",
+        "clock": "; 1.83e9 on --chip h800",
+        "fma": "; per SM on --chip h800 (2048)",
+    }
+    extra = on_h800 if h800 else dict.fromkeys(on_h800, "")
+    parser.add_argument(
+        "--l2-bandwidth", type=positive_float, help=f"total L2 bandwidth in B/s (preset 5e12{extra['l2']})"
+    )
+    parser.add_argument("--cores", type=positive_int, help=f"AI Cores sharing the L2 (preset 32{extra['cores']})")
+    parser.add_argument("--clock", type=positive_float, help=f"clock in Hz (preset 1.65e9{extra['clock']})")
+    parser.add_argument(
+        "--cube-fma", type=positive_int, help=f"CUBE FMA per cycle per AI Core (preset 4096{extra['fma']})"
+    )
+
+
+def hardware_of(args: argparse.Namespace) -> AscendSpec:
+    """The Ascend 950 with the hardware overrides given on the command line."""
+    changes: dict[str, Any] = {
+        field: getattr(args, option)
+        for option, field in HARDWARE_OVERRIDES.items()
+        if getattr(args, option) is not None
+    }
+    return ASCEND_950.with_overrides(**changes) if changes else ASCEND_950
+
+
+def add_instantiation_options(parser: argparse.ArgumentParser) -> None:
+    """Register a kernel instantiation's B_TOPK, INDEX_BLOCK_SIZE, VECTOR Cores and heads (defaults: shipped)."""
+    parser.add_argument(
+        "--b-topk", type=positive_int, default=SHIPPED_KERNEL.b_topk, help="KV tokens per block (shipped: 64)"
+    )
+    parser.add_argument(
+        "--index-block-size",
+        type=positive_int,
+        default=SHIPPED_KERNEL.index_block_size,
+        help="indices read per index group (shipped: 640)",
+    )
+    parser.add_argument(
+        "--vector-cores",
+        type=positive_int,
+        choices=(1, 2),
+        default=SHIPPED_KERNEL.vector_cores_per_cube,
+        help="VECTOR Cores per CUBE Core (shipped: 2)",
+    )
+    parser.add_argument(
+        "--heads", type=positive_int, default=SHIPPED_KERNEL.heads_per_core, help="q heads per AI Core (shipped: 64)"
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from ascend_dsa.cli.options import positive_int
+from ascend_dsa.cli.options import add_instantiation_options
 from ascend_dsa.errors import ForbiddenDesign
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
@@ -35,25 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--fp4-extra", action="store_true", help="add the FP4 extra cache (decode only)")
     parser.add_argument("--sink", action="store_true", help="with attention sink")
-    parser.add_argument(
-        "--b-topk", type=positive_int, default=SHIPPED_KERNEL.b_topk, help="KV tokens per block (shipped: 64)"
-    )
-    parser.add_argument(
-        "--index-block-size",
-        type=positive_int,
-        default=SHIPPED_KERNEL.index_block_size,
-        help="indices read per index group (shipped: 640)",
-    )
-    parser.add_argument(
-        "--vector-cores",
-        type=positive_int,
-        choices=(1, 2),
-        default=SHIPPED_KERNEL.vector_cores_per_cube,
-        help="VECTOR Cores per CUBE Core (shipped: 2)",
-    )
-    parser.add_argument(
-        "--heads", type=positive_int, default=SHIPPED_KERNEL.heads_per_core, help="q heads per AI Core (shipped: 64)"
-    )
+    add_instantiation_options(parser)
     parser.add_argument(
         "--chip",
         choices=("ascend-950", "h800"),

@@ -19,7 +19,7 @@ from ascend_dsa.models.design_point import (
     evaluate,
     smallest_compute_bound_heads,
 )
-from ascend_dsa.render.format import whole_or
+from ascend_dsa.render.format import display_width, pad_to, whole_or
 from ascend_dsa.render.markdown import Align, citation, kind_name, table
 from ascend_dsa.report.scenarios import ALTERNATIVES
 
@@ -173,3 +173,32 @@ def render_what_if_table(
         pick(lang, f"算力 bound 所需最少 head（topk {topk}）", f"fewest heads for compute-bound (topk {topk})"),
     ]
     return table(headers, rows, ("left", "left", "right", "left", "right"))
+
+
+def design_limits_text(evaluation: DesignEvaluation, lang: Lang = "en") -> str:
+    """Every limit of an evaluated point as plain text for the command line: verdict, use, demand and capacity."""
+    names = [limit_name(c.limit, lang) for c in evaluation.checks]
+    width = max(display_width(name) for name in names)
+    lines = [
+        pick(
+            lang,
+            f"# 设计点：{describe_point(evaluation.point, lang)}；硬件：{evaluation.spec_name}",
+            f"# design point: {evaluation.point.describe()}; hardware: {evaluation.spec_name}",
+        )
+    ]
+    for name, c in zip(names, evaluation.checks, strict=True):
+        verdict = pick(lang, "满足", "fits") if c.fits else pick(lang, "超出", "EXCEEDED")
+        mark = " ◀" if c.limit is evaluation.binding else ""
+        lines.append(
+            f"{pad_to(name, width)}  {pad_to(verdict, 8)}  {c.utilisation:>7.1%}  {whole_or(c.demand, 1):>10} / "
+            f"{whole_or(c.capacity, 1):<10} {unit_name(c.unit, lang)}{mark}"
+        )
+    lines.append(
+        pick(
+            lang,
+            f"◀ 占用率最高、最先触顶的限制：{limit_name(evaluation.binding, lang)}；{_verdict(evaluation, lang)}",
+            f"◀ the limit with the highest use binds first: {limit_name(evaluation.binding, lang)}; "
+            f"{_verdict(evaluation, lang)}",
+        )
+    )
+    return "\n".join(lines)

@@ -7,6 +7,7 @@ alike on every page. Both languages write numbers alike; only unit words differ,
 from __future__ import annotations
 
 import math
+import unicodedata
 from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.lang import COUNT_UNITS, Lang, check_lang, pick, unit_name
@@ -132,3 +133,13 @@ def published_cell(result: ClaimResult, lang: Lang) -> str:
     if not figure.written:
         return text
     return pick(lang, f"{text}（原文 `{figure.written}`）", f"{text} (written `{figure.written}`)")
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes in a terminal or a monospaced font: wide (CJK) characters take two."""
+    return sum(2 if unicodedata.east_asian_width(c) in {"W", "F"} else 1 for c in text)
+
+
+def pad_to(text: str, columns: int) -> str:
+    """``text`` followed by spaces up to ``columns`` display columns, so that Chinese columns line up too."""
+    return text + " " * max(0, columns - display_width(text))

@@ -1,4 +1,4 @@
-"""Wrappers that make a renderer's Markdown or SVG display as such in Jupyter (through the ``_repr_*_`` protocol).
+"""Wrappers that make a renderer's Markdown, SVG or HTML display as such in Jupyter (the ``_repr_*_`` protocol).
 
 Jupyter asks an object for ``_repr_markdown_`` or ``_repr_svg_`` before falling back to ``repr``; a notebook
 cell that ends with ``as_markdown(render_x(...))`` therefore shows a formatted table, with no import from IPython.
@@ -37,6 +37,26 @@ class NotebookSvg(str):
     def __repr__(self) -> str:
         """A short stand-in, so that a notebook does not store the picture twice (as SVG and as text)."""
         return f"<SVG figure, {len(self)} characters>"
+
+
+class NotebookHtml(str):
+    """HTML (a live form) that Jupyter and the site's notebook pages show as such."""
+
+    __slots__ = ()
+
+    def _repr_html_(self) -> str:
+        return str(self)
+
+    def __repr__(self) -> str:
+        """A short stand-in, so that a notebook does not store the markup twice (as HTML and as text)."""
+        return f"<HTML, {len(self)} characters>"
+
+
+def as_html(html: str) -> NotebookHtml:
+    """``html`` (a renderer's markup, such as ``render_live_form``'s) for display in a notebook."""
+    if not isinstance(html, str) or not html.lstrip().startswith("<"):
+        raise ValueError(f"html must be markup starting with a tag, got {str(html)[:20]!r}")
+    return NotebookHtml(html)
 
 
 def as_markdown(text: str) -> NotebookMarkdown:

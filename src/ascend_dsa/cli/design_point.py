@@ -1,0 +1,59 @@
+"""``ascend-dsa design-point``: every hardware limit of one design point, demand against capacity."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+from ascend_dsa.cli import ub_plan
+from ascend_dsa.cli.options import add_hardware_options, add_instantiation_options, hardware_of, positive_int
+from ascend_dsa.errors import ForbiddenDesign
+from ascend_dsa.models.design_point import SHIPPED_DESIGN, DesignPoint, KvCache, evaluate
+from ascend_dsa.render.design_space import design_limits_text
+
+if TYPE_CHECKING:
+    import argparse
+
+NAME = "design-point"
+HELP = (
+    "Each limit of one design point (L2, FixPipe, L0C, UB, MTE2 queue, L1) as demand against capacity, as on the "
+    "design page; exit 0 if all fit, 1 if one is exceeded, 2 if the kernel forbids the combination."
+)
+FINDING = "a finding: at least one limit is exceeded"
+USAGE = ub_plan.USAGE
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register the point's options (defaults: the report's design point) and the hardware overrides."""
+    point = SHIPPED_DESIGN
+    parser.add_argument("--lang", choices=("zh", "en"), default="en", help="language of the output (default en)")
+    parser.add_argument("--topk", type=positive_int, default=point.topk, help="topk (default 512)")
+    parser.add_argument(
+        "--kv-cache",
+        choices=[c.value for c in KvCache],
+        default=point.kv_cache.value,
+        help="KV cache read: bf16 (prefill), fp8 or fp8+fp4 (decode); default bf16",
+    )
+    parser.add_argument("--sink", action="store_true", help="with attention sink")
+    add_instantiation_options(parser)
+    add_hardware_options(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print every limit; exit 0 if all fit, 1 if one is exceeded, 2 naming the rule for a forbidden point."""
+    point = DesignPoint(
+        heads_per_core=args.heads,
+        topk=args.topk,
+        b_topk=args.b_topk,
+        vector_cores=args.vector_cores,
+        kv_cache=KvCache(args.kv_cache),
+        sink=args.sink,
+        index_block_size=args.index_block_size,
+    )
+    try:
+        evaluation = evaluate(point, hardware_of(args))
+    except ForbiddenDesign as error:
+        print(f"ascend-dsa {NAME}: error: {error}", file=sys.stderr)
+        return 2
+    print(design_limits_text(evaluation, args.lang))
+    return 0 if evaluation.fits else 1

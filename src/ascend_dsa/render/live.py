@@ -1,0 +1,159 @@
+"""The "Run live" forms: the command line's options as inputs, for live.js to run in the reader's browser.
+
+Each form names a what-if (``data-live``: a subcommand of ``ascend-dsa``), holds one input per option with the
+option's name without dashes, and an output element (``data-live-output``) where live.js prints what the command
+prints. Until the reader clicks, only the button shows and nothing is downloaded; every sentence live.js shows comes
+from the form's ``data-live-*`` attributes, so the script holds no words of either language.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+from typing import Final
+
+from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.facts.kv_formats import KvFormat, Mode
+from ascend_dsa.lang import Lang, Text
+from ascend_dsa.models.design_point import SHIPPED_DESIGN, KvCache
+from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK
+from ascend_dsa.report.rules import CHAPTERS
+
+
+@dataclass(frozen=True)
+class LiveInput:
+    """One option of a command as a form input: a text box, a choice or a flag; empty means the command's preset."""
+
+    #: The command-line option without its leading dashes (``l2-bandwidth`` for ``--l2-bandwidth``).
+    option: str
+    #: The value the form starts with; "" leaves the option out, so the command uses its preset.
+    value: str = ""
+    #: The preset shown in an empty text box.
+    preset: str = ""
+    #: For a choice: the values offered ("" first means "not given").
+    choices: tuple[str, ...] = ()
+    #: A flag (``--sink``): a check box, given when ticked.
+    flag: bool = False
+    #: A fixed value given every time (the claims' language), not shown.
+    hidden: bool = False
+
+    def __post_init__(self) -> None:
+        """Reject an option spelled with dashes or a start value outside the choices."""
+        if not self.option or self.option.startswith("-"):
+            raise ValueError(f"option must be a name without leading dashes, got {self.option!r}")
+        if self.choices and self.value not in self.choices:
+            raise ValueError(f"value must be one of {self.choices!r}, got {self.value!r}")
+
+    def html(self, lang: Lang) -> str:
+        """The labelled input."""
+        name = escape(self.option)
+        if self.hidden:
+            return f'<input type="hidden" name="{name}" value="{escape(self.value)}">'
+        label = f"<code>--{name}</code>"
+        if self.flag:
+            checked = " checked" if self.value else ""
+            return f'<label><input type="checkbox" name="{name}"{checked}> {label}</label>'
+        if self.choices:
+            options = "".join(
+                f'<option value="{escape(c)}"{" selected" if c == self.value else ""}>'
+                f"{escape(c) if c else _PRESET.in_(lang)}</option>"
+                for c in self.choices
+            )
+            return f'<label>{label} <select name="{name}">{options}</select></label>'
+        preset = f' placeholder="{escape(self.preset)}"' if self.preset else ""
+        return (
+            f'<label>{label} <input type="text" name="{name}" value="{escape(self.value)}"{preset} '
+            'inputmode="decimal" autocomplete="off" spellcheck="false"></label>'
+        )
+
+
+_PRESET: Final = Text("（预设）", "(preset)")
+
+
+def _numbers(values: tuple[int, ...]) -> str:
+    return ",".join(str(v) for v in values)
+
+
+#: The what-ifs a page can run live: command -> its inputs, in the order of the command's --help.
+LIVE_FORMS: Final = {
+    "head-roofline": (
+        LiveInput("heads", value=_numbers(REPORT_HEADS)),
+        LiveInput("topk", value=_numbers(REPORT_TOPK)),
+        LiveInput("l2-bandwidth", preset=f"{ASCEND_950.l2_bandwidth_bytes_per_s:g}"),
+        LiveInput("cores", preset=str(ASCEND_950.ai_cores)),
+        LiveInput("clock", preset=f"{ASCEND_950.clock_hz:g}"),
+        LiveInput("cube-fma", preset=str(ASCEND_950.cube_fma_per_cycle)),
+    ),
+    "ub-plan": (
+        LiveInput("mode", value=Mode.PREFILL.value, choices=tuple(m.value for m in Mode)),
+        LiveInput("main-cache", choices=("", *(f.value for f in KvFormat))),
+        LiveInput("fp4-extra", flag=True),
+        LiveInput("sink", flag=True),
+        LiveInput("b-topk", value=str(SHIPPED_KERNEL.b_topk)),
+        LiveInput("index-block-size", value=str(SHIPPED_KERNEL.index_block_size)),
+        LiveInput("vector-cores", value=str(SHIPPED_KERNEL.vector_cores_per_cube), choices=("1", "2")),
+        LiveInput("heads", value=str(SHIPPED_KERNEL.heads_per_core)),
+    ),
+    "claims": (
+        LiveInput("chapter", choices=("", *CHAPTERS)),
+        LiveInput("clock", preset=f"{ASCEND_950.clock_hz:g}"),
+        LiveInput("l2-bandwidth", preset=f"{ASCEND_950.l2_bandwidth_bytes_per_s:g}"),
+        LiveInput("cores", preset=str(ASCEND_950.ai_cores)),
+        LiveInput("cube-fma", preset=str(ASCEND_950.cube_fma_per_cycle)),
+        LiveInput("fixpipe-rate", preset=str(ASCEND_950.fixpipe_bytes_per_cycle_1c1v)),
+        LiveInput("b-topk", preset=str(SHIPPED_KERNEL.b_topk)),
+        LiveInput("heads-per-core", preset=str(SHIPPED_KERNEL.heads_per_core)),
+    ),
+    "design-point": (
+        LiveInput("topk", value=str(SHIPPED_DESIGN.topk)),
+        LiveInput("kv-cache", value=SHIPPED_DESIGN.kv_cache.value, choices=tuple(c.value for c in KvCache)),
+        LiveInput("sink", flag=True),
+        LiveInput("b-topk", value=str(SHIPPED_DESIGN.b_topk)),
+        LiveInput("index-block-size", value=str(SHIPPED_DESIGN.index_block_size)),
+        LiveInput("vector-cores", value=str(SHIPPED_DESIGN.vector_cores), choices=("1", "2")),
+        LiveInput("heads", value=str(SHIPPED_DESIGN.heads_per_core)),
+        LiveInput("l2-bandwidth", preset=f"{ASCEND_950.l2_bandwidth_bytes_per_s:g}"),
+        LiveInput("cores", preset=str(ASCEND_950.ai_cores)),
+    ),
+}
+#: Commands whose output has a language: the form gives ``--lang`` as the page's, hidden.
+_WITH_LANG: Final = frozenset({"claims", "design-point"})
+
+_START: Final = Text("在浏览器里运行", "Run live")
+_ABOUT: Final = Text(
+    "点一下，本页就在你的浏览器里运行同一个包的命令行（Python 编译成 WebAssembly，从本站下载几 MB，"
+    "不访问其他网站）；之后改任一输入，输出立即重算。",
+    "One click runs the same package's command line in your browser (Python compiled to WebAssembly, a few "
+    "MB downloaded from this site, no other host asked); then every change of an input recomputes the output.",
+)
+#: What the form's status line says, in both languages: live.js reads each from a ``data-live-*`` attribute.
+_STATUS: Final = {
+    "loading": Text("正在下载并启动 Python……", "Downloading and starting Python..."),
+    "importing": Text("正在载入 ascend_dsa……", "Loading ascend_dsa..."),
+    "ready": Text("已就绪：输出与同样选项下命令行的输出一致。", "Ready: the output is what the command prints."),
+    "failed": Text(
+        "无法在浏览器里运行，上面的表格仍是构建时的结果：", "Cannot run live; the tables above are the build's:"
+    ),
+}
+
+
+def render_live_form(command: str, *, lang: Lang = "zh") -> str:
+    """A "Run live" form for ``ascend-dsa COMMAND``: a button, then its options as inputs and its output."""
+    if command not in LIVE_FORMS:
+        raise ValueError(f"command must be one of {', '.join(LIVE_FORMS)}, got {command!r}")
+    inputs = list(LIVE_FORMS[command])
+    if command in _WITH_LANG:
+        inputs.insert(0, LiveInput("lang", value=lang, hidden=True))
+    messages = " ".join(f'data-live-{key}="{escape(text.in_(lang))}"' for key, text in _STATUS.items())
+    fields = "\n".join(item.html(lang) for item in inputs)
+    return (
+        f'<form class="live-form" data-live="{command}" {messages}>\n'
+        f'<p><button type="button" class="md-button" data-live-start>{escape(_START.in_(lang))}</button> '
+        f"<small>{escape(_ABOUT.in_(lang))}</small></p>\n"
+        '<p data-live-status role="status" hidden><span></span> <progress max="3" value="0"></progress></p>\n'
+        f"<fieldset hidden><legend><code>ascend-dsa {command}</code></legend>\n{fields}\n</fieldset>\n"
+        '<p class="live-error" data-live-error role="alert" hidden></p>\n'
+        '<pre class="live-output" data-live-output hidden></pre>\n'
+        "</form>"
+    )

@@ -1,0 +1,67 @@
+"""The "Run live" forms: one input per option of the command, named as the command line names it."""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+import pytest
+
+from ascend_dsa.cli import build_parser
+from ascend_dsa.render.live import LIVE_FORMS, LiveInput, render_live_form
+
+
+def subcommand_options(command: str) -> dict[str, argparse.Action]:
+    """The options of ``ascend-dsa COMMAND`` by name without dashes."""
+    parser = build_parser()
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))  # noqa: SLF001
+    sub = subparsers.choices[command]
+    return {
+        option.removeprefix("--"): action
+        for action in sub._actions  # noqa: SLF001
+        for option in action.option_strings
+        if option.startswith("--")
+    }
+
+
+@pytest.mark.parametrize("command", list(LIVE_FORMS))
+def test_every_input_is_an_option_of_the_command_with_its_choices(command: str) -> None:
+    """Each input names an option of the command, in --help order; a choice offers its choices; a flag is a flag."""
+    options = subcommand_options(command)
+    order = [list(options).index(item.option) for item in LIVE_FORMS[command]]
+    assert order == sorted(order)
+    for item in LIVE_FORMS[command]:
+        action = options[item.option]
+        if item.choices:
+            assert [c for c in item.choices if c] == [str(c) for c in action.choices or ()], item.option
+        assert item.flag is (action.nargs == 0), item.option
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("command", list(LIVE_FORMS))
+def test_form_has_the_test_hooks_the_issue_names(command: str, lang: str) -> None:
+    """``data-live``, one ``name`` per input, an output element, a button and a hidden fieldset, in both languages."""
+    html = render_live_form(command, lang=lang)  # type: ignore[arg-type]
+    assert html.startswith(f'<form class="live-form" data-live="{command}" ')
+    assert "data-live-output" in html
+    assert "<fieldset hidden>" in html
+    names = re.findall(r'name="([a-z0-9-]+)"', html)
+    given_lang = ["lang"] if command in {"claims", "design-point"} else []
+    assert names == [*given_lang, *(i.option for i in LIVE_FORMS[command])]
+    assert ("在浏览器里运行" in html) is (lang == "zh")
+    assert ("Run live" in html) is (lang == "en")
+
+
+def test_claims_form_asks_for_the_pages_language() -> None:
+    """The claims form gives ``--lang`` as the page's language, hidden."""
+    assert '<input type="hidden" name="lang" value="zh">' in render_live_form("claims", lang="zh")
+
+
+def test_unknown_command_and_bad_inputs_are_refused() -> None:
+    """A command without a form, an option with dashes and a start value outside the choices are one-line errors."""
+    with pytest.raises(ValueError, match="command must be one of head-roofline, ub-plan, claims, design-point, got "):
+        render_live_form("forward")
+    with pytest.raises(ValueError, match="without leading dashes"):
+        LiveInput("--heads")
+    with pytest.raises(ValueError, match="value must be one of"):
+        LiveInput("mode", value="train", choices=("prefill", "decode"))

@@ -1,0 +1,216 @@
+"""The live what-ifs in Chromium: each form prints what ``ascend-dsa`` prints for the same options, from localhost only.
+
+Every test opens a page, clicks "Run live", sets inputs as a reader would and compares the form's output (and its
+error line) with the command line run here, in a subprocess of this interpreter with the working tree's source. The
+``traffic`` fixture fails a test whose page asked any host but 127.0.0.1 for anything, or logged an error.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from typing import TYPE_CHECKING
+
+import pytest
+
+from tests.conftest import ROOT
+from tests.site.test_browser import PHONE, Traffic, open_page, traffic  # noqa: F401 - traffic is a fixture
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Locator, Page
+
+pytestmark = pytest.mark.browser
+
+#: Longest wait for the runtime to load and the package to import (cold, on a loaded 2-core machine).
+LOAD_TIMEOUT_MS = 90_000
+
+#: A value per input name: text for boxes and choices, True/False for check boxes.
+Inputs = dict[str, "str | bool"]
+
+
+def cli(argv: list[str]) -> subprocess.CompletedProcess[str]:
+    """``python -m ascend_dsa ARGV`` with the working tree's source, as a reader would run it."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "PYTHONIOENCODING": "utf-8"}
+    return subprocess.run(
+        [sys.executable, "-m", "ascend_dsa", *argv],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=False,
+        env=env,
+        timeout=120,
+    )
+
+
+def start(page: Page, site_url: str, path: str, command: str) -> Locator:
+    """Open ``path``, check nothing live was fetched yet, click the form's button and wait until it is ready."""
+    open_page(page, site_url, path)
+    form = page.locator(f'form[data-live="{command}"]')
+    assert form.count() == 1
+    assert form.locator("fieldset").is_hidden()
+    assert form.locator("[data-live-output]").is_hidden()
+    before = page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
+    assert [url for url in before if "live" in url or "pyodide" in url] == []
+    form.locator("[data-live-start]").click()
+    page.wait_for_function(
+        f"document.querySelector('form[data-live=\"{command}\"]').dataset.liveState === 'ready'",
+        timeout=LOAD_TIMEOUT_MS,
+    )
+    assert form.locator("fieldset").is_visible()
+    assert form.locator("progress").is_hidden()
+    return form
+
+
+def set_inputs(form: Locator, inputs: Inputs) -> None:
+    """Type, choose and tick as a reader would; each change re-runs the command in the page."""
+    for name, value in inputs.items():
+        field = form.locator(f'[name="{name}"]')
+        kind = field.evaluate("e => e.tagName === 'SELECT' ? 'select' : e.type")
+        if kind == "checkbox":
+            field.set_checked(bool(value))
+        elif kind == "select":
+            field.select_option(str(value))
+        else:
+            field.fill(str(value))
+
+
+def argv_of(form: Locator, command: str) -> list[str]:
+    """The command line the form's inputs stand for, read from what the reader sees (empty: the preset)."""
+    argv = [command]
+    for field in form.locator("[name]").all():
+        name = field.get_attribute("name")
+        if field.evaluate("e => e.type") == "checkbox":
+            argv += [f"--{name}"] if field.is_checked() else []
+        elif (value := field.input_value().strip()) != "":
+            argv += [f"--{name}", value]
+    return argv
+
+
+def assert_same_as_cli(form: Locator, command: str) -> subprocess.CompletedProcess[str]:
+    """The output element's text is the command's stdout, and the error line its stderr, character for character."""
+    result = cli(argv_of(form, command))
+    error = form.locator("[data-live-error]")
+    assert form.get_attribute("data-live-exit") == str(result.returncode)
+    if result.stdout:
+        assert form.locator("[data-live-output]").text_content() == result.stdout
+    assert (error.text_content() or "") == result.stderr.rstrip()
+    assert error.is_visible() is bool(result.stderr)
+    return result
+
+
+#: (page, command, three input combinations, an input the command rejects, the option its error names, a fix).
+CASES = [
+    (
+        "discussion/heads-per-core/",
+        "head-roofline",
+        [{}, {"heads": "16,48,96", "topk": "2048"}, {"l2-bandwidth": "2.5e12", "cores": "24", "clock": "1.8e9"}],
+        {"heads": "0"},
+        "heads",
+        {"heads": "64"},
+    ),
+    (
+        "en/design/",
+        "ub-plan",
+        [{}, {"mode": "decode", "fp4-extra": True, "sink": True}, {"b-topk": "128"}],
+        {"mode": "prefill", "fp4-extra": False, "sink": False, "b-topk": "96"},
+        None,
+        {"b-topk": "64"},
+    ),
+    (
+        "design/",
+        "design-point",
+        [{}, {"heads": "128"}, {"vector-cores": "1", "kv-cache": "fp8", "l2-bandwidth": "2.5e12"}],
+        {"heads": "64", "vector-cores": "2", "kv-cache": "bf16", "cores": "-3"},
+        "cores",
+        {"cores": "", "l2-bandwidth": ""},
+    ),
+    (
+        "en/reference/claims/",
+        "claims",
+        [{}, {"chapter": "discussion/one-vector-core", "fixpipe-rate": "256"}, {"chapter": "", "b-topk": "96"}],
+        {"fixpipe-rate": "", "b-topk": "", "clock": "fast"},
+        "clock",
+        {"clock": ""},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("path", "command", "combinations", "rejected", "named", "fix"), CASES, ids=[c[1] for c in CASES]
+)
+def test_live_form_prints_what_the_command_prints(
+    page: Page,
+    site_url: str,
+    traffic: Traffic,  # noqa: F811 - the fixture
+    path: str,
+    command: str,
+    combinations: list[Inputs],
+    rejected: Inputs,
+    named: str | None,
+    fix: Inputs,
+) -> None:
+    """Three combinations equal the command's output; a rejected one shows its one-line error and the form goes on."""
+    form = start(page, site_url, path, command)
+    for inputs in combinations:
+        set_inputs(form, inputs)
+        assert_same_as_cli(form, command)
+    set_inputs(form, rejected)
+    result = assert_same_as_cli(form, command)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1
+    error = form.locator("[data-live-error]")
+    if named is not None:  # the line sits right after the input it names
+        assert error.evaluate("e => e.previousElementSibling.querySelector('[name]').name") == named
+    set_inputs(form, fix)  # the page keeps working after the error
+    assert assert_same_as_cli(form, command).returncode == 0
+    assert error.is_hidden()
+    assert traffic.external() == []
+
+
+@pytest.mark.usefixtures("traffic")
+def test_the_what_if_notebook_page_runs_its_form_live_on_a_phone_in_dark_mode(page: Page, site_url: str) -> None:
+    """The notebook page's form (a cell's HTML output) runs too, Chinese, phone-wide and dark, without overflowing."""
+    page.set_viewport_size(PHONE)
+    page.emulate_media(color_scheme="dark")
+    form = start(page, site_url, "design/what-if/", "design-point")
+    set_inputs(form, {"heads": "32", "sink": True})
+    assert_same_as_cli(form, "design-point")
+    assert form.locator("[data-live-output]").text_content().startswith("# 设计点")  # type: ignore[union-attr]
+    # The output scrolls inside its box; the page itself does not become wider than the phone.
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    box = form.bounding_box()
+    assert box is not None
+    assert box["width"] <= PHONE["width"]
+
+
+def test_a_missing_runtime_says_so_and_the_tables_stay(page: Page, site_url: str) -> None:
+    """With the runtime's files missing (404), the form says it cannot run live; the build's tables are untouched."""
+    page.route("**/assets/vendor/pyodide/**", lambda route: route.fulfill(status=404, body="missing"))
+    open_page(page, site_url, "en/discussion/heads-per-core/")
+    tables = page.locator("article table").count()
+    form = page.locator('form[data-live="head-roofline"]')
+    form.locator("[data-live-start]").click()
+    status = form.locator("[data-live-status]")
+    page.wait_for_function(
+        "document.querySelector('form[data-live]').dataset.liveFailure !== undefined", timeout=LOAD_TIMEOUT_MS
+    )
+    assert status.inner_text().startswith("Cannot run live; the tables above are the build's:")
+    assert form.locator("fieldset").is_hidden()
+    assert form.locator("[data-live-start]").is_enabled()
+    assert page.locator("article table").count() == tables
+
+
+def test_two_forms_of_a_page_share_one_runtime(page: Page, site_url: str, traffic: Traffic) -> None:  # noqa: F811
+    """Both forms of the design page, clicked one after the other, run on one runtime: its files load once."""
+    open_page(page, site_url, "en/design/")
+    for command in ("ub-plan", "design-point"):
+        page.locator(f'form[data-live="{command}"] [data-live-start]').click()
+    for command in ("ub-plan", "design-point"):
+        page.wait_for_function(
+            f"document.querySelector('form[data-live=\"{command}\"]').dataset.liveState === 'ready'",
+            timeout=LOAD_TIMEOUT_MS,
+        )
+        assert_same_as_cli(page.locator(f'form[data-live="{command}"]'), command)
+    fetched = [url for url in traffic.requests if url.endswith(("pyodide.asm.wasm", "ascend_dsa.zip"))]
+    assert len(fetched) == 2, fetched
