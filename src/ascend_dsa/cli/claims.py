@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 NAME = "claims"
 HELP = "List every figure of the report with ours, theirs, the rule and the status; exit 1 if any differs."
+#: The same summary for the Chinese command-line reference page.
+HELP_ZH = "列出报告的每一个数：我们算的、报告写的、比对规则和结论；有任何一个对不上就以状态 1 退出。"
 FINDING = "a finding: at least one claim differs from the report (each is named on stderr)"
 
 #: Option name -> hardware field it overrides.

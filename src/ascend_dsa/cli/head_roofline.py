@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 NAME = "head-roofline"
 HELP = "CUBE vs L2 cycles per AI Core for each (q heads, topk), as in report (zh) lines 85-114."
+#: The same summary for the Chinese command-line reference page.
+HELP_ZH = "按 (q head 数, topk) 逐行算出每个 AI Core 的 CUBE 周期与 L2 周期，对应报告 (zh) 第 85-114 行。"
 FINDING = "a finding: with --assert-report, the table differs from the report (the rows are named on stderr)"
 #: Most (heads, topk) pairs one run computes and prints: a row each, twice.
 GRID_POINTS_MAX = 4096
