@@ -191,9 +191,7 @@ def test_each_edition_has_its_own_index(built_site: Path) -> None:
 
 
 #: What a snippet must not show: citation notes, notebook prompts and copy labels, code.
-_NOT_PROSE = re.compile(
-    r"^<p>(?:Covers |对应报告)|In\xa0\[\d+\]|Out\[\d+\]|Copied!|^from |import \("
-)
+_NOT_PROSE = re.compile(r"^<p>(?:Covers |对应报告)|In\xa0\[\d+\]|Out\[\d+\]|Copied!|^from |import \(")
 
 
 def test_snippets_hold_no_figure_labels_tables_or_pilcrows(built_site: Path) -> None:
