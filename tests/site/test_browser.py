@@ -491,3 +491,142 @@ def test_chinese_text_renders_with_real_glyphs(page: Page, site_url: str, traffi
     open_page(page, site_url, "")
     assert page.evaluate(_GLYPHS_DIFFER)
     assert traffic.requests
+
+
+# Tables and notebook cells as a reader sees them (issue 18): status marks without an emoji font, notebook output
+# that fits at 1280 px and scrolls with a cue at 390 px, lists in cells that break only between items, copy
+# buttons that never cover code; at both widths, in both editions and schemes.
+
+EDITIONS = pytest.mark.parametrize("edition", ["", "en/"])
+WIDTHS = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
+SCHEMES = pytest.mark.parametrize("scheme", ["light", "dark"])
+
+#: JavaScript: the article's emoji status marks, and each drawn mark's icon, size and word.
+_STATUS_MARKS = """() => {
+  const article = document.querySelector("article");
+  const marks = [...article.querySelectorAll(".ascend-status")].map((mark) => {
+    const icon = getComputedStyle(mark, "::before");
+    return [icon.backgroundImage.slice(0, 30), parseFloat(icon.width), mark.textContent.trim()];
+  });
+  return {emoji: (article.innerText.match(/[\\u2705\\u274c]/gu) || []).length, marks};
+}"""
+
+
+@EDITIONS
+@SCHEMES
+def test_status_marks_draw_without_an_emoji_font(
+    page: Page, site_url: str, traffic: Traffic, edition: str, scheme: str
+) -> None:
+    """The claims ledger's status cells are a word after an SVG tick drawn by CSS, not an emoji glyph."""
+    page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
+    open_page(page, site_url, f"{edition}reference/claims/")
+    found = page.evaluate(_STATUS_MARKS)
+    assert found["emoji"] == 0
+    assert len(found["marks"]) >= 50
+    for image, width, word in found["marks"]:
+        assert image.startswith('url("data:image/svg+xml'), image
+        assert width > 8, width
+        assert word in {"一致", "agrees", "是", "yes"}, word
+    assert traffic.requests
+
+
+#: JavaScript: each table of a notebook output as [its width, its output's width, whether something between
+#: them scrolls it, that scroller's background (the shadow cue)].
+_OUTPUT_TABLES = """() => [...document.querySelectorAll("article .jp-OutputArea-output table")].map((table) => {
+  const output = table.closest(".jp-OutputArea-output");
+  let scroller = table.parentElement;
+  while (scroller !== output && scroller.scrollWidth <= scroller.clientWidth + 1) scroller = scroller.parentElement;
+  const wide = scroller.scrollWidth > scroller.clientWidth + 1;
+  return [
+    Math.round(table.getBoundingClientRect().right - output.getBoundingClientRect().right), wide,
+    getComputedStyle(scroller).backgroundImage,
+  ];
+})"""
+
+
+@EDITIONS
+@SCHEMES
+def test_notebook_outputs_fit_wide_and_scroll_with_a_cue_on_a_phone(
+    page: Page, site_url: str, traffic: Traffic, edition: str, scheme: str
+) -> None:
+    """At 1280 px every notebook table fits its column; at 390 px the wide ones scroll under a shadow cue."""
+    page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
+    page.set_viewport_size(DESKTOP)
+    open_page(page, site_url, f"{edition}design/what-if/")
+    tables = page.evaluate(_OUTPUT_TABLES)
+    assert len(tables) >= 5
+    assert [t for t in tables if t[0] > 0 or t[1]] == []
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(200)
+    wide = [t for t in page.evaluate(_OUTPUT_TABLES) if t[1]]
+    assert len(wide) >= 3  # the limits tables have seven columns
+    assert all(t[2].count("gradient") == 4 for t in wide), wide
+    assert traffic.requests
+
+
+#: JavaScript: for each row of the online-softmax trace, how many lines each head's logit list takes.
+_LIST_LINES = """() => {
+  const table = [...document.querySelectorAll("article table")].find((t) => t.innerText.includes("running_sumexp"));
+  return [...table.querySelectorAll("tbody tr")].map((row) => {
+    const cell = row.querySelectorAll("td")[1];
+    const text = cell.firstChild;
+    const heads = text.textContent.split("\\u00a0/ ");
+    let start = 0;
+    return heads.map((head) => {
+      const range = document.createRange();
+      range.setStart(text, start);
+      range.setEnd(text, start + head.length);
+      start += head.length + 3;
+      return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+    });
+  });
+}"""
+
+
+@EDITIONS
+@WIDTHS
+def test_a_list_in_a_cell_breaks_only_between_items(
+    page: Page, site_url: str, traffic: Traffic, edition: str, viewport: dict[str, int]
+) -> None:
+    """In the flow chapter's trace, each head's list of logits stays on one line, at any width."""
+    page.set_viewport_size(viewport)
+    open_page(page, site_url, f"{edition}algorithm/flow/")
+    rows = page.evaluate(_LIST_LINES)
+    assert len(rows) >= 4
+    assert all(lines == [1, 1] for lines in rows), rows
+    assert traffic.requests
+
+
+#: JavaScript: for each notebook code cell, whether its copy button is visible on top, and whether any visible
+#: piece of its code lies under the button.
+_COPY_BUTTONS = """() => [...document.querySelectorAll("article .jp-InputArea-editor")].map((editor) => {
+  editor.scrollIntoView({block: "center"});
+  const button = editor.querySelector("clipboard-copy").getBoundingClientRect();
+  const pre = editor.querySelector("pre");
+  const box = pre.getBoundingClientRect();
+  const range = document.createRange();
+  range.selectNodeContents(pre);
+  const covered = [...range.getClientRects()].some((r) => {
+    const left = Math.max(r.left, box.left), right = Math.min(r.right, box.right);
+    const top = Math.max(r.top, box.top), bottom = Math.min(r.bottom, box.bottom);
+    return right > left && bottom > top && right > button.left && left < button.right && bottom > button.top &&
+      top < button.bottom;
+  });
+  const onTop = document.elementFromPoint(button.left + button.width / 2, button.top + button.height / 2);
+  return [pre.innerText.split("\\n").length, covered, Boolean(onTop && onTop.closest("clipboard-copy"))];
+})"""
+
+
+@EDITIONS
+@WIDTHS
+def test_copy_buttons_never_cover_code(
+    page: Page, site_url: str, traffic: Traffic, edition: str, viewport: dict[str, int]
+) -> None:
+    """Every notebook cell's copy button is visible and lies beside or above its code, one-line cells included."""
+    page.set_viewport_size(viewport)
+    open_page(page, site_url, f"{edition}design/what-if/")
+    cells = page.evaluate(_COPY_BUTTONS)
+    assert len(cells) >= 10
+    assert any(lines <= 2 for lines, _, _ in cells)
+    assert [cell for cell in cells if cell[1] or not cell[2]] == []
+    assert traffic.requests
