@@ -630,3 +630,78 @@ def test_copy_buttons_never_cover_code(
     assert any(lines <= 2 for lines, _, _ in cells)
     assert [cell for cell in cells if cell[1] or not cell[2]] == []
     assert traffic.requests
+
+
+#: JavaScript: for each package figure in the article, the problems a reader would see at this width: texts that
+#: overlap (by more than a pixel across and 40 % of the lower one's height: the browser's font boxes of two
+#: lines of one label touch), texts on another legend's box, texts smaller than 11 px, texts outside the figure.
+_FIGURE_TEXT = """(minimum) => [...document.querySelectorAll("article .ascend-figure > svg")].map((svg) => {
+  const meets = (a, b) => {
+    const across = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    const down = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+    return across > 1 && down > 0.4 * Math.min(a.height, b.height);
+  };
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const texts = [...svg.querySelectorAll("text")].filter((t) => t.textContent.trim()).map((t) => ({
+    box: t.getBoundingClientRect(), legend: t.closest('[id^="legend"]'), name: t.textContent.trim().slice(0, 30),
+    px: parseFloat(getComputedStyle(t).fontSize) * scale,
+  }));
+  const legends = [...svg.querySelectorAll('[id^="legend"]')].map((g) => ({g, box: g.getBoundingClientRect()}));
+  const frame = svg.getBoundingClientRect();
+  const problems = [];
+  texts.forEach((a, i) => texts.slice(i + 1).forEach((b) => {
+    if (meets(a.box, b.box)) problems.push(`overlap ${a.name} | ${b.name}`);
+  }));
+  texts.forEach((t) => legends.forEach((l) => {
+    if (t.legend !== l.g && meets(t.box, l.box)) problems.push(`on a legend ${t.name}`);
+  }));
+  texts.forEach((t) => {
+    if (t.px < minimum) problems.push(`${t.px.toFixed(1)} px ${t.name}`);
+    if (t.box.left < frame.left - 0.5 || t.box.right > frame.right + 0.5) problems.push(`outside ${t.name}`);
+  });
+  return [svg.getAttribute("aria-label"), problems];
+}).filter(([, problems]) => problems.length)"""
+#: Smallest text in a figure at 1280 px, less what rounding the SVG's sizes can take off.
+MIN_FIGURE_TEXT_PX = 10.95
+
+
+@pytest.mark.parametrize("edition", ["", "en/"])
+def test_figures_stand_alone(page: Page, built_site: Path, site_url: str, traffic: Traffic, edition: str) -> None:
+    """At 1280 px no figure text overlaps another or a legend, none is under 11 px, none leaves the figure."""
+    page.set_viewport_size(DESKTOP)
+    paths = [p for p in figure_pages(built_site) if p.startswith("en/") == (edition == "en/")]
+    assert len(paths) >= 6
+    found = {}
+    for path in paths:
+        open_page(page, site_url, path)
+        problems = page.evaluate(_FIGURE_TEXT, MIN_FIGURE_TEXT_PX)
+        if problems:
+            found[path] = problems
+    assert found == {}
+    assert traffic.requests
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize(("edition", "close"), [("", "关闭"), ("en/", "Close")])
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
+def test_full_size_view_shows_the_whole_figure_with_a_close_button(
+    page: Page, site_url: str, traffic: Traffic, scheme: str, edition: str, close: str, viewport: dict[str, int]
+) -> None:
+    """The design page's three-panel figure opens whole inside the window, and its close button closes it."""
+    page.set_viewport_size(viewport)
+    page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
+    open_page(page, site_url, f"{edition}design/")
+    page.locator("article .ascend-figure").first.click()
+    full = page.locator(".ascend-figure--full")
+    assert full.count() == 1
+    box = full.locator(":scope > svg").bounding_box()
+    assert box is not None
+    assert box["x"] >= 0
+    assert box["y"] >= 0
+    assert box["x"] + box["width"] <= viewport["width"] + 0.5, box
+    assert box["y"] + box["height"] <= viewport["height"] + 0.5, box
+    button = page.get_by_role("button", name=close)
+    assert button.is_visible()
+    button.click()
+    assert page.locator(".ascend-figure--full").count() == 0
+    assert traffic.requests

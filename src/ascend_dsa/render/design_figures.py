@@ -123,12 +123,12 @@ def render_feasibility_map(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") 
             False,
             pick(
                 lang,
-                f"1C2V\nINDEX_BLOCK_SIZE {SHIPPED_KERNEL.index_block_size}（内核）",
-                f"1C2V\nINDEX_BLOCK_SIZE {SHIPPED_KERNEL.index_block_size} (the kernel's)",
+                f"1C2V\nINDEX_BLOCK_SIZE {SHIPPED_KERNEL.index_block_size}\n（内核）",
+                f"1C2V\nINDEX_BLOCK_SIZE {SHIPPED_KERNEL.index_block_size}\n(the kernel's)",
             ),
         ),
-        (2, True, pick(lang, "1C2V\nINDEX_BLOCK_SIZE 按 B_TOPK 调整", "1C2V\nINDEX_BLOCK_SIZE fitted to B_TOPK")),
-        (1, True, pick(lang, "1C1V\nINDEX_BLOCK_SIZE 按 B_TOPK 调整", "1C1V\nINDEX_BLOCK_SIZE fitted to B_TOPK")),
+        (2, True, pick(lang, "1C2V\nINDEX_BLOCK_SIZE\n按 B_TOPK 调整", "1C2V\nINDEX_BLOCK_SIZE\nfitted to B_TOPK")),
+        (1, True, pick(lang, "1C1V\nINDEX_BLOCK_SIZE\n按 B_TOPK 调整", "1C1V\nINDEX_BLOCK_SIZE\nfitted to B_TOPK")),
     )
     with figure(10.5, 3.9) as fig:
         axes = fig.subplots(1, len(panels), sharey=True)
@@ -262,7 +262,8 @@ def render_mma_fixpipe_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh
             )
         )
         ax.set_ylim(0, 2600)
-        ax.legend(fontsize=8, frameon=False, loc="upper left")
+        # Below the axes, so neither line label (B_TOPK = ..., kernel: 64) can land on an entry.
+        ax.legend(fontsize=8, ncol=2, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.14))
         title = pick(
             lang,
             "MMA 线在 FixPipe 线之上，FixPipe 才不是瓶颈",

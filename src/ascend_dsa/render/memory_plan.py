@@ -126,7 +126,8 @@ def render_ub_plan_bars(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> 
     plans = _checked_shipped_plans()
     with figure(8.5, 4.2) as fig:
         ax = fig.add_subplot()
-        labels = [_instantiation_label(p, lang).replace(", ", "\n") for p in plans]
+        # One short line each (mode, KV format, sink), so the labels of neighbouring bars never meet.
+        labels = [_instantiation_label(p, lang).replace(", ", "\n").replace(" ", "\n", 1) for p in plans]
         x = range(len(plans))
         bottoms = [0.0] * len(plans)
         for (name, names), colour in zip(UB_GROUPS, _COLOURS, strict=True):
@@ -145,7 +146,9 @@ def render_ub_plan_bars(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> 
             fontsize=9,
         )
         for i, p in enumerate(plans):
-            ax.text(i, bottoms[i] - 4, f"{p.total_bytes:,}", ha="center", va="top", fontsize=8, color="white")
+            # In KiB, the axis's unit (the table above gives the bytes).
+            total = f"{p.total_bytes / KiB:.1f}"
+            ax.text(i, bottoms[i] - 4, total, ha="center", va="top", fontsize=8, color="white")
         ax.set_xticks(list(x), labels, fontsize=8)
         ax.set_ylabel(pick(lang, "每个 VECTOR Core 的 UB（KiB）", "UB per VECTOR Core (KiB)"))
         ax.set_ylim(0, capacity * 1.12)
