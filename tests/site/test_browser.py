@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import base64
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -501,6 +501,17 @@ EDITIONS = pytest.mark.parametrize("edition", ["", "en/"])
 WIDTHS = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
 SCHEMES = pytest.mark.parametrize("scheme", ["light", "dark"])
 
+
+def measure_at(
+    page: Page, site_url: str, viewport: dict[str, int], path: str, script: str, scheme: str = "light"
+) -> Any:  # noqa: ANN401 - whatever the script returns, as JSON
+    """What ``script`` (JavaScript) returns on ``path`` opened in a window of ``viewport``, in ``scheme``."""
+    page.set_viewport_size(viewport)
+    page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
+    open_page(page, site_url, path)
+    return page.evaluate(script)
+
+
 #: JavaScript: the article's emoji status marks, and each drawn mark's icon, size and word.
 _STATUS_MARKS = """() => {
   const article = document.querySelector("article");
@@ -510,24 +521,6 @@ _STATUS_MARKS = """() => {
   });
   return {emoji: (article.innerText.match(/[\\u2705\\u274c]/gu) || []).length, marks};
 }"""
-
-
-@EDITIONS
-@SCHEMES
-def test_status_marks_draw_without_an_emoji_font(
-    page: Page, site_url: str, traffic: Traffic, edition: str, scheme: str
-) -> None:
-    """The claims ledger's status cells are a word after an SVG tick drawn by CSS, not an emoji glyph."""
-    page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
-    open_page(page, site_url, f"{edition}reference/claims/")
-    found = page.evaluate(_STATUS_MARKS)
-    assert found["emoji"] == 0
-    assert len(found["marks"]) >= 50
-    for image, width, word in found["marks"]:
-        assert image.startswith('url("data:image/svg+xml'), image
-        assert width > 8, width
-        assert word in {"一致", "agrees", "是", "yes"}, word
-    assert traffic.requests
 
 
 #: JavaScript: each table of a notebook output as [its width, its output's width, whether something between
@@ -546,14 +539,22 @@ _OUTPUT_TABLES = """() => [...document.querySelectorAll("article .jp-OutputArea-
 
 @EDITIONS
 @SCHEMES
-def test_notebook_outputs_fit_wide_and_scroll_with_a_cue_on_a_phone(
+def test_tables_read_without_an_emoji_font_and_fit_or_scroll_with_a_cue(
     page: Page, site_url: str, traffic: Traffic, edition: str, scheme: str
 ) -> None:
-    """At 1280 px every notebook table fits its column; at 390 px the wide ones scroll under a shadow cue."""
-    page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
-    page.set_viewport_size(DESKTOP)
-    open_page(page, site_url, f"{edition}design/what-if/")
-    tables = page.evaluate(_OUTPUT_TABLES)
+    """Status marks are a word after a CSS-drawn SVG tick; notebook tables fit at 1280 px, scroll with a cue at 390.
+
+    The claims ledger's status cells hold no emoji glyph; at 1280 px every notebook table fits its column, and at
+    390 px the wide ones scroll under a shadow cue.
+    """
+    found = measure_at(page, site_url, DESKTOP, f"{edition}reference/claims/", _STATUS_MARKS, scheme)
+    assert found["emoji"] == 0
+    assert len(found["marks"]) >= 50
+    for image, width, word in found["marks"]:
+        assert image.startswith('url("data:image/svg+xml'), image
+        assert width > 8, width
+        assert word in {"一致", "agrees", "是", "yes"}, word
+    tables = measure_at(page, site_url, DESKTOP, f"{edition}design/what-if/", _OUTPUT_TABLES, scheme)
     assert len(tables) >= 5
     assert [t for t in tables if t[0] > 0 or t[1]] == []
     page.set_viewport_size(PHONE)
@@ -583,20 +584,6 @@ _LIST_LINES = """() => {
 }"""
 
 
-@EDITIONS
-@WIDTHS
-def test_a_list_in_a_cell_breaks_only_between_items(
-    page: Page, site_url: str, traffic: Traffic, edition: str, viewport: dict[str, int]
-) -> None:
-    """In the flow chapter's trace, each head's list of logits stays on one line, at any width."""
-    page.set_viewport_size(viewport)
-    open_page(page, site_url, f"{edition}algorithm/flow/")
-    rows = page.evaluate(_LIST_LINES)
-    assert len(rows) >= 4
-    assert all(lines == [1, 1] for lines in rows), rows
-    assert traffic.requests
-
-
 #: JavaScript: for each notebook code cell, whether its copy button is visible on top, and whether any visible
 #: piece of its code lies under the button.
 _COPY_BUTTONS = """() => [...document.querySelectorAll("article .jp-InputArea-editor")].map((editor) => {
@@ -619,13 +606,18 @@ _COPY_BUTTONS = """() => [...document.querySelectorAll("article .jp-InputArea-ed
 
 @EDITIONS
 @WIDTHS
-def test_copy_buttons_never_cover_code(
+def test_lists_in_cells_and_code_in_cells_read_whole(
     page: Page, site_url: str, traffic: Traffic, edition: str, viewport: dict[str, int]
 ) -> None:
-    """Every notebook cell's copy button is visible and lies beside or above its code, one-line cells included."""
-    page.set_viewport_size(viewport)
-    open_page(page, site_url, f"{edition}design/what-if/")
-    cells = page.evaluate(_COPY_BUTTONS)
+    """A list in a table cell breaks only between items; a notebook cell's copy button never covers its code.
+
+    In the flow chapter's trace each head's list of logits stays on one line; every notebook cell's copy button
+    is visible and lies beside or above its code, one-line cells included.
+    """
+    rows = measure_at(page, site_url, viewport, f"{edition}algorithm/flow/", _LIST_LINES)
+    assert len(rows) >= 4
+    assert all(lines == [1, 1] for lines in rows), rows
+    cells = measure_at(page, site_url, viewport, f"{edition}design/what-if/", _COPY_BUTTONS)
     assert len(cells) >= 10
     assert any(lines <= 2 for lines, _, _ in cells)
     assert [cell for cell in cells if cell[1] or not cell[2]] == []
