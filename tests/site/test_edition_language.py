@@ -23,8 +23,9 @@ _SECTION_LABEL = re.compile(r'<span class="doc-section-title">([^<]*)|<th>([^<]*
 _TOGGLE_TITLES = re.compile(r'<label class="md-header__button md-icon" title="([^"]*)"')
 _PERMALINK_TITLES = re.compile(r'class="headerlink" href="#[^"]*" title="([^"]*)"')
 _DESCRIPTION = re.compile(r'<meta name="description" content="([^"]*)"')
-#: An anchor that says nothing (toc's fallback for a heading it cannot slug) or depends on its neighbours.
-_NUMBERED_ANCHOR = re.compile(r"^_\d+$|_\d+$")
+#: An anchor that says nothing (toc's fallback for a heading it cannot slug) or depends on its neighbours (toc's
+#: ``_1`` suffix for a repeated slug); API anchors are dotted Python names, whose digits are their own.
+_NUMBERED_ANCHOR = re.compile(r"^[^.]*_\d+$")
 #: A Markdown heading line and its explicit id, if it has one.
 _MARKDOWN_HEADING = re.compile(r"^#{1,6} (?P<text>.*?)(?: \{#(?P<id>[A-Za-z][\w-]*)\})?$")
 
