@@ -4,6 +4,8 @@
   and ``en/sitemap.xml``, which this hook writes from the English entries of the root sitemap.
 - The header's language selector links each page to its twin in the other edition, as a relative link
   (mkdocs-static-i18n sent notebook pages to the other edition's home page, by an absolute link).
+- Each edition's build speaks its language where mkdocs-static-i18n cannot set it (it overrides only the theme and
+  top-level settings): mkdocstrings' section labels (Returns, Raises, Type...) and the headings' permalink title.
 - The ``<link rel="alternate">`` tags go: Material fetches a ``sitemap.xml`` beside each of them, which for
   per-page links means two 404 console errors on every page; the selector's own links already do the job.
 """
@@ -19,12 +21,38 @@ from mkdocs.plugins import event_priority
 
 ENGLISH_PREFIX = "en/"
 LANGUAGES = ("zh", "en")
+#: The title of each heading's permalink (Python-Markdown's toc says "Permanent link" whatever the language).
+PERMALINK_TITLES = {"zh": "永久链接", "en": "Permanent link"}
 
 _BASE = re.compile(r'(<script id="__config" type="application/json">[^<]*?"base": ")([^"]*)(")')
 _ALTERNATE_LINK = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
 _SELECTOR_LINK = re.compile(r'<a href="[^"]*" hreflang="([^"]*)" class="md-select__link">')
 _SITEMAP_URL = re.compile(r"\s*<url>.*?</url>", re.DOTALL)
 _SITEMAP_LOC = re.compile(r"<loc>([^<]*)</loc>")
+
+
+def edition_language(config: Any) -> str:  # noqa: ANN401 - MkDocs' config
+    """The language of the edition about to be built: mkdocs-static-i18n's current one (its default at first)."""
+    i18n = config["plugins"].get("i18n")
+    if i18n is None:
+        return str(config["theme"]["language"])
+    return str(i18n.current_language or i18n.default_language)
+
+
+@event_priority(100)  # before mkdocstrings reads its locale; mkdocs-static-i18n runs its builds one by one
+def on_config(config: Any, **kwargs: Any) -> Any:  # noqa: ANN401 - MkDocs hook signature
+    """Give mkdocstrings and the permalinks the language of the edition this build makes."""
+    del kwargs
+    lang = edition_language(config)
+    if lang not in LANGUAGES:
+        message = f"edition language must be one of {LANGUAGES}, got {lang!r}"
+        raise ValueError(message)
+    mkdocstrings = config["plugins"].get("mkdocstrings")
+    if mkdocstrings is not None:
+        mkdocstrings.config["locale"] = lang
+    toc = config["mdx_configs"].setdefault("toc", {})
+    toc["permalink_title"] = PERMALINK_TITLES[lang]
+    return config
 
 
 def is_english(url: str) -> bool:

@@ -1,7 +1,10 @@
 """MkDocs hook: let mkdocs-jupyter render the notebooks that mkdocs-static-i18n has placed per language.
 
 It also gives a notebook's headings the anchors its table of contents links to: nbconvert slugs headings to ASCII,
-so a Chinese heading gets ``id=""`` while the page's table of contents links to ``#_1``.
+so a Chinese heading gets ``id=""`` while the page's table of contents links to ``#_1``. A heading may end with an
+explicit anchor, ``## 起点 {#the-starting-point}`` (attr_list's syntax, which notebooks' Markdown lacks): the
+hook strips it from the heading, the table of contents and the title, and uses it as the id, so a Chinese
+heading's anchor is its English twin's and does not change with its wording.
 
 mkdocs-static-i18n rebuilds the file list last (priority -100) and turns mkdocs-jupyter's notebook pages back
 into plain files, so ``page.ipynb`` would be copied, as raw JSON, to ``page/index.html``. This hook runs after it
@@ -34,6 +37,10 @@ def on_files(files: Any, config: Any, **kwargs: Any) -> Any:  # noqa: ANN401, AR
 
 _HEADING = re.compile(r'<h([1-6])([^>]*?)\sid="[^"]*"([^>]*)>(.*?)</h\1>', re.DOTALL)
 _TAG = re.compile(r"<[^>]+>")
+#: An explicit anchor at the end of a heading's text: `` {#the-starting-point}``.
+_EXPLICIT_ID = re.compile(r"\s*\{#([A-Za-z][\w-]*)\}\s*$")
+#: The same inside a heading's HTML, before nbconvert's permalink.
+_EXPLICIT_ID_IN_HTML = re.compile(r"\s*\{#[A-Za-z][\w-]*\}(?=\s*(?:<a\s|$))")
 
 
 def _toc_items(items: Any) -> list[Any]:  # noqa: ANN401 - MkDocs' TableOfContents
@@ -53,9 +60,19 @@ def on_page_content(html: str, page: Any, **kwargs: Any) -> str:  # noqa: ANN401
     if not isinstance(page.file, NotebookFile):
         return html
     pending = _toc_items(page.toc)
+    explicit = set()
+    for item in pending:
+        found = _EXPLICIT_ID.search(item.title)
+        if found:
+            explicit.add(item.title.strip())
+            item.id, item.title = found.group(1), _EXPLICIT_ID.sub("", item.title)
+    if page.title and _EXPLICIT_ID.search(page.title):
+        page.title = _EXPLICIT_ID.sub("", page.title)
 
     def rename(match: re.Match[str]) -> str:
         level, before, after, inner = match.groups()
+        if _text(inner) in explicit:
+            inner = _EXPLICIT_ID_IN_HTML.sub("", inner)
         if not pending or pending[0].title.strip() != _text(inner):
             return match.group(0)
         anchor = pending.pop(0).id

@@ -3,13 +3,16 @@
 mkdocs-static-i18n merges both editions into one index configured for Chinese and English together, so English
 words went through jieba and Chinese trimmers and an English query found nothing. This hook splits that index:
 ``search/search_index.json`` holds the Chinese pages (jieba-segmented, Chinese pipeline) and
-``en/search/search_index.json`` the English pages (English separator, stop words, prefix matching, British
-spellings also indexed, in a field of their own, under their American twins). hooks/editions.py points
+``en/search/search_index.json`` the English pages (English separator, stop words, lunr's English stemmer,
+British spellings also indexed, in a field of their own, under their American twins). hooks/editions.py points
 English pages at their index.
 
-Figures (SVG tick labels), tables (cell dumps) and notebook permalinks (a "¶" after each heading) are left out
-of the index, so a result's snippet is prose. Material's browser-side Chinese query segmenter never tries the
-whole query as one word, so 算存比 became 算 / 存; ``_patch_segmenter`` fixes that bound in the built worker.
+Figures (SVG tick labels), tables (cell dumps), code and notebook cells, each chapter's opening "Covers report
+(zh) lines ..." note and notebook permalinks (a "¶" after each heading) are left out of the index, so a result's
+snippet is prose. Material's browser-side Chinese query segmenter never tries the whole query as one word, so
+算存比 became 算 / 存; ``_patch_worker`` fixes that bound in the built worker, and appends
+``hooks/search_stemming.js``, which stems an English query word despite Material's trailing wildcard
+(accumulators, pipelining and layouts then find accumulator, pipeline and layout).
 """
 
 from __future__ import annotations
@@ -25,14 +28,24 @@ ENGLISH_PREFIX = "en/"
 ZWSP = "\u200b"
 #: Material's documented default separator for English: whitespace, punctuation, dots not inside a number.
 ENGLISH_SEPARATOR = r'[\s\-,:!=\[\]()"`/]+|\.(?!\d)|&[lg]t;'
-#: No stemmer: Material adds a trailing wildcard to every query word, and lunr skips the pipeline for wildcard
-#: terms, so a stemmed index ("pipelin") would never match the query "pipeline*". The wildcard already finds
-#: longer forms (accumulator -> accumulators); the spellings field covers -ise / -ize.
-ENGLISH_PIPELINE = ["trimmer", "stopWordFilter"]
+#: The index is stemmed (pipelining -> pipelin); the worker stems each query word too, before Material's wildcard
+#: (hooks/search_stemming.js), so any inflected form meets any other. The spellings field covers -ise / -ize.
+ENGLISH_PIPELINE = ["trimmer", "stopWordFilter", "stemmer"]
 CHINESE_LANG = ["zh"]
+#: Run in the search worker after Material's code: English query words are stemmed like the index.
+STEMMING_SCRIPT = Path(__file__).with_name("search_stemming.js")
 
-#: Elements whose text would only clutter a result: inline SVG figures, tables, nbconvert's heading permalinks.
-_EXCLUDED_OPENINGS = re.compile(r'<(svg|table)((?:\s[^>]*)?)>|<a class="anchor-link"')
+#: Elements whose text would only clutter a result: inline SVG figures, tables, code (Markdown's and a notebook's:
+#: input cells with their prompt and hidden copy text, and outputs, which are numbers), a chapter's opening citation
+#: note, nbconvert's heading permalinks. Material's parser ends an exclusion at the first nested end tag of the
+#: same name, so an output is marked at its innermost div (``jp-OutputArea-output``), which holds no other div.
+_EXCLUDED_OPENINGS = re.compile(
+    r"<(svg|table|pre|clipboard-copy)((?:\s[^>]*)?)>"
+    r"|<(blockquote)()>(?=\s*<p>(?:Covers |对应报告))"
+    r'|<a class="anchor-link"'
+    r'|<(div)( class="(?:[^"]*\s)?(?:jp-InputArea|jp-OutputPrompt|jp-OutputArea-output|clipboard-copy-txt)'
+    r'(?:\s[^"]*)?"[^>]*)>'
+)
 #: British -ise/-isation spellings; their -ize twins go into an extra field so both queries stem alike.
 _BRITISH = re.compile(r"\b([A-Za-z]{3,}?)is(e|ed|es|ing|ation|ations|er|ers)\b")
 #: The extra field (searched, never shown) and its weight, equal to the text's.
@@ -46,12 +59,22 @@ _SEGMENTER_BOUNDS = (
 )
 
 
+def _with_script(code: str, script: str) -> str:
+    """The worker's code with ``script`` run after it (before its source-map comment, which must stay last)."""
+    body, marker, source_map = code.rpartition("\n//# sourceMappingURL=")
+    if not marker:
+        return f"{code}\n{script}"
+    return f"{body}\n{script}{marker}{source_map}"
+
+
 def exclude_from_search(html: str) -> str:
     """Mark figures, tables and heading permalinks with Material's ``data-search-exclude`` attribute."""
 
     def mark(match: re.Match[str]) -> str:
-        if match.group(1):
-            return f"<{match.group(1)}{match.group(2)} data-search-exclude>"
+        tag = match.group(1) or match.group(3) or match.group(5)
+        attributes = match.group(2) or match.group(4) or match.group(6) or ""
+        if tag:
+            return f"<{tag}{attributes} data-search-exclude>"
         return '<a data-search-exclude class="anchor-link"'
 
     return _EXCLUDED_OPENINGS.sub(mark, html)
@@ -59,7 +82,7 @@ def exclude_from_search(html: str) -> str:
 
 @event_priority(100)  # before Material's search plugin reads the page in on_page_context
 def on_page_content(html: str, **kwargs: Any) -> str:  # noqa: ANN401 - MkDocs hook signature
-    """Leave figures, tables and permalinks out of the search index."""
+    """Leave figures, tables, code, citation notes and permalinks out of the search index."""
     del kwargs
     return exclude_from_search(html)
 
@@ -82,12 +105,41 @@ def english_doc(doc: dict[str, Any]) -> dict[str, Any]:
     return entry
 
 
+def _dropped_twins(chinese: list[dict[str, Any]], english: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """English entries mkdocs-static-i18n dropped as duplicates of Chinese ones (same title and text).
+
+    A page whose opening is only a heading (gather2, skip-scale) lost its page entry that way, and every section
+    of it then led to "undefined" in the English results.
+    """
+    locations = {str(doc["location"]) for doc in english}
+    pages = {location.split("#")[0] for location in locations}
+    return [
+        english_doc({**doc, "location": ENGLISH_PREFIX + str(doc["location"])})
+        for doc in chinese
+        if str(doc["location"]) not in locations and str(doc["location"]).split("#")[0] in pages
+    ]
+
+
+def _pages_first(docs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``docs`` with each page's entry just before its sections, pages in their first order (Material needs it)."""
+    pages: dict[str, int] = {}
+    for doc in docs:
+        pages.setdefault(str(doc["location"]).split("#")[0], len(pages))
+
+    def key(item: tuple[int, dict[str, Any]]) -> tuple[int, bool, int]:
+        location = str(item[1]["location"])
+        return pages[location.split("#", maxsplit=1)[0]], "#" in location, item[0]
+
+    return [doc for _, doc in sorted(enumerate(docs), key=key)]
+
+
 def split_index(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """The merged index as (Chinese index, English index), each configured for its own language."""
     docs = data.get("docs", [])
     config = data.get("config", {})
     chinese = [doc for doc in docs if not str(doc["location"]).startswith(ENGLISH_PREFIX)]
     english = [english_doc(doc) for doc in docs if str(doc["location"]).startswith(ENGLISH_PREFIX)]
+    english = _pages_first(english + _dropped_twins(chinese, english))
     zh_config = {**config, "lang": CHINESE_LANG}
     en_config = {
         **config,
@@ -104,10 +156,13 @@ def _write(path: Path, data: dict[str, Any]) -> None:
     path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
 
 
-def _patch_segmenter(site: Path) -> None:
-    """Let the browser's Chinese query segmenter keep a whole indexed word (算存比) as one term."""
+def _patch_worker(site: Path) -> None:
+    """Let the browser's Chinese query segmenter keep a whole indexed word (算存比) as one term; stem English words."""
+    stemming = STEMMING_SCRIPT.read_text(encoding="utf-8")
     for worker in (site / "assets" / "javascripts" / "workers").glob("search.*.min.js"):
         code = worker.read_text(encoding="utf-8")
+        if stemming not in code:  # patched already by the other edition's build into the same site
+            code = _with_script(code, stemming)
         for before, after in _SEGMENTER_BOUNDS:
             if after in code:  # patched by the other edition's build into the same site
                 continue
@@ -129,4 +184,4 @@ def on_post_build(config: Any, **kwargs: Any) -> None:  # noqa: ANN401, ARG001 -
     _write(index, chinese)
     if english["docs"]:
         _write(site / ENGLISH_PREFIX / "search" / "search_index.json", english)
-    _patch_segmenter(site)
+    _patch_worker(site)

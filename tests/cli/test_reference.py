@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from types import SimpleNamespace
@@ -58,11 +59,19 @@ def test_a_new_subcommand_appears_without_editing_the_page(monkeypatch: pytest.M
     assert "widget-count" in page.split("## ascend-dsa widget-count")[0]  # listed by the top-level help too
 
 
+def _help_blocks(page: str) -> list[str]:
+    return re.findall(r"```text\n(.*?)```", page, re.DOTALL)
+
+
 def test_languages() -> None:
-    """The introduction follows the page's language; the help text itself is the program's (English)."""
+    """The introduction and each command's summary follow the page's language; the help is the program's (English)."""
     zh, en = render_cli_reference(lang="zh"), render_cli_reference(lang="en")
     assert "构建网站时" in zh
     assert "while the site is built" in en
-    assert zh.split("\n\n", 1)[1] == en.split("\n\n", 1)[1]
+    assert _help_blocks(zh) == _help_blocks(en)
+    for module in cli.SUBCOMMANDS:
+        heading = f"## {cli.PROG} {module.NAME}\n\n"
+        assert f"{heading}{module.HELP_ZH}\n\n" in zh, module.NAME
+        assert f"{heading}{module.HELP}\n\n" in en, module.NAME
     with pytest.raises(ValueError, match="lang must be one of zh, en, got 'fr'"):
         render_cli_reference(lang="fr")  # type: ignore[arg-type]

@@ -17,7 +17,7 @@ def test_ledger_lists_every_claim(lang: str) -> None:
     text = r.render_claim_ledger(lang=lang)  # type: ignore[arg-type]
     for c in CLAIMS:
         assert f"`{c.claim_id}`" in text
-    assert text.count("✅") == len(CLAIMS)
+    assert text.count('class="ascend-status ascend-status--agrees"') == len(CLAIMS)
 
 
 def test_ledger_checks_before_rendering() -> None:
@@ -29,7 +29,7 @@ def test_ledger_checks_before_rendering() -> None:
 def test_ledger_without_check_shows_failures() -> None:
     """check=False prints failing claims with a cross, for what-if pages."""
     text = r.render_claim_ledger(ClaimContext(spec=ASCEND_950.with_overrides(clock_hz=1.6e9)), lang="en", check=False)
-    assert "❌ differs" in text
+    assert '<span class="ascend-status ascend-status--differs">differs</span>' in text
 
 
 def test_chapter_table_and_single_claim() -> None:
@@ -90,7 +90,7 @@ def test_fp8_roofline() -> None:
 
 def test_schedule_tables() -> None:
     """The VECTOR schedule lists seven steps; the CUBE order shows the 1024-cycle slack."""
-    assert r.render_vector_schedule(lang="en").count("✅ agrees") == 7
+    assert r.render_vector_schedule(lang="en").count('ascend-status--agrees">agrees</span>') == 7
     assert "= 1024 cycles" in r.render_cube_order(lang="en")
     assert "1 step in 10" in r.render_schedule_order_share(lang="en")
 

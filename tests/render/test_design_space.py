@@ -4,6 +4,8 @@ import pytest
 
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.models.design_point import LIMITS
+from ascend_dsa.models.design_sweep import NONE
 from ascend_dsa.render import design_figures, design_space
 from ascend_dsa.render.design_figures import (
     fitted_index_block_size,
@@ -94,3 +96,14 @@ def test_rule_list_speaks_the_page_language() -> None:
     assert "must be" not in zh
     assert "必须是" in zh
     assert "must be a multiple of B_TOPK" in en
+
+
+def test_feasibility_legend_lists_only_colours_a_panel_uses() -> None:
+    """No legend entry for a limit that binds nowhere; every limit that binds somewhere has its entry."""
+    used = set()
+    for vector_cores, fitted in ((2, False), (2, True), (1, True)):
+        binding, _ = design_figures.feasibility_map(ASCEND_950, vector_cores, fitted_index_block=fitted)
+        used |= {int(code) for code in set(binding.flatten()) if code != NONE}
+    svg = render_feasibility_map(lang="en")
+    for code, limit in enumerate(LIMITS):
+        assert (f">{design_space.limit_name(limit, 'en', short=True)}<" in svg) == (code in used), limit

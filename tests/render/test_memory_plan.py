@@ -67,3 +67,19 @@ def test_l1_table_and_figure() -> None:
 def test_bars_are_deterministic() -> None:
     """The stacked bars are the same SVG on every call."""
     assert render_ub_plan_bars(lang="en") == render_ub_plan_bars(lang="en")
+
+
+def test_l1_figure_legend_names_every_colour() -> None:
+    """The L1 figure's legend names Q, KV, S and the free space: every fill it draws, the thin S included."""
+    svg = render_l1_bank_figure(lang="en")
+    assert 'id="legend_1"' in svg
+    for label in ("Q", "KV block", "S (scores)", "free"):
+        assert f">{label}<" in svg, label
+
+
+def test_ub_bars_are_labelled_in_the_axis_unit() -> None:
+    """The totals on the UB bars are KiB, as the axis is (259,600 B is 253.5 KiB), not bytes."""
+    svg = render_ub_plan_bars(lang="en")
+    assert ">253.5<" in svg
+    assert ">259,600<" not in svg
+    assert "(KiB)" in svg

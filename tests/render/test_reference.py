@@ -51,6 +51,16 @@ def test_trace_reaches_the_bound_at_a_strict_skip() -> None:
     assert text.count("**rescale**") == 2
 
 
+def test_trace_lists_break_only_between_heads() -> None:
+    """Each head's list of logits is one unbreakable run; a line may break only after the slash between heads."""
+    text = render_online_softmax_trace(lang="en")
+    row = next(line for line in text.splitlines() if line.startswith("| 0 |"))
+    logits = row.split("|")[2].strip()
+    heads = logits.split("\u00a0/ ")
+    assert len(heads) == 2
+    assert all(" " not in head and "\u00a0" in head for head in heads), logits
+
+
 def test_trace_guard_fires(monkeypatch: pytest.MonkeyPatch) -> None:
     """If the blocked forward let an exp term past exp(threshold), the trace would refuse to render."""
     real = render.blocked_sparse_attn_fwd

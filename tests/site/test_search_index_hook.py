@@ -40,27 +40,47 @@ def test_index_is_split_per_edition(project_root: Path, tmp_path: Path) -> None:
     index = tmp_path / "search" / "search_index.json"
     index.parent.mkdir()
     zh = {"location": "pipeline/", "title": "流水线", "text": "流水\u200b线"}
-    en = {"location": "en/pipeline/#x", "title": "The\u200bpipeline", "text": "dequantisation is synchronised"}
+    en = {"location": "en/pipeline/", "title": "The\u200bpipeline", "text": "dequantisation is synchronised"}
     index.write_text(json.dumps({"config": {"lang": ["zh", "en"], "fields": {}}, "docs": [zh, en]}), "utf-8")
     load_hook(project_root).on_post_build({"site_dir": str(tmp_path)})
     chinese = json.loads(index.read_text(encoding="utf-8"))
     english = json.loads((tmp_path / "en" / "search" / "search_index.json").read_text(encoding="utf-8"))
     assert (chinese["config"]["lang"], chinese["docs"]) == (["zh"], [zh])
     assert english["config"]["lang"] == ["en"]
-    assert "stemmer" not in english["config"]["pipeline"]
+    assert "stemmer" in english["config"]["pipeline"]  # the worker stems query words too (search_stemming.js)
     [doc] = english["docs"]
-    assert (doc["location"], doc["title"]) == ("pipeline/#x", "Thepipeline")
+    assert (doc["location"], doc["title"]) == ("pipeline/", "Thepipeline")
     assert doc["spellings"] == "dequantization synchronized"
     assert "spellings" in english["config"]["fields"]
 
 
+def test_entries_dropped_as_duplicates_come_back_to_the_english_index(project_root: Path) -> None:
+    """mkdocs-static-i18n drops an English entry equal to its Chinese twin; the English index gets it back."""
+    zh_page = {"location": "gather2/", "title": "gather2", "text": ""}
+    zh_section = {"location": "gather2/#x", "title": "问题", "text": "请求"}
+    en_section = {"location": "en/gather2/#x", "title": "The problem", "text": "requests"}
+    data = {"config": {"lang": ["zh", "en"], "fields": {}}, "docs": [zh_page, zh_section, en_section]}
+    _, english = load_hook(project_root).split_index(data)
+    assert [doc["location"] for doc in english["docs"]] == ["gather2/", "gather2/#x"]  # page first, as Material needs
+
+
 def test_figures_tables_and_permalinks_leave_the_index(project_root: Path) -> None:
-    """SVG, tables and nbconvert's "¶" permalinks carry Material's data-search-exclude; other tags do not."""
-    html = '<p>x</p><svg width="1"><text>0</text></svg><table>\n<tr></tr></table><a class="anchor-link">¶</a>'
+    """SVG, tables, code, citation notes and "¶" permalinks carry Material's data-search-exclude; prose does not."""
+    html = (
+        '<p>x</p><svg width="1"><text>0</text></svg><table>\n<tr></tr></table><a class="anchor-link">¶</a>'
+        "<pre><code>x = 1</code></pre><blockquote>\n<p>Covers report (zh) lines 1-7.</p></blockquote>"
+        "<blockquote>\n<p>对应报告 (zh) 第 1-7 行。</p></blockquote><blockquote><p>A quoted thought.</p></blockquote>"
+        '<div class="jp-InputArea jp-Cell-inputArea">In [1]:</div><div class="clipboard-copy-txt" id="c">x = 1</div>'
+        '<div class="jp-OutputPrompt">Out[1]:</div><div class="jp-RenderedMarkdown jp-OutputArea-output">1</div>'
+        '<div class="jp-MarkdownOutput">prose</div>'
+    )
     marked = load_hook(project_root).exclude_from_search(html)
-    assert marked.count("data-search-exclude") == 3
+    assert marked.count("data-search-exclude") == 10
+    assert '<div class="jp-MarkdownOutput">prose' in marked
     assert "<p>x</p>" in marked
     assert '<svg width="1" data-search-exclude>' in marked
+    assert "<pre data-search-exclude><code>" in marked
+    assert "<blockquote><p>A quoted thought." in marked
 
 
 def test_segmenter_bound_is_patched(project_root: Path, tmp_path: Path) -> None:
@@ -73,8 +93,11 @@ def test_segmenter_bound_is_patched(project_root: Path, tmp_path: Path) -> None:
     worker.write_text("for(let o=s+1;o<t.length;o++)t.slice(s,o)in e;n[a]&&a<t.length-1&&x", encoding="utf-8")
     hook = load_hook(project_root)
     hook.on_post_build({"site_dir": str(tmp_path)})
-    assert worker.read_text(encoding="utf-8") == "for(let o=s+1;o<=t.length;o++)t.slice(s,o)in e;n[a]&&a<t.length&&x"
+    patched = worker.read_text(encoding="utf-8")
+    assert patched.startswith("for(let o=s+1;o<=t.length;o++)t.slice(s,o)in e;n[a]&&a<t.length&&x\n")
+    assert patched.endswith(hook.STEMMING_SCRIPT.read_text(encoding="utf-8"))
     hook.on_post_build({"site_dir": str(tmp_path)})  # the other edition's build: already patched, unchanged
+    assert worker.read_text(encoding="utf-8") == patched
     worker.write_text("something else", encoding="utf-8")
     with pytest.raises(RuntimeError, match=r"search\.abc\.min\.js"):
         hook.on_post_build({"site_dir": str(tmp_path)})

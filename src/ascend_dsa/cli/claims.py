@@ -33,6 +33,11 @@ FINDING = (
     "a finding: at least one claim differs from the report or the published Hopper figures, or a stated "
     "disagreement moved (each is named on stderr)"
 )
+#: The same summary for the Chinese command-line reference page.
+HELP_ZH = (
+    "列出报告（或用 --source hopper 时 FlashMLA Hopper 文档）的每一个数：我们算的、对方写的、比对规则和结论；"
+    "有任何一个对不上就以状态 1 退出。"
+)
 
 #: ``--source`` values: the report's ledger, the Hopper ledger, or both.
 SOURCES = ("report", "hopper", "all")

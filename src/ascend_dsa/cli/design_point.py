@@ -19,6 +19,11 @@ HELP = (
     "Each limit of one design point (L2, FixPipe, L0C, UB, MTE2 queue, L1) as demand against capacity, as on the "
     "design page; exit 0 if all fit, 1 if one is exceeded, 2 if the kernel forbids the combination."
 )
+#: The same summary for the Chinese command-line reference page.
+HELP_ZH = (
+    "一个设计点的每项限制（L2、FixPipe、L0C、UB、MTE2 队列、L1）：需求对容量，与设计页相同；"
+    "全部满足退出 0，有一项超出退出 1，源码不允许的组合退出 2。"
+)
 FINDING = "a finding: at least one limit is exceeded"
 USAGE = ub_plan.USAGE
 

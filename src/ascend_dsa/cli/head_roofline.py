@@ -35,6 +35,11 @@ HELP = (
     "CUBE vs L2 cycles per AI Core for each (q heads, topk), as in report (zh) lines 85-114; "
     "--chip h800 runs the same model on the H800's SMs and HBM."
 )
+#: The same summary for the Chinese command-line reference page.
+HELP_ZH = (
+    "按 (q head 数, topk) 逐行算出每个 AI Core 的 CUBE 周期与 L2 周期，对应报告 (zh) 第 85-114 行；"
+    "--chip h800 用同一个模型算 H800 的 SM 与 HBM。"
+)
 FINDING = "a finding: with --assert-report, the table differs from the report (the rows are named on stderr)"
 #: Most (heads, topk) pairs one run computes and prints: a row each, twice.
 GRID_POINTS_MAX = 4096

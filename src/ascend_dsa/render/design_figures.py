@@ -123,18 +123,20 @@ def render_feasibility_map(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") 
             False,
             pick(
                 lang,
-                f"1C2V\nINDEX_BLOCK_SIZE {SHIPPED_KERNEL.index_block_size}（内核）",
-                f"1C2V\nINDEX_BLOCK_SIZE {SHIPPED_KERNEL.index_block_size} (the kernel's)",
+                f"1C2V\nINDEX_BLOCK_SIZE {SHIPPED_KERNEL.index_block_size}\n（内核）",
+                f"1C2V\nINDEX_BLOCK_SIZE {SHIPPED_KERNEL.index_block_size}\n(the kernel's)",
             ),
         ),
-        (2, True, pick(lang, "1C2V\nINDEX_BLOCK_SIZE 按 B_TOPK 调整", "1C2V\nINDEX_BLOCK_SIZE fitted to B_TOPK")),
-        (1, True, pick(lang, "1C1V\nINDEX_BLOCK_SIZE 按 B_TOPK 调整", "1C1V\nINDEX_BLOCK_SIZE fitted to B_TOPK")),
+        (2, True, pick(lang, "1C2V\nINDEX_BLOCK_SIZE\n按 B_TOPK 调整", "1C2V\nINDEX_BLOCK_SIZE\nfitted to B_TOPK")),
+        (1, True, pick(lang, "1C1V\nINDEX_BLOCK_SIZE\n按 B_TOPK 调整", "1C1V\nINDEX_BLOCK_SIZE\nfitted to B_TOPK")),
     )
+    used: set[int] = set()  # colour codes some cell of some panel has: the legend lists only these
     with figure(10.5, 3.9) as fig:
         axes = fig.subplots(1, len(panels), sharey=True)
         for ax, (vector_cores, fitted, title) in zip(axes, panels, strict=True):
             binding, exceeded = feasibility_map(spec, vector_cores, fitted_index_block=fitted)
             codes = np.where(binding == NONE, len(LIMITS), binding)
+            used.update(int(code) for code in np.unique(codes))
             _draw_cells(ax, codes, [*_LIMIT_COLOURS, _FORBIDDEN_COLOUR], exceeded)
             ax.scatter(
                 [SHIPPED_DESIGN.heads_per_core],
@@ -152,9 +154,12 @@ def render_feasibility_map(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") 
         axes[0].set_ylabel("B_TOPK")
         handles = [
             Patch(color=c, label=limit_name(limit, lang, short=True))
-            for limit, c in zip(LIMITS, _LIMIT_COLOURS, strict=True)
+            for code, (limit, c) in enumerate(zip(LIMITS, _LIMIT_COLOURS, strict=True))
+            if code in used
         ]
-        handles.append(Patch(color=_FORBIDDEN_COLOUR, label=pick(lang, "内核规则禁止", "forbidden by a kernel rule")))
+        if len(LIMITS) in used:
+            label = pick(lang, "内核规则禁止", "forbidden by a kernel rule")
+            handles.append(Patch(color=_FORBIDDEN_COLOUR, label=label))
         handles.append(Patch(color="white", label=pick(lang, "× 超出该限制", "× limit exceeded")))
         handles.append(Patch(color="white", label=pick(lang, "★ 报告的选择", "★ the report's choice")))
         fig.subplots_adjust(right=0.8, wspace=0.08)
@@ -262,7 +267,8 @@ def render_mma_fixpipe_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh
             )
         )
         ax.set_ylim(0, 2600)
-        ax.legend(fontsize=8, frameon=False, loc="upper left")
+        # Below the axes, so neither line label (B_TOPK = ..., kernel: 64) can land on an entry.
+        ax.legend(fontsize=8, ncol=2, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.14))
         title = pick(
             lang,
             "MMA 线在 FixPipe 线之上，FixPipe 才不是瓶颈",

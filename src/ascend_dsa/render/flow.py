@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ascend_dsa.lang import Lang, pick
+from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.models.rescale_bound import illustrative_sm_scale, raw_logit_threshold, rescale_factor_bound
 from ascend_dsa.models.schedule import (
     index_group_remainder,
 )
-from ascend_dsa.render.markdown import table
+from ascend_dsa.render.markdown import status_mark, table
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
 
@@ -34,7 +34,7 @@ def render_b_topk_divisibility(
                 pick(lang, "能编译", "compiles")
                 if remainder == 0
                 else pick(lang, "static_assert 失败", "static_assert fails"),
-                "✅" if b_topk == design.config.b_topk else "—",
+                status_mark(term("status:shipped", lang), passed=True) if b_topk == design.config.b_topk else "—",
             ]
         )
     headers = [

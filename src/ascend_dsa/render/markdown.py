@@ -43,6 +43,16 @@ def kind_name(source: Source, lang: Lang) -> str:
     return term(f"kind:{source.kind}", lang)
 
 
+#: The class of a status mark; reader.css draws its tick or cross as an inline SVG, so no emoji font is needed.
+STATUS_CLASS = "ascend-status"
+
+
+def status_mark(word: str, *, passed: bool) -> str:
+    """``word`` as a status mark: a tick (``passed``) or a cross before it, drawn by the site's CSS."""
+    state = "agrees" if passed else "differs"
+    return f'<span class="{STATUS_CLASS} {STATUS_CLASS}--{state}">{word}</span>'
+
+
 def status_text(passed: bool, lang: Lang) -> str:  # noqa: FBT001 - a status is a plain boolean
-    """✅ or ❌ with a word."""
-    return term("status:agrees" if passed else "status:differs", lang)
+    """A tick and "agrees" or a cross and "differs", in the page's language (no emoji: it needs a font)."""
+    return status_mark(term("status:agrees" if passed else "status:differs", lang), passed=passed)

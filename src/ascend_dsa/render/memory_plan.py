@@ -126,7 +126,8 @@ def render_ub_plan_bars(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> 
     plans = _checked_shipped_plans()
     with figure(8.5, 4.2) as fig:
         ax = fig.add_subplot()
-        labels = [_instantiation_label(p, lang).replace(", ", "\n") for p in plans]
+        # One short line each (mode, KV format, sink), so the labels of neighbouring bars never meet.
+        labels = [_instantiation_label(p, lang).replace(", ", "\n").replace(" ", "\n", 1) for p in plans]
         x = range(len(plans))
         bottoms = [0.0] * len(plans)
         for (name, names), colour in zip(UB_GROUPS, _COLOURS, strict=True):
@@ -145,7 +146,9 @@ def render_ub_plan_bars(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> 
             fontsize=9,
         )
         for i, p in enumerate(plans):
-            ax.text(i, bottoms[i] - 4, f"{p.total_bytes:,}", ha="center", va="top", fontsize=8, color="white")
+            # In KiB, the axis's unit (the table above gives the bytes).
+            total = f"{p.total_bytes / KiB:.1f}"
+            ax.text(i, bottoms[i] - 4, total, ha="center", va="top", fontsize=8, color="white")
         ax.set_xticks(list(x), labels, fontsize=8)
         ax.set_ylabel(pick(lang, "每个 VECTOR Core 的 UB（KiB）", "UB per VECTOR Core (KiB)"))
         ax.set_ylim(0, capacity * 1.12)
@@ -218,15 +221,27 @@ def render_l1_bank_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
     )
 
 
+#: The L1 figure's free space: a light fill with a darker outline, visible on the figure's white card.
+_FREE_COLOUR: Final = "#eeeeee"
+_FREE_EDGE: Final = "#999999"
+
+
 def render_l1_bank_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> str:
     """The shipped L1 address map drawn as the two banks side by side (inline SVG)."""
+    from matplotlib.patches import Patch  # noqa: PLC0415 - loaded when a figure is drawn, not with the package
+
     spec = require_instance("spec", spec, AscendSpec)
     bank_bytes = spec.l1_bytes // spec.l1_banks
     colours = {"Q": "#4e79a7", "KV": "#f28e2b", "S": "#e15759"}
+    names = {
+        "Q": pick(lang, "Q", "Q"),
+        "KV": pick(lang, "KV 块", "KV block"),
+        "S": pick(lang, "S（打分）", "S (scores)"),
+    }
     with figure(7.5, 2.2) as fig:
         ax = fig.add_subplot()
         for bank in range(spec.l1_banks):
-            ax.barh(bank, bank_bytes / KiB, left=0, color="#eeeeee", edgecolor="#999999", height=0.6)
+            ax.barh(bank, bank_bytes / KiB, left=0, height=0.6, facecolor=_FREE_COLOUR, edgecolor=_FREE_EDGE)
         for r in SHIPPED_L1_LAYOUT:
             kind = r.name.split(" ")[0]
             start = r.start_bytes
@@ -256,6 +271,11 @@ def render_l1_bank_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -
         ax.invert_yaxis()
         ax.set_xlim(0, bank_bytes / KiB)
         ax.set_xlabel(pick(lang, "bank 内偏移（KiB）；S 横跨 256K 边界", "offset in the bank (KiB); S straddles 256K"))
+        # Every colour drawn has an entry (S is too thin to carry its letter); below the axes, clear of the bars.
+        kinds = [kind for kind in colours if any(r.name.split(" ")[0] == kind for r in SHIPPED_L1_LAYOUT)]
+        handles = [Patch(color=colours[kind], label=names[kind]) for kind in kinds]
+        handles.append(Patch(facecolor=_FREE_COLOUR, edgecolor=_FREE_EDGE, label=pick(lang, "空闲", "free")))
+        ax.legend(handles=handles, ncol=len(handles), frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.45))
         return to_svg(
             fig, title=pick(lang, "L1 的两个 bank：每个张量对半切分", "L1's two banks: every tensor split in two")
         )

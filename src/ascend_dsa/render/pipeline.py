@@ -46,6 +46,8 @@ _TASK_COLOURS: Final = {
 }
 #: Bars shorter than this many cycles get no block number (it would not fit).
 _MIN_LABELLED_CYCLES: Final = 60
+#: Gap between the frame and the label of a bar it cuts, in cycles (the axis spans a few thousand).
+_FRAME_PAD_CYCLES: Final = 15
 
 
 def task_name(task: Task, lang: Lang) -> str:
@@ -235,7 +237,13 @@ def render_pipeline_gantt(
             ax.barh(y, right - left, left=left - start, color=_TASK_COLOURS[op.task], edgecolor="white", height=0.7)
             shown.add(op.task)
             if right - left >= _MIN_LABELLED_CYCLES:
-                ax.text((left + right) / 2 - start, y, str(op.block), ha="center", va="center", fontsize=7)
+                # A bar cut by the frame has its label against the frame's inside edge, so no label overhangs it.
+                x, align = (left + right) / 2 - start, "center"
+                if left == start:
+                    x, align = left - start + _FRAME_PAD_CYCLES, "left"
+                elif right == end:
+                    x, align = right - start - _FRAME_PAD_CYCLES, "right"
+                ax.text(x, y, str(op.block), ha=align, va="center", fontsize=7)
         qk = timeline.op(Task.QK, first_block + 1)
         sv = timeline.op(Task.SV, first_block + 1)
         ax.annotate(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -23,6 +24,9 @@ from ascend_dsa.report.forward_cases import (
     trace_case,
 )
 from ascend_dsa.report.scenarios import EXAMPLE_INDICES, EXAMPLE_KEYS, EXAMPLE_QUERY, EXAMPLE_S_KV
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 
 def _case_label(case: ForwardCase, lang: Lang) -> str:  # noqa: PLR0911 - one label per case
@@ -141,6 +145,17 @@ def render_index_example(lang: Lang = "zh") -> str:
     return table(headers, rows, ("right", "right", "left", "left", "right", "right")) + "\n\n" + summary + "\n"
 
 
+#: Joins the numbers of one head's list: a no-break space, so a list never breaks across lines mid-item.
+NO_BREAK = "\u00a0"
+#: Separates the two heads' lists; a line may break after the slash, between the heads.
+HEAD_SEPARATOR = f"{NO_BREAK}/ "
+
+
+def per_head(values: Iterable[str]) -> str:
+    """One cell holding each head's text, joined so a line breaks only between heads ("0 1 3 2 / 1 1 1 1")."""
+    return HEAD_SEPARATOR.join(values)
+
+
 def render_online_softmax_trace(lang: Lang = "zh") -> str:
     """Block by block, two heads of one token: running max, max used by the softmax, the decision, the sum of exp."""
     case = trace_case()
@@ -160,7 +175,7 @@ def render_online_softmax_trace(lang: Lang = "zh") -> str:
         cols = slice(block * TRACE_B_TOPK, (block + 1) * TRACE_B_TOPK)
         running = stats.running_max[0, block]
         used = stats.max_for_softmax[0, block]
-        delta = "—" if previous is None else " / ".join(f"{r - u:g}" for r, u in zip(running, previous, strict=True))
+        delta = "—" if previous is None else per_head(f"{r - u:g}" for r, u in zip(running, previous, strict=True))
         if block == 0:
             decision = pick(lang, "第一块：直接取本块最大值", "first block: takes its own max")
         elif stats.rescaled[0, block]:
@@ -170,12 +185,12 @@ def render_online_softmax_trace(lang: Lang = "zh") -> str:
         rows.append(
             (
                 block,
-                " / ".join(" ".join(f"{v:g}" for v in logits[0, h, cols]) for h in range(2)),
-                " / ".join(f"{v:g}" for v in running),
+                per_head(NO_BREAK.join(f"{v:g}" for v in logits[0, h, cols]) for h in range(2)),
+                per_head(f"{v:g}" for v in running),
                 delta,
                 decision,
-                " / ".join(f"{v:g}" for v in used),
-                " / ".join(f"{v:.3f}" for v in stats.running_sumexp[0, block]),
+                per_head(f"{v:g}" for v in used),
+                per_head(f"{v:.3f}" for v in stats.running_sumexp[0, block]),
             )
         )
         if previous is not None and float((running - previous).max()) == threshold:

@@ -129,8 +129,9 @@ def render_rescale_plot(lang: Lang = "zh") -> str:
         left.set_ylabel(pick(lang, "每个 q token 的 rescale 次数", "rescales per q token"))
         right.set_ylabel(pick(lang, "省下的 O 拷贝 (%)", "O copies saved (%)"))
         right.set_ylim(0, 100)
-        fig.legend(loc="lower center", ncol=3, fontsize=7, bbox_to_anchor=(0.5, -0.22))
         fig.tight_layout()
+        # Hung below the figure (after tight_layout, which ignores figure legends), clear of the "topk" labels.
+        fig.legend(loc="upper center", ncol=3, fontsize=7, bbox_to_anchor=(0.5, 0.0))
         title = pick(
             lang,
             "每个 q token 的 rescale 次数（左）和省下的 O 拷贝（右），随 topk 变化",

@@ -67,16 +67,67 @@ _PATH_DATA = re.compile(r' d="[^"]*"')
 _EXCESS_DECIMALS = re.compile(r"(\d\.\d\d)\d+")
 
 
+#: Narrowest column a figure is shown in at a 1280 px window (a notebook output; a chapter gives 688 px); a
+#: figure wider than its column is scaled down to fit.
+COLUMN_PX_AT_1280 = 572
+#: Smallest text a reader should meet in a figure at that width, in CSS pixels.
+MIN_TEXT_PX = 11.0
+_PX_PER_PT = 96 / 72
+#: Kept above the minimum, so the sizes the SVG rounds stay at or above it.
+_MIN_TEXT_MARGIN = 1.01
+#: Passes of enlarging: larger text widens the drawing, which shrinks it on screen, so the second pass re-measures.
+_ENLARGE_PASSES = 3
+
+
+#: What ``bbox_inches="tight"`` adds around the drawing on each side, in inches (matplotlib's ``savefig.pad_inches``).
+_PAD_IN = 0.1
+
+
+def min_font_pt(drawn_width_in: float) -> float:
+    """The smallest font size, in points, that is ``MIN_TEXT_PX`` on screen for a saved drawing this wide (inches).
+
+    The SVG is drawn at 96 px per inch, or scaled down to the column when wider than it.
+    """
+    scale = min(1.0, COLUMN_PX_AT_1280 / (drawn_width_in * 96))
+    return MIN_TEXT_PX / scale / _PX_PER_PT
+
+
+def enlarge_small_text(fig: Figure) -> None:
+    """Raise every text of ``fig`` (labels, ticks, legends, annotations) to [`min_font_pt`][] at least.
+
+    The width that counts is the drawing's tight box, as saved, which outside legends make wider than the figure.
+    """
+    from matplotlib.text import Text  # noqa: PLC0415 - loaded when a figure is drawn, not with the package
+
+    def size(text: Text) -> float:
+        return float(text.get_fontsize())  # matplotlib types it float | str; a Text's size is always points
+
+    for _ in range(_ENLARGE_PASSES):
+        smallest = min_font_pt(float(fig.get_tightbbox().width) + 2 * _PAD_IN) * _MIN_TEXT_MARGIN
+        small = [text for text in fig.findobj(Text) if text.get_text() and size(text) < smallest]
+        for axes in fig.axes:  # tick labels are made anew at drawing time, from the axis's tick settings
+            if any(size(label) < smallest for label in axes.get_xticklabels(which="both")):
+                axes.tick_params(axis="x", which="both", labelsize=smallest)
+            if any(size(label) < smallest for label in axes.get_yticklabels(which="both")):
+                axes.tick_params(axis="y", which="both", labelsize=smallest)
+        if not small:
+            return
+        for text in small:
+            text.set_fontsize(smallest)
+
+
 def to_svg(fig: Figure, *, title: str) -> str:
     """The figure as one line of HTML to print in a page: ``<div class="ascend-figure"><svg>...</svg>`` + caption.
 
     ``title`` names the figure for screen readers (the SVG's ``<title>`` and ``aria-label``) and is its caption.
-    No XML prolog, no metadata, no date; white space that holds a line break is folded to one blank.
+    Text too small to read at 1280 px is enlarged first ([`enlarge_small_text`][]). No XML prolog, no metadata,
+    no date; white space that holds a line break is folded to one blank.
     """
     if not title.strip():
         raise ValueError(f"title must name the figure, got {title!r}")
     import matplotlib as mpl  # noqa: PLC0415 - loaded when a figure is drawn, not with the package
 
+    enlarge_small_text(fig)
     buffer = io.StringIO()
     with mpl.rc_context(_RC), warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=_MISSING_GLYPH, category=UserWarning)
