@@ -59,8 +59,78 @@ def test_blocks_are_cached_only_under_serve_and_follow_the_files_they_read(tmp_p
         assert wrapped("print(1)", "python", "python", {"id": "x"}, None) == "<p>one</p>"
         assert len(runs) == 3
         data.write_text("two", encoding="utf-8")
+        guard.begin_build()  # the next build: digests are taken afresh
         assert wrapped("print(1)", "python", "python", {"id": "x"}, None) == "<p>two</p>"
         assert len(runs) == 4
+    finally:
+        state.serving = False
+        state.blocks.clear()
+        guard.on_build_error(RuntimeError())
+
+
+def _package(src: Path) -> None:
+    """A small ``ascend_dsa`` under ``src``: a lazy facade naming ``Ready`` (in ``a``), modules a, b, c and typed."""
+    package = src / "ascend_dsa"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ascend_dsa.a import Ready\n", encoding="utf-8"
+    )
+    (package / "a.py").write_text("def Ready():\n    from ascend_dsa import b\n    return b.x\n", encoding="utf-8")
+    (package / "b.py").write_text("x = 1\n", encoding="utf-8")
+    (package / "c.py").write_text("import importlib\nm = importlib.import_module('os')\n", encoding="utf-8")
+    (package / "typed.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ascend_dsa.c import m\n", encoding="utf-8"
+    )
+    (package / "data.json").write_text("{}", encoding="utf-8")
+
+
+def test_a_block_depends_on_the_modules_it_imports_and_theirs(tmp_path: Path) -> None:
+    """Facade names lead to their module, imports inside functions count, type-checking ones only for the docs."""
+    imports = load_hook("package_imports")
+    src = tmp_path / "src"
+    _package(src)
+
+    def names(code: str, *, annotations: bool = False) -> set[str]:
+        found = imports.depends(code, src, annotations=annotations)
+        return {path.relative_to(src / "ascend_dsa").as_posix() for path in found}
+
+    everything = {"__init__.py", "a.py", "b.py", "c.py", "typed.py", "data.json"}
+    assert names("from ascend_dsa import Ready\nprint(Ready())") == {"__init__.py", "a.py", "b.py", "data.json"}
+    assert names("from ascend_dsa.b import x") == {"__init__.py", "b.py", "data.json"}
+    assert names("from ascend_dsa.typed import TYPE_CHECKING") == {"__init__.py", "typed.py", "data.json"}
+    assert names("import ascend_dsa.typed as documented", annotations=True) == everything  # c imports at run time
+    # Whatever cannot be followed from the source depends on everything.
+    assert names("import ascend_dsa\nascend_dsa.Ready()") == everything
+    assert names("from ascend_dsa import NotListed") == everything
+    assert names("from ascend_dsa.c import m") == everything
+    assert names("print(") == everything
+
+
+def test_a_block_runs_again_when_a_module_it_imports_changes(tmp_path: Path) -> None:
+    """Under serve a block is kept while the modules it imports keep their content, whatever else in src/ changes."""
+    guard = load_hook("build_guard")
+    state = guard.STATE
+    _package(tmp_path / "src")
+    runs: list[str] = []
+
+    def format_block(source: str, *_: object, **__: object) -> str:
+        runs.append(source)
+        return "<p>ok</p>"
+
+    wrapped = guard.guarded(format_block)
+    guard.on_config({"config_file_path": str(tmp_path / "mkdocs.yml"), "mdx_configs": {}, "plugins": {}})
+    block = ("from ascend_dsa import Ready", "python", "python", {"id": "x"}, None)
+    try:
+        guard.on_startup(command="serve")
+        wrapped(*block)
+        (tmp_path / "src" / "ascend_dsa" / "c.py").write_text("y = 2\n", encoding="utf-8")
+        guard.begin_build()
+        wrapped(*block)
+        assert len(runs) == 1
+        (tmp_path / "src" / "ascend_dsa" / "b.py").write_text("x = 2\n", encoding="utf-8")
+        guard.begin_build()
+        wrapped(*block)
+        assert len(runs) == 2
     finally:
         state.serving = False
         state.blocks.clear()
