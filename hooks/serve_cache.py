@@ -13,9 +13,10 @@ every block, about ten seconds. Under serve only (``mkdocs build`` is untouched)
   notebook cells, the package modules they import (hooks/package_imports.py) and the files they read; for each
   ``::: identifier`` of mkdocstrings, the modules it documents and what they import. A page whose rendering logged
   a warning or a failure is rendered every time, so its box and its line come back with each build;
-- what only depends on its inputs is kept for the next builds: the theme's compiled Jinja templates (by name and
-  source checksum), Material's search entries for a page (by its URL, HTML, title and table of contents), and
-  mkdocstrings' signature formatter's results (a ``ruff format`` process per long signature, by its text).
+- what only depends on its inputs is kept for the next builds: the list of the theme's files and its compiled
+  Jinja templates (by name and source checksum), Material's search entries for a page (by its URL, HTML, title and
+  table of contents), and the results of mkdocstrings' signature formatter (a ``ruff format`` process per long
+  signature, by its text).
 
 The block output cache is in hooks/build_guard.py, the state that outlives a build in hooks/serve_state.py.
 """
@@ -64,9 +65,40 @@ def on_startup(command: str, **kwargs: Any) -> None:  # noqa: ANN401, ARG001 - M
         STATE.warning_counter_installed = True
 
 
+def _listing_theme_once(theme: Any) -> None:  # noqa: ANN401 - MkDocs' Theme
+    """Make the theme's Jinja environments list the theme's files once per process, not twice a build.
+
+    MkDocs lists every file of the theme (Material's icons included) to copy its assets, for each edition of each
+    build; the list is kept by the theme's folders and the filter's name (``STATE.theme_files``).
+    """
+    get_env = theme.get_env
+
+    def get_env_listing_once() -> Any:  # noqa: ANN401 - a Jinja Environment
+        env = get_env()
+        list_templates = env.list_templates
+
+        def listed(extensions: Any = None, filter_func: Any = None) -> list[str]:  # noqa: ANN401 - Jinja's types
+            name = getattr(filter_func, "__qualname__", "")
+            if filter_func is not None and "<lambda>" in name:
+                return list(list_templates(extensions, filter_func))
+            key = (tuple(theme.dirs), tuple(sorted(theme.static_templates)), repr(extensions), name)
+            if key not in STATE.theme_files:
+                STATE.theme_files[key] = list(list_templates(extensions, filter_func))
+            return list(STATE.theme_files[key])
+
+        env.list_templates = listed
+        return env
+
+    theme.get_env = get_env_listing_once
+
+
 def on_config(config: Any, **kwargs: Any) -> None:  # noqa: ANN401, ARG001 - MkDocs hook signature
-    """Under serve, make mkdocstrings' signature formatter remember what it formatted (once per process)."""
-    if not STATE.serving or STATE.signature_formatter_wrapped:
+    """Under serve, list the theme once, and make mkdocstrings' signature formatter remember what it formatted."""
+    if not STATE.serving:
+        return
+    if "get_env" not in vars(config["theme"]):
+        _listing_theme_once(config["theme"])
+    if STATE.signature_formatter_wrapped:
         return
     try:
         rendering = importlib.import_module(SIGNATURE_RENDERING)

@@ -56,6 +56,8 @@ class ServeState:
     search_entries: dict[str, tuple[tuple[str, ...], list[Any]]] = field(default_factory=dict)
     #: Compiled Jinja templates (the theme's, mkdocstrings'), by template name and checksum (hooks/serve_cache.py).
     templates: dict[str, Any] = field(default_factory=dict)
+    #: The theme's files MkDocs copies, by theme folders and filter (hooks/serve_cache.py; the theme is not watched).
+    theme_files: dict[tuple[Any, ...], list[str]] = field(default_factory=dict)
     #: The digest of src/ and the modules (and source lines) griffe loaded from it (hooks/serve_cache.py).
     griffe: tuple[str, Any, Any] | None = None
 
