@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import os
+import time
+import urllib.request
 from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
+import pytest
+
+from tests.conftest import mkdocs_serve, wait_for_text
 from tests.site.test_hooks import load_hook
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from tests.conftest import ProjectCopy
 
 
 def test_a_touch_without_change_does_not_rebuild(tmp_path: Path) -> None:
@@ -135,3 +142,29 @@ def test_a_block_runs_again_when_a_module_it_imports_changes(tmp_path: Path) -> 
         state.serving = False
         state.blocks.clear()
         guard.on_build_error(RuntimeError())
+
+
+@pytest.mark.build
+def test_serve_shows_a_src_edit_in_the_blocks_that_import_it_and_reuses_the_rest(project_copy: ProjectCopy) -> None:
+    """Under a live `mkdocs serve`, breaking a figure boxes the page whose block imports it; mending it unboxes it."""
+    project_copy.lean()
+    figures = project_copy.root / "src/ascend_dsa/facts/report_figures.py"
+    right = figures.read_text(encoding="utf-8")
+    assert right.count("mem_cycles=  6921") == 1
+    with mkdocs_serve(project_copy.root) as (base, server):
+        page = f"{base}discussion/heads-per-core/"
+        assert "build-guard-error" not in wait_for_text(page, "</html>", timeout_s=240)
+        figures.write_text(right.replace("mem_cycles=  6921", "mem_cycles=  6922"), encoding="utf-8")
+        assert "<td>report (zh) line 108</td>" in wait_for_text(page, "build-guard-error", timeout_s=240)
+        other = wait_for_text(f"{base}optimizations/icache/", "</html>", timeout_s=30)
+        assert "build-guard-error" not in other
+        figures.write_text(right, encoding="utf-8")
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline:
+            with urllib.request.urlopen(page, timeout=60) as response:  # noqa: S310 - our own server on 127.0.0.1
+                if b"build-guard-error" not in response.read():
+                    break
+            time.sleep(0.5)
+        else:
+            pytest.fail("the page kept its error box after the figure was mended")
+        assert server.poll() is None
