@@ -14,9 +14,9 @@ every block, about ten seconds. Under serve only (``mkdocs build`` is untouched)
   ``::: identifier`` of mkdocstrings, the modules it documents and what they import. A page whose rendering logged
   a warning or a failure is rendered every time, so its box and its line come back with each build;
 - what only depends on its inputs is kept for the next builds: the list of the theme's files and its compiled
-  Jinja templates (by name and source checksum), Material's search entries for a page (by its URL, HTML, title and
-  table of contents), and the results of mkdocstrings' signature formatter (a ``ruff format`` process per long
-  signature, by its text).
+  Jinja templates (by name and source checksum), Material's search entries for a page (by its URL, HTML, title,
+  table of contents and the config), griffe's reading of the package for mkdocstrings (by the digest of src/),
+  and the results of mkdocstrings' signature formatter (a ``ruff format`` process per long signature, by its text).
 
 The block output cache is in hooks/build_guard.py, the state that outlives a build in hooks/serve_state.py.
 """
@@ -177,12 +177,17 @@ def _inventory(config: Any) -> dict[str, Any] | None:  # noqa: ANN401 - MkDocs' 
     return getattr(handlers, "inventory", None)
 
 
+def _setup_digest(config: Any) -> str:  # noqa: ANN401 - MkDocs' config
+    """A digest of what configures every page's rendering: mkdocs.yml and hooks/."""
+    setup = [Path(config["config_file_path"])] if config["config_file_path"] else []
+    setup.append(Path(__file__).resolve().parent)
+    return files_digest(setup)
+
+
 def _page_key(page: Any, config: Any, files: Any) -> tuple[str, ...]:  # noqa: ANN401 - MkDocs' objects
     """What a page's rendering depends on besides files: its place, its Markdown, the site's files, the config."""
     listing = "\n".join(sorted(f"{f.src_uri}\t{f.dest_uri}\t{f.url}" for f in files))
-    setup = [Path(config["config_file_path"])] if config["config_file_path"] else []
-    setup.append(Path(__file__).resolve().parent)
-    return (page.file.src_uri, page.file.dest_uri, page.url, page.markdown or "", listing, files_digest(setup))
+    return (page.file.src_uri, page.file.dest_uri, page.url, page.markdown or "", listing, _setup_digest(config))
 
 
 def _documented(markdown: str, src: Path) -> set[Path]:
@@ -351,12 +356,12 @@ def on_env(env: Any, config: Any, files: Any, **kwargs: Any) -> Any:  # noqa: AN
     return env
 
 
-def _remembering(index: Any) -> Any:  # noqa: ANN401 - Material's SearchIndex and its method
+def _remembering(index: Any, setup: str) -> Any:  # noqa: ANN401 - Material's SearchIndex and its method
     """``index.add_entry_from_context`` that reuses a page's entries when what they are made from is unchanged."""
     add = index.add_entry_from_context
 
     def add_entry_from_context(page: Any) -> None:  # noqa: ANN401 - MkDocs' Page
-        key = (page.title or "", page.content or "", str(page.toc), repr(page.meta.get("search")))
+        key = (setup, page.title or "", page.content or "", str(page.toc), repr(page.meta.get("search")))
         kept = STATE.search_entries.get(page.url)
         if kept is not None and kept[0] == key:
             index.entries.extend(copy.deepcopy(kept[1]))
@@ -375,5 +380,5 @@ def on_page_context(context: Any, page: Any, config: Any, **kwargs: Any) -> Any:
         for plugin in config["plugins"].values():
             index = getattr(plugin, "search_index", None)
             if index is not None and "add_entry_from_context" not in vars(index):
-                index.add_entry_from_context = _remembering(index)
+                index.add_entry_from_context = _remembering(index, _setup_digest(config))
     return context
