@@ -25,6 +25,8 @@ DYNAMIC_IMPORTS = frozenset({"import_module", "__import__"})
 #: What ``_file_imports`` found, by file digest and whether annotations' imports count: kept for the process
 #: (a file's imports change only with its content).
 _PARSED: dict[tuple[str, bool], tuple[frozenset[str], bool]] = {}
+#: The facade's table of names, by the facade's digest (the last one only).
+_FACADES: dict[str, dict[str, str]] = {}
 
 
 def _is_type_checking(node: ast.AST) -> bool:
@@ -93,14 +95,18 @@ def _file_imports(module: str, file: Path, *, annotations: bool) -> tuple[frozen
 
 
 def _facade(modules: dict[str, Path]) -> dict[str, str]:
-    """``{public name: owning module}`` from the facade's ``if TYPE_CHECKING:`` imports."""
-    tree = ast.parse(modules[PACKAGE].read_bytes())
-    owners: dict[str, str] = {}
-    for block in (n for n in tree.body if _is_type_checking(n)):
-        for node in ast.walk(block):
-            if isinstance(node, ast.ImportFrom) and node.module:
-                owners.update({alias.asname or alias.name: node.module for alias in node.names})
-    return owners
+    """``{public name: owning module}`` from the facade's ``if TYPE_CHECKING:`` imports (read once per content)."""
+    key = file_digest(modules[PACKAGE])
+    if key not in _FACADES:
+        tree = ast.parse(modules[PACKAGE].read_bytes())
+        owners: dict[str, str] = {}
+        for block in (n for n in tree.body if _is_type_checking(n)):
+            for node in ast.walk(block):
+                if isinstance(node, ast.ImportFrom) and node.module:
+                    owners.update({alias.asname or alias.name: node.module for alias in node.names})
+        _FACADES.clear()
+        _FACADES[key] = owners
+    return _FACADES[key]
 
 
 def depends(code: str, src: Path, *, annotations: bool = False) -> tuple[Path, ...]:
