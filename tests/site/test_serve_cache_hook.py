@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import filecmp
 import os
+import subprocess
+import sys
+import textwrap
 import time
 import urllib.request
 from types import SimpleNamespace
@@ -10,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.conftest import mkdocs_serve, wait_for_text
+from tests.conftest import mkdocs_env, mkdocs_serve, wait_for_text
 from tests.site.test_hooks import load_hook
 
 if TYPE_CHECKING:
@@ -168,3 +172,57 @@ def test_serve_shows_a_src_edit_in_the_blocks_that_import_it_and_reuses_the_rest
         else:
             pytest.fail("the page kept its error box after the figure was mended")
         assert server.poll() is None
+
+
+#: Builds the site as `mkdocs serve` does (one process, the config loaded afresh for each build), into argv[1],
+#: once, then again after each edit named in argv[2:]: a docs page, a module a few pages use, a module most use.
+_SERVE_LIKE = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    EDITS = {
+        "page": ("docs/pipeline.md", "\\n\\nZqxpage\\n"),
+        "src": ("src/ascend_dsa/cli/head_roofline.py", "\\n# an edit\\n"),
+        "core": ("src/ascend_dsa/facts/hardware.py", "\\n# an edit\\n"),
+    }
+    for number, edit in enumerate(["", *sys.argv[2:]]):
+        if edit:
+            path, text = EDITS[edit]
+            Path(path).write_text(Path(path).read_text(encoding="utf-8") + text, encoding="utf-8")
+        config = load_config(config_file="mkdocs.yml", site_dir=sys.argv[1])
+        if number == 0:
+            config.plugins.on_startup(command="serve", dirty=False)
+        build(config, serve_url="http://127.0.0.1:8000/")
+    print(sys.modules["serve_state"].STATE.pages_reused)
+    """
+)
+
+
+@pytest.mark.build
+def test_a_serve_rebuild_is_the_site_a_fresh_build_makes(project_copy: ProjectCopy) -> None:
+    """Pages, blocks and search entries reused across rebuilds give, to the byte, the site of a first build."""
+    project_copy.lean(english=True)
+    root = project_copy.root
+
+    def serve_like(site: str, *edits: str) -> int:
+        """Build into ``site`` after each edit; how many pages the rebuilds reused."""
+        command = [sys.executable, "-c", _SERVE_LIKE, str(root.parent / site), *edits]
+        completed = subprocess.run(command, cwd=root, env=mkdocs_env(root), capture_output=True, text=True, check=False)
+        assert completed.returncode == 0, completed.stderr[-3000:]
+        return int(completed.stdout.split()[-1])
+
+    assert serve_like("rebuilt", "page", "src", "core") > 0
+    assert serve_like("fresh") == 0
+    comparison = filecmp.dircmp(root.parent / "rebuilt", root.parent / "fresh")
+    differing: list[str] = []
+
+    def collect(node: filecmp.dircmp[str], prefix: str) -> None:
+        differing.extend(prefix + name for name in node.diff_files + node.left_only + node.right_only)
+        for name, child in node.subdirs.items():
+            collect(child, f"{prefix}{name}/")
+
+    collect(comparison, "")
+    assert differing == []
