@@ -41,7 +41,8 @@ from mkdocs.utils import CountHandler
 from mkdocs_jupyter import convert
 from mkdocs_jupyter.plugin import NotebookFile, get_nb_toc
 from notebook_cells import run_cells
-from serve_state import STATE, files_digest, watch_reads
+from package_imports import depends
+from serve_state import STATE, begin_build, files_digest, watch_reads
 
 from ascend_dsa.site.pages import error_box_words
 
@@ -112,7 +113,6 @@ class _State:
 
     root: Path | None = None
     tracebacks: Path | None = None
-    package_digest: str = ""
     blocks_cached: int = 0
     blocks_run: int = 0
     run_notebooks: bool = False
@@ -168,6 +168,7 @@ def _write_traceback(failure: Failure) -> str:
 def record(failure: Failure) -> str:
     """Count the failure, report it in one line, and return the error box that replaces the output."""
     _STATE.failures.append(failure)
+    STATE.failures += 1
     log.debug("%s", failure.traceback_text())
     report.error(failure.line(_write_traceback(failure)))
     return error_box(failure)
@@ -210,7 +211,7 @@ def _install_handlers() -> None:
 
 
 def _outside_src(paths: list[Path]) -> list[Path]:
-    """The project's files among ``paths`` that ``src/`` does not hold (its digest is in the key already)."""
+    """The project's files among ``paths`` that ``src/`` does not hold (its files are followed by their imports)."""
     root = _STATE.root
     if root is None:
         return []
@@ -223,28 +224,38 @@ def _outside_src(paths: list[Path]) -> list[Path]:
 
 
 def _cached(key: tuple[str, ...]) -> str | None:
-    """The output kept for ``key`` if the files the block read are unchanged, else None."""
+    """The output kept for ``key`` if the files the block depends on are unchanged, else None."""
     entry = STATE.blocks.get(key)
     if entry is None:
         return None
-    output, reads, digest = entry.split("\0", 2)
-    paths = [Path(p) for p in reads.split("\n") if p]
-    return output if files_digest(paths) == digest else None
+    output, paths, digest = entry
+    if files_digest(list(paths)) != digest:
+        return None
+    if STATE.page_depends is not None:
+        STATE.page_depends.update(paths)
+    return output
 
 
-def _keep(key: tuple[str, ...], output: str, reads: list[Path]) -> None:
-    """Keep a block's output with the files it read and their digest."""
-    if HEADING.search(output) or "\0" in output:
+def _keep(key: tuple[str, ...], output: str, reads: list[Path], options: Any) -> None:  # noqa: ANN401
+    """Keep a block's output with the files it depends on (the modules it imports, the files it read)."""
+    root = _STATE.root
+    if root is None:
         return
-    paths = _outside_src(reads)
-    STATE.blocks[key] = "\0".join((output, "\n".join(map(str, paths)), files_digest(paths)))
+    src = root / "src"
+    # Blocks of one markdown-exec session share their names: any of them may use what another imported.
+    code = "import ascend_dsa" if isinstance(options, dict) and options.get("session") else key[-1]
+    paths = (*depends(code, src), *_outside_src(reads))
+    if STATE.page_depends is not None:
+        STATE.page_depends.update(paths)
+    if not HEADING.search(output):
+        STATE.blocks[key] = (output, paths, files_digest(list(paths)))
 
 
 def guarded(format_function: Callable[..., str]) -> Callable[..., str]:
     """A superfences format function that returns an error box, and records the failure, when the block fails."""
 
     def guarded_format(source: str, language: str, css_class: str, options: Any, md: Any, **kwargs: Any) -> str:  # noqa: ANN401
-        key = (_STATE.package_digest, language, css_class, repr(options), source) if STATE.serving else None
+        key = (language, css_class, repr(options), source) if STATE.serving else None
         if key is not None:
             cached = _cached(key)
             if cached is not None:
@@ -260,7 +271,7 @@ def guarded(format_function: Callable[..., str]) -> Callable[..., str]:
         error, _STATE.caught = _STATE.caught, None
         if error is None:
             if key is not None:
-                _keep(key, str(output), reads)
+                _keep(key, str(output), reads, options)
             return output
         block_id = options.get("id") if isinstance(options, dict) else ""
         where = f"block '{block_id}'" if block_id else f"a {language} block without id"
@@ -295,8 +306,7 @@ def on_pre_build(config: Any, **kwargs: Any) -> None:  # noqa: ANN401, ARG001 - 
     """Start counting afresh for an outermost build (the other languages' builds run inside it)."""
     if _STATE.depth == 0:
         _STATE.failures.clear()
-        if STATE.serving and _STATE.root is not None:
-            _STATE.package_digest = files_digest([_STATE.root / "src"])
+        begin_build()  # under serve, files may have changed since the digests were taken
     _STATE.depth += 1
 
 
@@ -317,7 +327,14 @@ def _render_notebook(page: Any, jupyter: Any) -> Callable[[Any, Any], None]:  # 
 
     def render(config: Any, files: Any) -> None:  # noqa: ANN401, ARG001 - Page.render's signature
         notebook = nbformat.read(source, as_version=4)
-        failure = run_cells(notebook, name)
+        STATE.reading = [] if STATE.page_depends is not None else None
+        try:
+            failure = run_cells(notebook, name)
+        finally:
+            reads, STATE.reading = STATE.reading or [], None
+        if STATE.page_depends is not None and _STATE.root is not None:
+            code = "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "code")
+            STATE.page_depends.update((*depends(code, _STATE.root / "src"), *_outside_src(reads)))
         if failure is not None:
             box = record(Failure(name, failure.describe(), failure.error))
             notebook.cells[failure.index - 1].outputs.append(

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from mkdocs.plugins import event_priority
+from serve_state import STATE
 
 NOTEBOOK_MARK = 'class="jupyter-wrapper"'
 _STYLE = re.compile(r"(<style[^>]*>)(.*?)(</style>)", re.DOTALL)
@@ -19,6 +20,8 @@ _COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
 _SELECTOR_CLASS = re.compile(r"\.(-?[_a-zA-Z][\w-]*)")
 #: Only style blocks this large are pruned: the inlined JupyterLab sheet, not the page's small ones.
 MIN_PRUNED_CHARS = 100_000
+#: Pruned sheets kept under ``mkdocs serve`` (one per notebook page and edition, with room for an edit each).
+PRUNED_KEPT = 8
 
 
 def _literal_end(css: str, index: int) -> int:
@@ -118,7 +121,13 @@ def prune_page(html: str) -> str:
         css = match.group(2)
         if len(css) < MIN_PRUNED_CHARS:
             return match.group(0)
-        return match.group(1) + prune(css, classes) + match.group(3)
+        key = (css, frozenset(classes))
+        pruned = STATE.pruned_css.get(key) if STATE.serving else None
+        if pruned is None:
+            pruned = prune(css, classes)
+            if STATE.serving:
+                STATE.pruned_css = {key: pruned, **dict(list(STATE.pruned_css.items())[: PRUNED_KEPT - 1])}
+        return match.group(1) + pruned + match.group(3)
 
     return _STYLE.sub(rewrite, html)
 

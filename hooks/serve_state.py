@@ -8,7 +8,11 @@ life of the process, and with it:
 - whether the process serves the site (failures then show in the pages and the build goes on);
 - the package's files as the last build saw them (hooks/reload_package.py);
 - the digest of every watched input after the last build (hooks/serve_cache.py skips a rebuild when it is the same);
-- each markdown-exec block's output, keyed by the block and a digest of ``src/`` (hooks/build_guard.py).
+- each markdown-exec block's output, keyed by the block and checked against the files it depends on
+  (hooks/build_guard.py);
+- each page's rendered HTML, table of contents and cross-reference anchors, keyed by its Markdown and checked
+  against the files it depends on (hooks/serve_cache.py);
+- the digest of each file read for those checks, computed once per build (``begin_build`` forgets them).
 
 Under ``mkdocs build`` nothing here outlives the build, and no block output is cached: every block runs.
 """
@@ -29,10 +33,33 @@ class ServeState:
     serving: bool = False
     package_mtimes: dict[str, int] = field(default_factory=dict)
     inputs_digest: str | None = None
-    blocks: dict[tuple[str, ...], str] = field(default_factory=dict)
+    blocks: dict[tuple[str, ...], tuple[str, tuple[Path, ...], str]] = field(default_factory=dict)
+    #: By page (source and destination): see hooks/serve_cache.py.
+    pages: dict[tuple[str, ...], Any] = field(default_factory=dict)
     reading: list[Path] | None = None
+    #: Files the page being rendered depends on beyond its own source (its blocks' and notebook's), or None.
+    page_depends: set[Path] | None = None
+    #: Failures hooks/build_guard.py has reported in this process (a page that had one is not kept).
+    failures: int = 0
+    #: Warnings MkDocs and its plugins have logged in this process (a page that logged one is not kept).
+    warnings: int = 0
+    digests: dict[Path, str] = field(default_factory=dict)
+    listings: dict[Path, tuple[Path, ...]] = field(default_factory=dict)
     audit_installed: bool = False
     signature_formatter_wrapped: bool = False
+    warning_counter_installed: bool = False
+    pages_rendered: int = 0
+    pages_reused: int = 0
+    #: The notebook style sheet pruned to a page's classes, by sheet and classes (hooks/notebook_css.py).
+    pruned_css: dict[tuple[str, frozenset[str]], str] = field(default_factory=dict)
+    #: Material's search entries for each page, by URL, with what they were made from (hooks/serve_cache.py).
+    search_entries: dict[str, tuple[tuple[str, ...], list[Any]]] = field(default_factory=dict)
+    #: Compiled Jinja templates (the theme's, mkdocstrings'), by template name and checksum (hooks/serve_cache.py).
+    templates: dict[str, Any] = field(default_factory=dict)
+    #: The theme's files MkDocs copies, by theme folders and filter (hooks/serve_cache.py; the theme is not watched).
+    theme_files: dict[tuple[Any, ...], list[str]] = field(default_factory=dict)
+    #: The digest of src/ and the modules (and source lines) griffe loaded from it (hooks/serve_cache.py).
+    griffe: tuple[str, Any, Any] | None = None
 
 
 STATE = ServeState()
@@ -51,14 +78,43 @@ def watch_reads() -> None:
         STATE.audit_installed = True
 
 
+def begin_build() -> None:
+    """Forget the digests and folder listings of the last build: files may have changed since."""
+    STATE.digests.clear()
+    STATE.listings.clear()
+
+
+def files_in(path: Path) -> tuple[Path, ...]:
+    """The files ``path`` names: itself, or every file of the folder in sorted order (``__pycache__`` left out)."""
+    if STATE.serving and path in STATE.listings:
+        return STATE.listings[path]
+    if path.is_dir():
+        files = tuple(sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts))
+    else:
+        files = (path,) if path.is_file() else ()
+    if STATE.serving:
+        STATE.listings[path] = files
+    return files
+
+
+def file_digest(file: Path) -> str:
+    """A digest of one file's content (under serve, read once per build)."""
+    if STATE.serving and file in STATE.digests:
+        return STATE.digests[file]
+    try:
+        digest = hashlib.blake2b(file.read_bytes(), digest_size=16).hexdigest()
+    except OSError:
+        digest = "unreadable"  # gone since it was listed: the next build, which its removal starts, lists again
+    if STATE.serving:
+        STATE.digests[file] = digest
+    return digest
+
+
 def files_digest(paths: list[Path]) -> str:
     """A digest of the names and contents of every file in ``paths`` (files, or folders walked in sorted order)."""
     digest = hashlib.blake2b(digest_size=16)
     for path in paths:
-        files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path] if path.is_file() else []
-        for file in files:
-            if "__pycache__" in file.parts:
-                continue
+        for file in files_in(path):
             digest.update(str(file).encode("utf-8", "surrogateescape") + b"\0")
-            digest.update(file.read_bytes() + b"\0")
+            digest.update(file_digest(file).encode() + b"\0")
     return digest.hexdigest()

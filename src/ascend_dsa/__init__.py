@@ -12,10 +12,22 @@ strict re-export rule needs as a literal. tests/test_api.py checks the two agree
 
 from __future__ import annotations
 
+# isort: off
+import os
+import sys
+
+# The command line (the `ascend-dsa` script, `python -m ascend_dsa`) turns Ctrl-C into one line and status 130 from
+# here on, before anything else loads; ascend_dsa/interrupt.py decides exactly, and leaves any other process alone.
+# (`__import__`, not importlib.import_module: loading importlib would be time during which Ctrl-C is not handled.)
+if os.path.basename(sys.argv[0]) == "ascend-dsa" or "ascend_dsa" in sys.orig_argv:  # noqa: PTH119 - pathlib is not loaded yet
+    __import__("ascend_dsa.interrupt")
+
 import ast
 import functools
 import importlib
 from typing import TYPE_CHECKING, Any
+
+# isort: on
 
 if TYPE_CHECKING:
     from ascend_dsa.cli.reference import render_cli_reference
