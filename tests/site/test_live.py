@@ -104,8 +104,13 @@ CASES = [
     (
         "discussion/heads-per-core/",
         "head-roofline",
-        [{}, {"heads": "16,48,96", "topk": "2048"}, {"l2-bandwidth": "2.5e12", "cores": "24", "clock": "1.8e9"}],
-        {"heads": "0"},
+        [
+            {},
+            {"heads": "16,48,96", "topk": "2048"},
+            {"l2-bandwidth": "2.5e12", "cores": "24", "clock": "1.8e9"},
+            {"l2-bandwidth": "", "cores": "", "clock": "", "chip": "h800", "kv-token-bytes": "656"},
+        ],
+        {"chip": "ascend-950", "kv-token-bytes": "", "heads": "0"},
         "heads",
         {"heads": "64"},
     ),

@@ -15,8 +15,9 @@ from ascend_dsa.cli.options import (
     unit_fraction,
 )
 from ascend_dsa.errors import OutOfRange
-from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
-from ascend_dsa.facts.hopper import H800, MLA_V32
+from ascend_dsa.facts.chips import CHIPS
+from ascend_dsa.facts.hardware import AscendSpec
+from ascend_dsa.facts.hopper import MLA_V32
 from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.facts.report_figures import HEAD_ROOFLINE_CITATION
 from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK, head_roofline_sweep
@@ -52,8 +53,6 @@ _CHIP_OVERRIDES = {
     "clock": "clock_hz",
     "cube_fma": "matrix_flop_per_cycle_per_core",
 }
-#: ``--chip`` values and their presets; the first is the default.
-CHIPS: Final[dict[str, AnyChip]] = {"ascend-950": ASCEND_950, "h800": H800}
 #: The model each chip's table is computed for: the report's d = 512 on the 950, V3.2's 576 / 512 on the H800.
 _MODELS: Final = {"ascend-950": DSA_V41, "h800": MLA_V32}
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ascend_dsa.cli.options import add_instantiation_options
 from ascend_dsa.errors import ForbiddenDesign
+from ascend_dsa.facts.chips import CHIPS
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.kv_formats import KvFormat, Mode
@@ -43,8 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_instantiation_options(parser)
     parser.add_argument(
         "--chip",
-        choices=("ascend-950", "h800"),
-        default="ascend-950",
+        choices=tuple(CHIPS),
+        default=next(iter(CHIPS)),
         help="ascend-950 only: the UB plan is the Ascend 950 kernel's (h800 is refused, saying so)",
     )
 

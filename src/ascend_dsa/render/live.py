@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Final
 
+from ascend_dsa.facts.chips import CHIPS
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.kv_formats import KvFormat, Mode
@@ -80,6 +81,8 @@ LIVE_FORMS: Final = {
     "head-roofline": (
         LiveInput("heads", value=_numbers(REPORT_HEADS)),
         LiveInput("topk", value=_numbers(REPORT_TOPK)),
+        LiveInput("chip", value=next(iter(CHIPS)), choices=tuple(CHIPS)),
+        LiveInput("kv-token-bytes"),
         LiveInput("l2-bandwidth", preset=f"{ASCEND_950.l2_bandwidth_bytes_per_s:g}"),
         LiveInput("cores", preset=str(ASCEND_950.ai_cores)),
         LiveInput("clock", preset=f"{ASCEND_950.clock_hz:g}"),
