@@ -1,4 +1,4 @@
-"""MkDocs hook: every page (but the glossary itself) gets the glossary's terms as hover definitions.
+"""MkDocs hook: hover definitions of the glossary's terms, and a pointer to the AI Core figure, on every chapter.
 
 The terms and their definitions are in :mod:`ascend_dsa.facts.glossary`; how they reach a page is in
 :mod:`ascend_dsa.site.glossary`. Notebook pages are rendered by mkdocs-jupyter and get none.
@@ -19,8 +19,9 @@ def _lang(page: Any) -> str:  # noqa: ANN401 - MkDocs' Page
 
 
 def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:  # noqa: ANN401 - MkDocs' Page
-    """Append the abbreviations of the page's edition."""
-    return str(_module().with_abbreviations(markdown, page.file.src_uri, _lang(page)))
+    """Point a chapter naming a unit to the AI Core figure; append the abbreviations of the page's edition."""
+    glossary, src_uri, lang = _module(), page.file.src_uri, _lang(page)
+    return str(glossary.with_abbreviations(glossary.with_unit_link(markdown, src_uri, lang), src_uri, lang))
 
 
 def on_page_content(html: str, **_: Any) -> str:  # noqa: ANN401 - MkDocs' keyword arguments

@@ -6,7 +6,7 @@ import markdown
 
 from ascend_dsa.facts.glossary import GLOSSARY_TERMS
 from ascend_dsa.render.glossary import abbreviations, render_glossary
-from ascend_dsa.site.glossary import keep_first_titles, with_abbreviations
+from ascend_dsa.site.glossary import keep_first_titles, with_abbreviations, with_unit_link
 
 
 def test_page_and_abbreviations_agree() -> None:
@@ -33,3 +33,17 @@ def test_the_glossary_page_gets_no_hovers() -> None:
     """The glossary's own terms are definitions, not uses."""
     assert with_abbreviations("# Glossary", "reference/glossary.en.md", "en") == "# Glossary"
     assert "*[UB]: Unified Buffer" in with_abbreviations("# Pipeline", "pipeline.en.md", "en")
+
+
+def test_a_chapter_naming_a_unit_points_to_the_ai_core_figure() -> None:
+    """The pointer joins the opening quote, with links relative to the page; model and reference pages get none."""
+    page = "# The pipeline\n\n> Covers report (zh) lines 166-208.\n\nThe CUBE waits.\n"
+    linked = with_unit_link(page, "optimizations/icache.en.md", "en")
+    assert linked.startswith("# The pipeline\n\n> Covers report (zh) lines 166-208.\n>\n> The hardware units named")
+    assert "[the AI Core figure](../algorithm/model.md#ai-core)" in linked
+    assert "[术语表](reference/glossary.md)" in with_unit_link(page, "pipeline.md", "zh")
+    assert with_unit_link(page, "algorithm/model.en.md", "en") == page
+    assert with_unit_link(page, "reference/claims.md", "zh") == page
+    assert with_unit_link(page, "design/what-if.ipynb", "zh") == page
+    assert with_abbreviations(page, "design/what-if.ipynb", "zh") == page
+    assert with_unit_link("# Preface\n\n> Covers lines.\n\nNo units.\n", "index.md", "zh").endswith("No units.\n")

@@ -23,6 +23,7 @@ class GlossaryTerm:
 
     term: str
     definition: Text
+    unit: bool = False  # a hardware unit or memory of the AI Core figure
 
     def __post_init__(self) -> None:
         """Reject a term the abbreviation syntax cannot hold, or a definition with a line break or a bracket."""
@@ -46,75 +47,79 @@ def _t(term: str, zh: str, en: str) -> GlossaryTerm:
     return GlossaryTerm(term, Text(zh, en))
 
 
+def _unit(term: str, zh: str, en: str) -> GlossaryTerm:
+    return GlossaryTerm(term, Text(zh, en), unit=True)
+
+
 #: Every term of the glossary, in reading order: the chip, the units of an AI Core, the copy paths, layouts, the
 #: kernel's ideas.
 GLOSSARY_TERMS: Final = (
-    _t(
+    _unit(
         "AI Core",
         "昇腾芯片的计算单元：一个 CUBE Core 加上它的 VECTOR Core；算子在每个 AI Core 上跑一个 job。",
         "One compute unit of the Ascend chip: a CUBE Core and its VECTOR Cores; the kernel runs one job on each.",
     ),
-    _t(
+    _unit(
         "HBM",
         "芯片的主存（全局内存）：Q、KV cache、index 和输出 O 都在这里。",
         "The chip's main (global) memory: Q, the KV cache, the indices and the output O live here.",
     ),
-    _t(
+    _unit(
         "L2",
         "所有 AI Core 共用、位于 HBM 之前的缓存；它的带宽由各个 AI Core 分摊。",
         "The cache in front of HBM that all AI Cores share; its bandwidth is divided among them.",
     ),
-    _t(
+    _unit(
         "CUBE",
         "AI Core 的矩阵计算单元：执行 MMAD（QK 和 SV），从 L0A、L0B 读操作数，结果累加到 L0C。",
         "The AI Core's matrix unit: runs the MMADs (QK and SV), reading L0A and L0B and accumulating into L0C.",
     ),
-    _t(
+    _unit(
         "VECTOR",
         "VECTOR Core：CUBE 旁边的 SIMD 单元，有自己的 UB；做 softmax、ND2NZ 和 O 的 rescale。",
         "A VECTOR Core: the SIMD unit beside the CUBE, with its own UB; runs the softmax, ND2NZ and the O rescale.",
     ),
-    _t(
+    _unit(
         "MMAD",
         "矩阵乘累加：CUBE 的指令，把 L0A 与 L0B 里的分块相乘，再累加到 L0C。",
         "Matrix multiply-accumulate: the CUBE instruction that multiplies tiles from L0A and L0B into L0C.",
     ),
-    _t(
+    _unit(
         "L1",
         "CUBE Core 的片上缓冲，分成几个 bank，存放矩阵乘要用的 Q、KV 块和 S。",
         "The CUBE Core's on-chip buffer, split into banks; holds Q, the KV blocks and S for the matrix products.",
     ),
-    _t(
+    _unit(
         "L0A",
         "CUBE 左操作数的缓冲：这里放 Q 的一片，从 L1 装入。",
         "The CUBE's left-operand buffer: here a slice of Q, loaded from L1.",
     ),
-    _t(
+    _unit(
         "L0B",
         "CUBE 右操作数的缓冲：这里放 K 或 V 的一片，从 L1 装入。",
         "The CUBE's right-operand buffer: here a slice of K or V, loaded from L1.",
     ),
-    _t(
+    _unit(
         "L0C",
         "CUBE 的累加缓冲：MMAD 的 fp32 结果，这里是打分 P 和输出 O。",
         "The CUBE's accumulator buffer: MMAD results in fp32, here the scores P and the output O.",
     ),
-    _t(
+    _unit(
         "UB",
         "Unified Buffer：每个 VECTOR Core 自己的片上内存，VECTOR 指令在这里读写。",
         "Unified Buffer: each VECTOR Core's own on-chip memory, where its instructions read and write.",
     ),
-    _t(
+    _unit(
         "MTE2",
         "搬运引擎：从全局内存（经 L2）拷到 UB 或 L1；KV token 的 gather 就靠它。",
         "Memory transfer engine from global memory (through L2) into UB or L1; it gathers the KV tokens.",
     ),
-    _t(
+    _unit(
         "MTE3",
         "搬运引擎：从 UB 往外拷，拷到 CUBE 的 L1（NZ 格式的 KV、S），或写回全局内存（O）。",
         "Memory transfer engine out of UB: to the CUBE's L1 (KV in NZ, S) or back to global memory (O).",
     ),
-    _t(
+    _unit(
         "FixPipe",
         "把 CUBE 的结果搬出 L0C 的通路（这里把 P 和 O 搬到 UB），途中可以转换格式。",
         "The path that moves CUBE results out of L0C (here P and O to UB), converting formats on the way.",

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from ascend_dsa.lang import Lang
+from ascend_dsa.facts.glossary import GLOSSARY_TERMS
+from ascend_dsa.lang import Lang, pick
 from ascend_dsa.render.glossary import abbreviations
 
 #: The glossary page itself: its terms are the definitions, not uses.
@@ -18,10 +19,36 @@ GLOSSARY_PAGES: Final = ("reference/glossary.md", "reference/glossary.en.md")
 
 _ABBR: Final = re.compile(r'<abbr title="([^"]*)">([^<]*)</abbr>')
 
+#: Pages that get no pointer to the AI Core figure: the figure's own page and the reference section.
+_NO_UNIT_LINK: Final = re.compile(r"^(?:algorithm/model|reference/)")
+#: A hardware unit named in a page's prose.
+_UNIT: Final = re.compile(r"\b(?:" + "|".join(re.escape(e.term) for e in GLOSSARY_TERMS if e.unit) + r")\b")
+#: The page's opening quote ("Covers report (zh) lines ..."), up to its last line.
+_OPENING_QUOTE: Final = re.compile(r"\A(#[^\n]*\n+(?:>[^\n]*\n)+)")
+
+
+def with_unit_link(markdown: str, src_uri: str, lang: Lang) -> str:
+    """A chapter that names a hardware unit points to the AI Core figure and the glossary from its opening quote."""
+    if _NO_UNIT_LINK.match(src_uri) or not src_uri.endswith(".md") or not _UNIT.search(markdown):
+        return markdown
+    up = "../" * src_uri.count("/")
+    figure, glossary = f"{up}algorithm/model.md#ai-core", f"{up}reference/glossary.md"
+    sentence = pick(
+        lang,
+        f"本章提到的硬件单元画在 [AI Core 图]({figure})里，定义见[术语表]({glossary})。",
+        f"The hardware units named here are drawn in [the AI Core figure]({figure}) and defined in the "
+        f"[glossary]({glossary}).",
+    )
+    opening = _OPENING_QUOTE.match(markdown)
+    if opening is None:
+        raise ValueError(f"{src_uri} must open with a title and a quote saying what it covers")
+    # Out of the search index: the same sentence on every chapter would answer no query and weigh on every page.
+    return f"{opening.group(1)}>\n> {sentence}\n> {{ data-search-exclude }}\n{markdown[opening.end() :]}"
+
 
 def with_abbreviations(markdown: str, src_uri: str, lang: Lang) -> str:
-    """``markdown`` with the glossary's abbreviations for ``lang`` appended (the glossary page stays as it is)."""
-    if src_uri in GLOSSARY_PAGES:
+    """``markdown`` with the glossary's abbreviations for ``lang`` appended (not the glossary page, not a notebook)."""
+    if src_uri in GLOSSARY_PAGES or not src_uri.endswith(".md"):
         return markdown
     return f"{markdown.rstrip()}\n\n{abbreviations(lang=lang)}"
 
