@@ -47,3 +47,11 @@ def test_a_chapter_naming_a_unit_points_to_the_ai_core_figure() -> None:
     assert with_unit_link(page, "design/what-if.ipynb", "zh") == page
     assert with_abbreviations(page, "design/what-if.ipynb", "zh") == page
     assert with_unit_link("# Preface\n\n> Covers lines.\n\nNo units.\n", "index.md", "zh").endswith("No units.\n")
+
+
+def test_the_pointer_finds_the_title_after_an_error_box() -> None:
+    """Under mkdocs serve an error box may come first; the pointer still joins the quote, and no quote is no error."""
+    page = '<div class="build-guard-error">x</div>\n\n# The pipeline\n\n> Covers lines.\n\nThe CUBE waits.\n'
+    assert "> Covers lines.\n>\n> The hardware units" in with_unit_link(page, "pipeline.en.md", "en")
+    bare = "# The pipeline\n\nThe CUBE waits.\n"
+    assert with_unit_link(bare, "pipeline.en.md", "en") == bare
