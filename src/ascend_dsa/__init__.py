@@ -161,6 +161,7 @@ if TYPE_CHECKING:
     )
     from ascend_dsa.models.throughput import cycles_per_block_at, fraction_of_peak
     from ascend_dsa.render.accumulator import render_accumulator_ub_share, render_identity_rescale, render_l0c_budget
+    from ascend_dsa.render.ai_core import render_ai_core_figure
     from ascend_dsa.render.assumptions import render_assumptions
     from ascend_dsa.render.claims import (
         render_chapter_claims,
@@ -181,6 +182,7 @@ if TYPE_CHECKING:
         render_what_if_table,
     )
     from ascend_dsa.render.flow import render_b_topk_divisibility, render_rescale_threshold
+    from ascend_dsa.render.glossary import render_glossary
     from ascend_dsa.render.layouts import (
         render_gather2_example,
         render_kv_block_layout,
@@ -387,6 +389,7 @@ __all__ = [
     "quantize_tokens",
     "raw_logit_threshold",
     "render_accumulator_ub_share",
+    "render_ai_core_figure",
     "render_assumptions",
     "render_b_topk_divisibility",
     "render_chapter_claims",
@@ -405,6 +408,7 @@ __all__ = [
     "render_fp8_roofline",
     "render_gather2_example",
     "render_gather2_requests",
+    "render_glossary",
     "render_head_roofline_table",
     "render_hopper_claims",
     "render_identity_rescale",

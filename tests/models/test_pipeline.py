@@ -2,7 +2,18 @@ import pytest
 
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.models.pipeline import VECTOR_SCHEDULE, Task, buffer_depth, implied_buffer_depths, simulate, stage_costs
+from ascend_dsa.models.pipeline import (
+    VECTOR_SCHEDULE,
+    StageCosts,
+    Task,
+    Unit,
+    buffer_depth,
+    cube_wait_bounds,
+    first_waiting_cycles,
+    implied_buffer_depths,
+    simulate,
+    stage_costs,
+)
 from ascend_dsa.models.schedule import SYSTOLIC_ARRAY_DEPTH, VECTOR_STAGES, pipeline_depth
 
 COSTS = stage_costs(ASCEND_950)
@@ -99,3 +110,78 @@ def test_bad_costs() -> None:
     """A negative cost is refused, naming the task."""
     with pytest.raises(ValueError, match="cycles of softmax must be a non-negative number"):
         COSTS.with_cycles(softmax=-1)
+
+
+def _cube_waits(costs: StageCosts, blocks: int = 64, rescale: range | tuple[int, ...] = ()) -> bool:
+    timeline = simulate(costs, SHIPPED_KERNEL, blocks, rescale)
+    return timeline.cycles_per_block > costs.cycles[Task.QK] + costs.cycles[Task.SV]
+
+
+def test_margin_is_qk_minus_the_s_copy() -> None:
+    """The shipped margin is QK[i+1] less the S copy (512 - 16 = 496 cycles), in closed form and simulated."""
+    bounds = cube_wait_bounds(COSTS)
+    assert bounds.margin_cycles == COSTS.cycles[Task.QK] - COSTS.cycles[Task.S_TO_L1] == 496
+    timeline = simulate(COSTS)
+    assert timeline.steady(timeline.spare) == pytest.approx(bounds.margin_cycles)
+    assert bounds.never_waits
+    assert not bounds.waits
+
+
+def test_latency_condition_at_its_boundary() -> None:
+    """Without other VECTOR work, the CUBE waits from the cycle P out + softmax + S to L1 exceeds QK + SV."""
+    free = COSTS.with_cycles(nd2nz=0)
+    limit = 1024 - COSTS.cycles[Task.P_OUT] - COSTS.cycles[Task.S_TO_L1]
+    at, over = free.with_cycles(softmax=limit), free.with_cycles(softmax=limit + 1)
+    assert cube_wait_bounds(at).margin_cycles == 0
+    assert cube_wait_bounds(at).never_waits
+    assert not _cube_waits(at)
+    assert cube_wait_bounds(over).waits
+    assert _cube_waits(over)
+    assert first_waiting_cycles(free, Task.SOFTMAX) == limit + 1
+
+
+def test_throughput_condition_brackets_the_first_wait() -> None:
+    """The VECTOR keeps up if ND2NZ, softmax and the whole index burst fit in QK + SV; never if their average does not.
+
+    The shipped softmax may grow to 728 cycles with no wait, must wait above 764, and first waits at 763: a VECTOR
+    path of 843 cycles, well inside the 1024-cycle window.
+    """
+    first = first_waiting_cycles(COSTS, Task.SOFTMAX)
+    assert first == 763
+    sure_free = 1024 - COSTS.cycles[Task.ND2NZ] - COSTS.cycles[Task.PROCESS_INDEX]
+    sure_wait = 1024 - COSTS.cycles[Task.ND2NZ] - COSTS.cycles[Task.PROCESS_INDEX] / 10 + 1
+    assert sure_free < first <= sure_wait
+    assert cube_wait_bounds(COSTS.with_cycles(softmax=sure_free)).never_waits
+    assert not cube_wait_bounds(COSTS.with_cycles(softmax=sure_free + 1)).never_waits
+    assert not cube_wait_bounds(COSTS.with_cycles(softmax=sure_wait - 1)).waits
+    assert cube_wait_bounds(COSTS.with_cycles(softmax=sure_wait)).waits
+    assert not _cube_waits(COSTS.with_cycles(softmax=first - 1))
+    assert _cube_waits(COSTS.with_cycles(softmax=first))
+    assert COSTS.with_cycles(softmax=first).vector_path_cycles < 1024
+
+
+@pytest.mark.parametrize("nd2nz", [0, 128, 256, 384])
+@pytest.mark.parametrize("process_index", [0, 40, 160])
+@pytest.mark.parametrize("softmax", [128, 512, 700, 800, 950, 1100])
+def test_closed_form_agrees_with_the_simulation(nd2nz: int, process_index: int, softmax: int) -> None:
+    """Where the closed form says the CUBE waits, or cannot wait, the simulation agrees."""
+    costs = COSTS.with_cycles(nd2nz=nd2nz, process_index=process_index, softmax=softmax)
+    bounds = cube_wait_bounds(costs)
+    if bounds.waits:
+        assert _cube_waits(costs)
+    if bounds.never_waits:
+        assert not _cube_waits(costs)
+
+
+def test_rescale_every_block_waits() -> None:
+    """Rescaling every block adds O out and O scale (768 cycles) to a block's work: the VECTOR falls behind."""
+    bounds = cube_wait_bounds(COSTS, rescale_every_block=True)
+    assert bounds.unit_cycles[Unit.VECTOR] == 388 + COSTS.cycles[Task.SCALE_O]
+    assert bounds.waits
+    assert _cube_waits(COSTS, 200, range(1, 200))
+
+
+def test_first_waiting_cycles_needs_a_bracket() -> None:
+    """The bisection refuses a task whose cost cannot make the CUBE wait within its limit."""
+    with pytest.raises(ValueError, match="must run free at 0 cycles of index-fetch and wait at 16"):
+        first_waiting_cycles(COSTS, Task.INDEX_FETCH, limit_cycles=16)

@@ -696,4 +696,101 @@ def test_full_size_view_shows_the_whole_figure_with_a_close_button(
     assert button.is_visible()
     button.click()
     assert page.locator(".ascend-figure--full").count() == 0
+# --- issue 18, part A: the AI Core figure, hover definitions, links and downloads --------------------------------
+
+#: JavaScript: the AI Core figure's scale, smallest drawn font size and the number of text pairs whose boxes meet.
+_AI_CORE_TEXT = """() => {
+  const svg = document.querySelector("#ai-core ~ .ascend-figure svg, .ascend-figure svg[viewBox='0 0 860 770']");
+  const box = svg.getBoundingClientRect();
+  const scale = box.width / svg.viewBox.baseVal.width;
+  const texts = [...svg.querySelectorAll("text")];
+  const sizes = texts.map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
+  const rects = texts.map((t) => t.getBoundingClientRect());
+  let overlaps = 0;
+  for (let i = 0; i < rects.length; i++)
+    for (let j = i + 1; j < rects.length; j++) {
+      const a = rects[i], b = rects[j];
+      if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) overlaps++;
+    }
+  const inside = rects.every((r) => r.left >= box.left - 0.5 && r.right <= box.right + 0.5
+    && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5);
+  return {texts: texts.length, smallest: Math.min(...sizes), overlaps, inside};
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("edition", ["", "en/"])
+@pytest.mark.parametrize(("width", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])
+def test_ai_core_figure_reads_at_both_widths(
+    page: Page, site_url: str, traffic: Traffic, scheme: str, edition: str, width: str, viewport: dict[str, int]
+) -> None:
+    """The AI Core figure: every label at least 11 px, none over another, all inside; drawn in both schemes."""
+    page.set_viewport_size(viewport)
+    page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
+    open_page(page, site_url, f"{edition}algorithm/model/")
+    figure_svg = page.locator(".ascend-figure svg[viewBox='0 0 860 770']")
+    figure_svg.scroll_into_view_if_needed()
+    measured = page.evaluate(_AI_CORE_TEXT)
+    where = (edition, width, scheme, measured)
+    assert measured["texts"] >= 30, where
+    assert measured["smallest"] >= 11, where
+    assert measured["overlaps"] == 0, where
+    assert measured["inside"], where
+    stats = pixel_stats(page, figure_svg.screenshot())
+    assert 0.02 <= stats["ink"] <= 0.6, (where, stats)  # boxes and text on white, not a blank card
+    assert stats["colours"] >= 8, (where, stats)
+    assert traffic.requests
+
+
+@pytest.mark.parametrize("edition", ["", "en/"])
+def test_hover_definitions_and_unit_pointer(page: Page, site_url: str, traffic: Traffic, edition: str) -> None:
+    """A chapter's first MTE3 carries its definition in the page's language; the chapter points to the figure."""
+    page.set_viewport_size(DESKTOP)
+    open_page(page, site_url, f"{edition}pipeline/")
+    first = page.locator("article abbr", has_text="MTE3").first
+    title = first.get_attribute("title") or ""
+    assert "UB" in title
+    assert title.isascii() == (edition == "en/"), title
+    assert page.locator("article abbr", has_text="MTE3").count() == 1
+    pointer = page.locator("article blockquote a[href$='algorithm/model/#ai-core']")
+    assert pointer.count() == 1
+    pointer.click()
+    page.wait_for_load_state("networkidle")
+    assert page.url.endswith("algorithm/model/#ai-core")
+    assert traffic.requests
+
+
+@pytest.mark.parametrize("edition", ["", "en/"])
+def test_tables_download_the_rows_they_show(page: Page, site_url: str, traffic: Traffic, edition: str) -> None:
+    """The pipeline page's tables each have a CSV link in the page's language; the file holds the shown rows."""
+    page.set_viewport_size(PHONE)
+    open_page(page, site_url, f"{edition}pipeline/")
+    links = page.locator("article .ascend-download a")
+    tables = page.locator("article table")
+    assert links.count() == tables.count() >= 5
+    assert links.first.inner_text() == ("Download CSV" if edition else "下载 CSV")
+    shown = [c.strip() for c in tables.nth(4).locator("tr").first.locator("th").all_inner_texts()]
+    response = page.request.get(site_url + f"{edition}pipeline/" + (links.nth(4).get_attribute("href") or ""))
+    assert response.ok
+    header = response.text().splitlines()[0].split(",")
+    assert header == shown
+    assert traffic.requests
+
+
+@pytest.mark.parametrize("edition", ["", "en/"])
+def test_api_names_link_both_ways(page: Page, site_url: str, traffic: Traffic, edition: str) -> None:
+    """algorithm/flow's blocked_sparse_attn_fwd goes to its entry; the entry's page lists flow among its users."""
+    page.set_viewport_size(DESKTOP)
+    open_page(page, site_url, f"{edition}algorithm/flow/")
+    link = page.locator("article a.autorefs", has_text="blocked_sparse_attn_fwd").first
+    link.click()
+    page.wait_for_load_state("networkidle")
+    assert page.url.endswith("#ascend_dsa.models.blocked_forward.blocked_sparse_attn_fwd")
+    assert f"{edition}reference/api/forward/" in page.url
+    back = page.locator("#used-by ~ ul a[href$='algorithm/flow/']")
+    assert back.count() == 1
+    open_page(page, site_url, f"{edition}algorithm/flow/")
+    upstream = page.locator("article a[href*='/kernel_body.h#L']")
+    assert upstream.count() >= 5
+    assert "/blob/a123d0b0191e0da7aa1e044f8644e0989cc63220/" in (upstream.first.get_attribute("href") or "")
     assert traffic.requests

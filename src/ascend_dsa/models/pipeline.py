@@ -506,6 +506,98 @@ def simulate(
     )
 
 
+# --- when the CUBE waits, in closed form ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CubeWaitBounds:
+    """When the CUBE waits in a steady state without rescale, from one block's costs (the simulation agrees).
+
+    Two things can hold the CUBE up. Latency: ``S[i]`` must be in L1 when ``SV[i]`` starts, one QK and one SV after
+    ``QK[i]`` ended, and L1's single S buffer is free only once ``SV[i-1]`` ends. Throughput: every other unit must
+    do its work for a block in the CUBE's cycles per block; index work comes once per index group, as a burst.
+    """
+
+    cube_cycles: float  # QK + SV: the CUBE's cycles per block, which every other unit has for its own work
+    margin_cycles: float  # cube_cycles - max(P out + softmax, SV) - S to L1: below 0, SV[i] waits for S[i]
+    unit_cycles: Mapping[Unit, float]  # each unit's cycles per block, index work spread over its group
+    burst_cycles: Mapping[Unit, float]  # the index work a group's first block adds on top
+
+    @property
+    def waits(self) -> bool:
+        """True when the CUBE must wait: ``S[i]`` comes too late, or some unit has more work than the CUBE."""
+        return self.margin_cycles < 0 or any(
+            cycles > self.cube_cycles for unit, cycles in self.unit_cycles.items() if unit is not Unit.CUBE
+        )
+
+    @property
+    def never_waits(self) -> bool:
+        """True when the CUBE cannot wait: ``S[i]`` in time, and every unit keeps up even at a group's burst."""
+        return self.margin_cycles >= 0 and all(
+            cycles + self.burst_cycles[unit] <= self.cube_cycles
+            for unit, cycles in self.unit_cycles.items()
+            if unit is not Unit.CUBE
+        )
+
+
+def cube_wait_bounds(
+    costs: StageCosts, config: KernelConfig = SHIPPED_KERNEL, *, rescale_every_block: bool = False
+) -> CubeWaitBounds:
+    """The closed-form conditions under which [`simulate`][] shows the CUBE waiting.
+
+    With ``rescale_every_block`` every block also moves O out of L0C (FixPipe) and scales it (VECTOR), and ``SV[i]``
+    waits for that O, which can leave only once ``SV[i-1]`` ends.
+    """
+    costs = require_instance("costs", costs, StageCosts)
+    config = require_instance("config", config, KernelConfig)
+    rescale_every_block = require_bool("rescale_every_block", rescale_every_block)
+    c = costs.cycles
+    per_group = config.index_block_size // config.b_topk
+    once_per_group = {Task.INDEX_FETCH, Task.PROCESS_INDEX}
+    skipped = set() if rescale_every_block else {Task.O_OUT, Task.SCALE_O}
+    unit_cycles = dict.fromkeys(Unit, 0.0)
+    burst_cycles = dict.fromkeys(Unit, 0.0)
+    for task in Task:
+        if task in skipped:
+            continue
+        unit = TASK_UNIT[task]
+        if task in once_per_group:
+            unit_cycles[unit] += c[task] / per_group
+            burst_cycles[unit] += c[task] * (1 - 1 / per_group)
+        else:
+            unit_cycles[unit] += c[task]
+    cube = c[Task.QK] + c[Task.SV]
+    margin = cube - max(c[Task.P_OUT] + c[Task.SOFTMAX], c[Task.SV]) - c[Task.S_TO_L1]
+    if rescale_every_block:
+        margin = min(margin, cube - c[Task.SV] - c[Task.O_OUT])
+    return CubeWaitBounds(cube, margin, MappingProxyType(unit_cycles), MappingProxyType(burst_cycles))
+
+
+def first_waiting_cycles(
+    costs: StageCosts,
+    task: Task,
+    config: KernelConfig = SHIPPED_KERNEL,
+    blocks: int = 64,
+    limit_cycles: int = 1 << 16,
+) -> int:
+    """The fewest whole cycles of ``task`` at which [`simulate`][] shows the CUBE waiting (bisection)."""
+    costs = require_instance("costs", costs, StageCosts)
+    task = require_instance("task", task, Task)
+    limit_cycles = require_int("limit_cycles", limit_cycles, minimum=1)
+
+    def waits(cycles: int) -> bool:
+        timeline = simulate(costs.with_cycles(**{task.value.replace("-", "_"): cycles}), config, blocks)
+        return timeline.cycles_per_block > costs.cycles[Task.QK] + costs.cycles[Task.SV]
+
+    low, high = 0, limit_cycles
+    if waits(low) or not waits(high):
+        raise ValueError(f"the CUBE must run free at 0 cycles of {task.value} and wait at {limit_cycles}")
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if waits(middle) else (middle, high)
+    return high
+
+
 #: Where the report states the ~1024 cycles between ``P[i]`` ready and used.
 P_READY_TO_USED_SOURCE: Final = report_line(184)
 #: Where the report states the CUBE-side order.

@@ -7,13 +7,14 @@ strict build fails, naming the claim.
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 from ascend_dsa.facts.hopper import HOPPER_FILE_LABELS
 from ascend_dsa.facts.provenance import report_lines
 from ascend_dsa.lang import Lang, check_lang, pick, term
 from ascend_dsa.render.format import format_figure, published_cell, with_unit
-from ascend_dsa.render.markdown import Align, status_text, table
+from ascend_dsa.render.markdown import Align, data_marker, plain_text, status_text, table
 from ascend_dsa.report.claims import ClaimResult, check_claims, check_report_lines, evaluate_claims
 from ascend_dsa.report.rules import CHAPTERS, SHIPPED_CONTEXT, ClaimContext, Rule, RuleKind
 
@@ -126,7 +127,25 @@ def render_claim_ledger(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = 
         f"共 {len(results)} 条，{passed} 条一致。",
         f"{len(results)} claims, {passed} agree.",
     )
-    return "\n\n".join([summary, *parts]) + "\n"
+    return "\n\n".join([summary, data_marker("json", claims_json(results, lang)), *parts]) + "\n"
+
+
+def claims_json(results: Sequence[ClaimResult], lang: Lang) -> str:
+    """The claims as JSON records, one per claim, with the same texts the ledger's tables show."""
+    records = [
+        {
+            "id": r.claim.claim_id,
+            "chapter": r.claim.chapter,
+            "report_zh_line": plain_text(line_cell(r, lang)),
+            "claim": plain_text(statement_text(r, lang)),
+            "ours": plain_text(ours_cell(r, lang)),
+            "report": plain_text(published_cell(r, lang)),
+            "rule": plain_text(rule_text(r.claim.rule, lang)),
+            "agrees": r.passed,
+        }
+        for r in results
+    ]
+    return json.dumps(records, ensure_ascii=False, indent=1) + "\n"
 
 
 def render_hopper_claims(*, lang: Lang = "zh") -> str:

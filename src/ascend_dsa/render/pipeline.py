@@ -18,6 +18,7 @@ from ascend_dsa.models.pipeline import (
     Task,
     Timeline,
     Unit,
+    cube_wait_bounds,
     simulate,
     stage_costs,
 )
@@ -197,11 +198,14 @@ def render_pipeline_sensitivity(spec: AscendSpec = ASCEND_950, *, lang: Lang = "
     rows = []
     for label, costs, config, rescale in scenarios:
         t = simulate(costs, config, blocks, rescale)
+        bounds = cube_wait_bounds(costs, config, rescale_every_block=bool(rescale))
         rows.append(
             [
                 label,
                 f"{costs.cycles[Task.SOFTMAX]:.0f}",
                 f"{costs.cycles[Task.P_OUT]:.0f}",
+                f"{costs.vector_path_cycles:.0f}",
+                f"{bounds.unit_cycles[Unit.VECTOR]:.0f}",
                 f"{t.steady(t.spare):.0f}",
                 f"{t.cycles_per_block:.0f}",
                 f"{t.cube_utilisation:.1%}",
@@ -211,11 +215,13 @@ def render_pipeline_sensitivity(spec: AscendSpec = ASCEND_950, *, lang: Lang = "
         pick(lang, "情形", "scenario"),
         "softmax",
         pick(lang, "搬 P", "P out"),
+        pick(lang, "VECTOR 路径", "VECTOR path"),
+        pick(lang, "VECTOR 每块工作", "VECTOR work/block"),
         pick(lang, "余量", "margin"),
         pick(lang, "每块周期", "cycles/block"),
         pick(lang, "CUBE 利用率", "CUBE use"),
     ]
-    return table(headers, rows, ("left", "right", "right", "right", "right", "right"))
+    return table(headers, rows, ("left", "right", "right", "right", "right", "right", "right", "right"))
 
 
 def render_pipeline_gantt(

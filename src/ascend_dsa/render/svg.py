@@ -136,9 +136,18 @@ def to_svg(fig: Figure, *, title: str) -> str:
     text = re.sub(r"\s*<metadata>.*?</metadata>", "", text[text.index("<svg") :], flags=re.DOTALL)
     text = re.sub(r"\s*\n\s*", " ", text.strip())
     text = _PATH_DATA.sub(lambda match: _EXCESS_DECIMALS.sub(r"\1", match.group(0)), text)
+    return wrap_svg(text, title=title)
+
+
+def wrap_svg(svg: str, *, title: str) -> str:
+    """An ``<svg>`` element as a page's figure: named for screen readers, in its ``<div>``, with its caption."""
+    if not title.strip():
+        raise ValueError(f"title must name the figure, got {title!r}")
+    if not svg.startswith("<svg"):
+        raise ValueError(f"svg must start with an <svg> element, got text starting {svg[:30]!r}")
     label = escape(title.strip())
-    opening = text.index(">") + 1
-    text = f'{text[: opening - 1]} role="img" aria-label="{label}"><title>{label}</title>{text[opening:]}'
+    opening = svg.index(">") + 1
+    text = f'{svg[: opening - 1]} role="img" aria-label="{label}"><title>{label}</title>{svg[opening:]}'
     return f'<div class="{FIGURE_CLASS}" tabindex="0">{text}<div class="{CAPTION_CLASS}">{label}</div></div>'
 
 

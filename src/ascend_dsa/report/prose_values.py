@@ -62,6 +62,15 @@ from ascend_dsa.models.nd2nz_stride import (
 )
 from ascend_dsa.models.online_softmax import ONLINE_SOFTMAX_START
 from ascend_dsa.models.peak_clock import flops_per_cycle
+from ascend_dsa.models.pipeline import (
+    CubeWaitBounds,
+    StageCosts,
+    Task,
+    Unit,
+    cube_wait_bounds,
+    first_waiting_cycles,
+    stage_costs,
+)
 from ascend_dsa.models.rescale_bound import raw_logit_threshold, rescale_factor_bound
 from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK, head_roofline
 from ascend_dsa.models.schedule import VECTOR_STAGES, pipeline_depth, vector_stage
@@ -213,6 +222,31 @@ _VALUES.update(_roofline_values())
 _BF16_EPS: Final = float(ml_dtypes.finfo(ml_dtypes.bfloat16).eps)  # type: ignore[no-untyped-call]
 
 
+def _costs() -> StageCosts:
+    return stage_costs(ASCEND_950, SHIPPED_KERNEL)
+
+
+def _cost(task: Task) -> Quantity:
+    return Quantity(_costs().cycles[task], "cycles")
+
+
+def _bounds(**changes: float) -> CubeWaitBounds:
+    return cube_wait_bounds(_costs().with_cycles(**changes), SHIPPED_KERNEL)
+
+
+def _softmax_latency_limit() -> float:
+    """The most softmax cycles per block for which S[i] still reaches L1 before SV[i] starts."""
+    costs = _costs().cycles
+    return costs[Task.QK] + costs[Task.SV] - costs[Task.P_OUT] - costs[Task.S_TO_L1]
+
+
+def _softmax_limit(*, with_burst: bool) -> Quantity:
+    """The most softmax cycles per block for which S[i] is in time and the VECTOR keeps up (on average, or always)."""
+    bounds = _bounds(softmax=0)
+    vector = bounds.unit_cycles[Unit.VECTOR] + (bounds.burst_cycles[Unit.VECTOR] if with_burst else 0)
+    return Quantity(min(bounds.cube_cycles - vector, _softmax_latency_limit()), "cycles")
+
+
 def _published_pair(key: str) -> tuple[int, ...]:
     """The whole numbers of a published figure that lists several (e.g. line 43's B_TOPK of 64 or 96)."""
     value = published_figure(key).value
@@ -330,6 +364,20 @@ _VALUES.update(
         "offset_softmax": lambda: Quantity(vector_stage("softmax").offset),
         "simulated_blocks": lambda: Quantity(SIMULATED_BLOCKS),
         "vector_bytes_per_cycle": lambda: Quantity(VECTOR_BYTES_PER_CYCLE, "B/cycle"),
+        "qk_cycles": partial(_cost, Task.QK),
+        "sv_cycles": partial(_cost, Task.SV),
+        "p_out_cycles": partial(_cost, Task.P_OUT),
+        "softmax_cycles": partial(_cost, Task.SOFTMAX),
+        "s_to_l1_cycles": partial(_cost, Task.S_TO_L1),
+        "nd2nz_cycles": partial(_cost, Task.ND2NZ),
+        "process_index_cycles": partial(_cost, Task.PROCESS_INDEX),
+        "vector_path_cycles": lambda: Quantity(_costs().vector_path_cycles, "cycles"),
+        "pipeline_margin_cycles": lambda: Quantity(_bounds().margin_cycles, "cycles"),
+        "vector_cycles_per_block": lambda: Quantity(_bounds().unit_cycles[Unit.VECTOR], "cycles"),
+        "softmax_latency_limit_cycles": lambda: Quantity(_softmax_latency_limit(), "cycles"),
+        "softmax_burst_limit_cycles": partial(_softmax_limit, with_burst=True),
+        "softmax_average_limit_cycles": partial(_softmax_limit, with_burst=False),
+        "softmax_first_wait_cycles": lambda: Quantity(first_waiting_cycles(_costs(), Task.SOFTMAX), "cycles"),
         # --- icache (report (zh) line 238) and the pipeline's depth ---------------------------------------------
         "icache_cube_kib": lambda: Quantity(ASCEND_950.icache_cube_bytes / KiB, "KiB"),
         "icache_vector_kib": lambda: Quantity(ASCEND_950.icache_vector_bytes / KiB, "KiB"),

@@ -1,0 +1,29 @@
+"""MkDocs hook: hover definitions of the glossary's terms, and a pointer to the AI Core figure, on every chapter.
+
+The terms and their definitions are in :mod:`ascend_dsa.facts.glossary`; how they reach a page is in
+:mod:`ascend_dsa.site.glossary`. Notebook pages are rendered by mkdocs-jupyter and get none.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+
+def _module() -> Any:  # noqa: ANN401 - the module, imported afresh after a reload
+    return importlib.import_module("ascend_dsa.site.glossary")
+
+
+def _lang(page: Any) -> str:  # noqa: ANN401 - MkDocs' Page
+    return "en" if ".en." in page.file.src_uri else "zh"
+
+
+def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:  # noqa: ANN401 - MkDocs' Page
+    """Point a chapter naming a unit to the AI Core figure; append the abbreviations of the page's edition."""
+    glossary, src_uri, lang = _module(), page.file.src_uri, _lang(page)
+    return str(glossary.with_abbreviations(glossary.with_unit_link(markdown, src_uri, lang), src_uri, lang))
+
+
+def on_page_content(html: str, **_: Any) -> str:  # noqa: ANN401 - MkDocs' keyword arguments
+    """Keep each term's definition on its first use only."""
+    return str(_module().keep_first_titles(html))

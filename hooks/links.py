@@ -1,0 +1,33 @@
+"""MkDocs hook: API names link to their reference entries and back, upstream citations to the cited line.
+
+What is linked and how is in :mod:`ascend_dsa.site.links`. The API identifiers are found once per build.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any
+
+_STATE: dict[str, Any] = {}
+
+
+def _links() -> Any:  # noqa: ANN401 - the module, imported afresh after a reload
+    return importlib.import_module("ascend_dsa.site.links")
+
+
+def on_pre_build(config: Any, **_: Any) -> None:  # noqa: ANN401 - MkDocs' config
+    """Find the package's documented functions and classes, once per build."""
+    links, docs_dir = _links(), Path(config["docs_dir"])
+    _STATE["identifiers"] = links.api_identifiers(links.documented_modules(docs_dir))
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, **_: Any) -> str:  # noqa: ANN401 - MkDocs' objects
+    """Link a chapter's API names and citations; end an API page with the chapters that use it."""
+    links, src_uri = _links(), page.file.src_uri
+    if not src_uri.endswith(".md"):
+        return markdown
+    if src_uri.startswith(links.API_FOLDER):
+        lang = "en" if ".en." in src_uri else "zh"
+        return str(markdown + links.used_by_section(Path(config["docs_dir"]), src_uri, lang))
+    return str(links.citation_links(links.api_links(markdown, _STATE["identifiers"])))

@@ -1,0 +1,69 @@
+"""Hover definitions on every page: the glossary's terms appended to a page's Markdown as abbreviations.
+
+Python-Markdown's ``abbr`` extension then wraps each use of a term in ``<abbr title="...">``. Only a term's first
+use on a page stays wrapped (`keep_first_titles`), as a term is linked at its first mention: the definition is
+there once per page, and a page that names UB dozens of times does not carry its definition dozens of times.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from ascend_dsa.facts.glossary import GLOSSARY_TERMS
+from ascend_dsa.lang import Lang, pick
+from ascend_dsa.render.glossary import abbreviations
+
+#: The glossary page itself: its terms are the definitions, not uses.
+GLOSSARY_PAGES: Final = ("reference/glossary.md", "reference/glossary.en.md")
+
+_ABBR: Final = re.compile(r'<abbr title="([^"]*)">([^<]*)</abbr>')
+
+#: Pages that get no pointer to the AI Core figure: the figure's own page and the reference section.
+_NO_UNIT_LINK: Final = re.compile(r"^(?:algorithm/model|reference/)")
+#: A hardware unit named in a page's prose.
+_UNIT: Final = re.compile(r"\b(?:" + "|".join(re.escape(e.term) for e in GLOSSARY_TERMS if e.unit) + r")\b")
+#: The page's title and opening quote ("Covers report (zh) lines ..."), up to the quote's last line (under
+#: ``mkdocs serve`` an error box may stand before the title).
+_OPENING_QUOTE: Final = re.compile(r"^(# [^\n]*\n+(?:>[^\n]*\n)+)", re.MULTILINE)
+
+
+def with_unit_link(markdown: str, src_uri: str, lang: Lang) -> str:
+    """A chapter that names a hardware unit points to the AI Core figure and the glossary from its opening quote."""
+    if _NO_UNIT_LINK.match(src_uri) or not src_uri.endswith(".md") or not _UNIT.search(markdown):
+        return markdown
+    up = "../" * src_uri.count("/")
+    figure, glossary = f"{up}algorithm/model.md#ai-core", f"{up}reference/glossary.md"
+    sentence = pick(
+        lang,
+        f"本章提到的硬件单元画在 [AI Core 图]({figure})里，定义见[术语表]({glossary})。",
+        f"The hardware units named here are drawn in [the AI Core figure]({figure}) and defined in the "
+        f"[glossary]({glossary}).",
+    )
+    opening = _OPENING_QUOTE.search(markdown)
+    if opening is None:  # a chapter without an opening quote: tests/site/test_see_the_machine.py names it
+        return markdown
+    head, tail = markdown[: opening.end()], markdown[opening.end() :]
+    # Out of the search index: the same sentence on every chapter would answer no query and weigh on every page.
+    return f"{head}>\n> {sentence}\n> {{ data-search-exclude }}\n{tail}"
+
+
+def with_abbreviations(markdown: str, src_uri: str, lang: Lang) -> str:
+    """``markdown`` with the glossary's abbreviations for ``lang`` appended (not the glossary page, not a notebook)."""
+    if src_uri in GLOSSARY_PAGES or not src_uri.endswith(".md"):
+        return markdown
+    return f"{markdown.rstrip()}\n\n{abbreviations(lang=lang)}"
+
+
+def keep_first_titles(html: str) -> str:
+    """``html`` with each term's first ``<abbr>`` kept and every later one unwrapped to its plain text."""
+    seen: set[str] = set()
+
+    def one(match: re.Match[str]) -> str:
+        term = match.group(2)
+        if term in seen:
+            return term
+        seen.add(term)
+        return match.group(0)
+
+    return _ABBR.sub(one, html)

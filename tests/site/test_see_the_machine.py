@@ -1,0 +1,68 @@
+"""Issue 18, part A, in the built site: downloads beside every computed table, the AI Core pointer, hovers."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from typing import TYPE_CHECKING
+
+from tests.site_html import page_paths
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+_ARTICLE = re.compile(r"<article\b.*?</article>", re.DOTALL)
+_TABLE = re.compile(r"<table\b.*?</table>", re.DOTALL)
+_BODY_ROW = re.compile(r"<tr>\s*<td")
+_DOWNLOAD = re.compile(r'<p class="ascend-download"><a href="([^"]+)" download>([^<]+)</a></p>')
+
+
+def _article(site: Path, path: str) -> str:
+    found = _ARTICLE.search((site / path / "index.html").read_text(encoding="utf-8"))
+    return found.group(0) if found else ""
+
+
+def test_every_computed_table_downloads_its_rows(built_site: Path) -> None:
+    """Outside the API pages, each table has a CSV link after it; the file has its header and one row per row."""
+    checked = 0
+    for path in page_paths(built_site):
+        if "reference/api/" in path:
+            continue
+        article = _article(built_site, path)
+        tables = _TABLE.findall(article)
+        links = [(href, label) for href, label in _DOWNLOAD.findall(article) if href.endswith(".csv")]
+        assert len(links) == len(tables), path
+        for table, (href, label) in zip(tables, links, strict=True):
+            assert label == ("Download CSV" if path.startswith("en/") else "下载 CSV"), path
+            rows = list(csv.reader(io.StringIO((built_site / path / href).read_text(encoding="utf-8"))))
+            assert len(rows) == 1 + len(_BODY_ROW.findall(table)), (path, href)
+            checked += 1
+    assert checked > 100
+
+
+def test_claims_ledger_downloads_json(built_site: Path) -> None:
+    """The claims page links one JSON file holding every claim its summary counts, in each edition."""
+    for edition in ("", "en/"):
+        article = _article(built_site, f"{edition}reference/claims/")
+        (href,) = [h for h, _ in _DOWNLOAD.findall(article) if h.endswith(".json")]
+        records = json.loads((built_site / f"{edition}reference/claims" / href).read_text(encoding="utf-8"))
+        counted = re.search(r"(?:共 )?(\d+)(?: 条，| claims, )(\d+)", article)
+        assert counted is not None, edition
+        assert len(records) == int(counted.group(1))
+        assert sum(r["agrees"] for r in records) == int(counted.group(2))
+
+
+def test_every_chapter_naming_a_unit_points_to_the_ai_core_figure(built_site: Path) -> None:
+    """Each chapter with a hover definition of a hardware unit links to the AI Core figure from its opening quote."""
+    pointed = 0
+    for path in page_paths(built_site):
+        if "reference/" in path or path.endswith(("algorithm/model/", "what-if/")):
+            continue
+        article = _article(built_site, path)
+        if "<abbr" not in article:
+            continue
+        assert re.search(r'<blockquote>(?:(?!</blockquote>).)*href="[^"]*model/#ai-core"', article, re.DOTALL), path
+        pointed += 1
+    assert pointed >= 30
