@@ -696,6 +696,9 @@ def test_full_size_view_shows_the_whole_figure_with_a_close_button(
     assert button.is_visible()
     button.click()
     assert page.locator(".ascend-figure--full").count() == 0
+    assert traffic.external() == []
+
+
 # --- issue 18, part A: the AI Core figure, hover definitions, links and downloads --------------------------------
 
 #: JavaScript: the AI Core figure's scale, smallest drawn font size and the number of text pairs whose boxes meet.
