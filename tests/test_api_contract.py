@@ -49,7 +49,9 @@ MODULES = tuple(importlib.import_module(f"ascend_dsa.{name}") for name in MODULE
 #: Classes whose constructors take user values, called like the functions.
 CONSTRUCTORS = (AscendSpec, KernelConfig, ModelShape, DesignPoint, DesignGrid, ClaimContext)
 #: Functions that hand a number back as given (NaN in, NaN out): their results are not checked for finiteness.
-PASS_THROUGH = frozenset({"normalise", "plain", "require_instance", "require_real", "require_array"})
+PASS_THROUGH = frozenset(
+    {"normalise", "plain", "require_instance", "require_real", "require_array", "require_iterable"}
+)
 #: Functions whose results quote the report's -inf (report (zh) line 45: the online softmax's initial maxima).
 QUOTES_INFINITY = frozenset({"evaluate_claims", "check_claims", "check_report_lines"})
 

@@ -11,6 +11,7 @@ from ascend_dsa.validate import (
     require_finite,
     require_instance,
     require_int,
+    require_iterable,
 )
 
 
@@ -86,3 +87,13 @@ def test_finite_result_positive() -> None:
     with pytest.raises(OutOfRange, match=r"comes out as 0\.0"):
         finite_result("L2 bytes per cycle", 0.0, positive=True)
     assert finite_result("L2 bytes per cycle", 1.5, positive=True) == 1.5
+
+
+def test_require_iterable_names_the_argument() -> None:
+    """A list passes as given; None or a string is refused naming the argument and the value."""
+    values = [1, 2]
+    assert require_iterable("b_topks", values) is values
+    with pytest.raises(TypeError, match=r"^b_topks must be an iterable of values, got NoneType None$"):
+        require_iterable("b_topks", None)
+    with pytest.raises(TypeError, match=r"^pad_rows must be an iterable of values, got str '01'$"):
+        require_iterable("pad_rows", "01")
