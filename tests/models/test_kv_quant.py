@@ -209,20 +209,33 @@ def test_model1_is_upstreams_earlier_split_layout() -> None:
 
 
 @pytest.mark.parametrize(
-    ("call", "error"),
+    ("call", "error", "words"),
     [
-        (lambda: token_byte_ranges("FP8", 0, 4), TypeError),  # type: ignore[arg-type]
-        (lambda: token_byte_ranges(FP8_V41, 0.5, 4), TypeError),  # type: ignore[arg-type]
-        (lambda: token_byte_ranges(FP8_V41, 0, 0), ValueError),
-        (lambda: quantize_tokens(np.zeros((1, 512), np.float32), 8), TypeError),  # type: ignore[arg-type]
-        (lambda: quantize_tokens("x", FP8_V41), TypeError),  # type: ignore[arg-type]
-        (lambda: check_token_bytes([FP8_V41]), TypeError),  # type: ignore[arg-type]
+        (
+            lambda: token_byte_ranges("FP8", 0, 4),
+            TypeError,
+            r"^layout must be a KvTokenFormat or a SplitTokenLayout, got str$",
+        ),  # type: ignore[arg-type]
+        (lambda: token_byte_ranges(FP8_V41, 0.5, 4), TypeError, r"^token must be a whole number, got 0\.5 \(float\)$"),  # type: ignore[arg-type]
+        (lambda: token_byte_ranges(FP8_V41, 0, 0), ValueError, r"^block_tokens must be a positive integer, got 0$"),
+        (
+            lambda: quantize_tokens(np.zeros((1, 512), np.float32), 8),
+            TypeError,
+            r"^fmt must be a KvTokenFormat or one of the names FP8, FP4, got int$",
+        ),  # type: ignore[arg-type]
+        (lambda: quantize_tokens("x", FP8_V41), TypeError, r"^values must be a float array .*got dtype <U1$"),  # type: ignore[arg-type]
+        (
+            lambda: check_token_bytes([FP8_V41]),
+            TypeError,
+            r"^formats must be a tuple of KvTokenFormat, got \[KvTokenFormat\(name=.FP8.",
+        ),  # type: ignore[arg-type]
     ],
 )
-def test_wrong_types_raise_type_error(call: object, error: type[Exception]) -> None:
-    """Arguments of the wrong type raise TypeError, out-of-range ones ValueError."""
-    with pytest.raises(error):
+def test_wrong_types_raise_type_error(call: object, error: type[Exception], words: str) -> None:
+    """Arguments of the wrong type raise TypeError, out-of-range ones ValueError (exactly), naming the value."""
+    with pytest.raises(error, match=words) as raised:
         call()  # type: ignore[operator]
+    assert type(raised.value) is error
 
 
 @settings(max_examples=100, deadline=None)
