@@ -97,3 +97,13 @@ def test_require_iterable_names_the_argument() -> None:
         require_iterable("b_topks", None)
     with pytest.raises(TypeError, match=r"^pad_rows must be an iterable of values, got str '01'$"):
         require_iterable("pad_rows", "01")
+
+
+def test_require_elements_takes_exactly_the_limit() -> None:
+    """An array of exactly ``limit`` elements passes; one more is refused with both counts and the shape."""
+    from ascend_dsa.models.arrays import require_elements  # noqa: PLC0415 - NumPy-side helper, kept off this module's imports
+
+    exact = np.zeros(4)
+    assert require_elements("kv", exact, limit=4) is exact
+    with pytest.raises(ValueError, match=r"^kv has 5 elements, more than the limit of 4 \(\(5,\)\)$"):
+        require_elements("kv", np.zeros(5), limit=4)
