@@ -59,6 +59,15 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("report/rules.py", "return list(zip(mine, published, strict=False))"): (
         "equivalent: the two lists are made the same length (or None returned) just above, so strict never fires"
     ),
+    ("models/blocked_forward.py", "if np.array_equal(listed, np.arange(first, first - listed.size)):"): (
+        "equivalent: the same rows are then picked by index (a copy) instead of by slice (a view); same values"
+    ),
+    ("models/blocked_forward.py", "if stop != start:"): (
+        "equivalent: when stop < start the slice start:stop is empty and the product adds zeros, as skipping does"
+    ),
+    ("cli/head_roofline.py", "if round(point.l2_cycles) <= 0:"): (
+        "equivalent: L2 cycles are bytes over a positive bandwidth, never negative, so <= 0 and == 0 agree"
+    ),
 }
 #: ``*`` turned into ``/`` in a signature: the parameters before it become positional-only, the ones after it
 #: positional-or-keyword. Equivalent when every caller passes the earlier ones by position and the later by keyword,
@@ -139,7 +148,10 @@ def module_tests(module: str, *, hop: bool = True) -> tuple[str, ...]:
     """
     layer, name = module.removesuffix(".py").split("/")
     dotted = f"ascend_dsa.{layer}" if name == "__init__" else f"ascend_dsa.{layer}.{name}"
-    globs = ("test_*.py",) if name == "__init__" else (f"test_{name}*.py", f"test_{layer}_{name}*.py")
+    # The mirror: test_<module>*.py, and the layer's own test_<layer>*.py (tests/cli/test_cli.py runs every command).
+    globs = (
+        ("test_*.py",) if name == "__init__" else (f"test_{name}*.py", f"test_{layer}_{name}*.py", f"test_{layer}.py")
+    )
     mirror = sorted(str(p.relative_to(ROOT)) for glob in globs for p in (ROOT / "tests" / layer).glob(glob))
     by_path = re.compile(rf"\b{re.escape(dotted)}\b(?!\.)" if name == "__init__" else rf"\b{re.escape(dotted)}\b")
     owned = _facade_names().get(dotted, set())
@@ -376,6 +388,11 @@ def recheck(work: Path, score: ModuleScore, cosmic_ray: str, env: dict[str, str]
     The mutants are found again by operator and the source line they change (the line may have moved), and a
     survivor counts as killed when every mutant of that kind on that line is killed now.
     """
+    for survivor in score.survivors:  # reasons written since the run
+        if survivor["reason"] == "not yet killed":
+            survivor["reason"] = equivalent_reason(
+                score.module, survivor["operator"], *_changed_lines(survivor["diff"])
+            )
     pending = [v for v in score.survivors if v["reason"] == "not yet killed"]
     if not pending:
         return
