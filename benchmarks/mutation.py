@@ -65,6 +65,15 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("models/blocked_forward.py", "if stop != start:"): (
         "equivalent: when stop < start the slice start:stop is empty and the product adds zeros, as skipping does"
     ),
+    ("models/design_sweep.py", "wins = (u > worst) | ((u == worst) & (last <= binding))"): (
+        "equivalent: binding holds only limits compared before the last one, never last itself, so < and <= agree"
+    ),
+    ("models/design_sweep.py", "if len(index) is not len(AXES):"): (
+        "equivalent: both lengths are small ints, which CPython keeps one object each of, so `is not` acts as !="
+    ),
+    ("facts/kv_formats.py", 'KV_CACHE_FORMAT_H = KV_CACHE_FORMAT_PATH.rsplit("/", 2)[-1]'): (
+        "equivalent: the last piece after splitting at the last one or two slashes is the same file name"
+    ),
     ("cli/head_roofline.py", "if round(point.l2_cycles) <= 0:"): (
         "equivalent: L2 cycles are bytes over a positive bandwidth, never negative, so <= 0 and == 0 agree"
     ),
