@@ -74,6 +74,14 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("facts/kv_formats.py", 'KV_CACHE_FORMAT_H = KV_CACHE_FORMAT_PATH.rsplit("/", 2)[-1]'): (
         "equivalent: the last piece after splitting at the last one or two slashes is the same file name"
     ),
+    (
+        "report/prose_values.py",
+        "ub_nz_stride_bytes(SHIPPED_KERNEL) // nz_block_bytes(SHIPPED_KERNEL) // SHIPPED_KERNEL.b_topk_per_vector_core",
+    ): "equivalent: a prose value of the shipped kernel, no input: 33 // 32 and 33 - 32 are both the 1 padding row",
+    ("report/prose_values.py", "if at_threshold is None and (rise < threshold).any():"): (
+        "equivalent: reads only the constant trace, whose first block rising to the threshold (1) is also the first "
+        "where some head rises less"
+    ),
     ("cli/head_roofline.py", "if round(point.l2_cycles) <= 0:"): (
         "equivalent: L2 cycles are bytes over a positive bandwidth, never negative, so <= 0 and == 0 agree"
     ),
