@@ -82,6 +82,13 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "equivalent: reads only the constant trace, whose first block rising to the threshold (1) is also the first "
         "where some head rises less"
     ),
+    ("models/kv_quant.py", 'if fmt.element < "e2m1":'): (
+        "equivalent: no element sorts below e2m1 but bf16, which is never quantised; for e2m1 the clamp is dropped, "
+        "and ml_dtypes' cast to float4_e2m1fn saturates at 6 just as the clamp does"
+    ),
+    ("models/kv_quant.py", 'dtype = UE8M0 if fmt.scale >= "ue8m0" else E4M3'): (
+        "equivalent: a scale is ue8m0 or e4m3 (ScaleKind, checked by KvTokenFormat), and e4m3 sorts below ue8m0"
+    ),
     ("cli/head_roofline.py", "if round(point.l2_cycles) <= 0:"): (
         "equivalent: L2 cycles are bytes over a positive bandwidth, never negative, so <= 0 and == 0 agree"
     ),
