@@ -89,6 +89,9 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("models/kv_quant.py", 'dtype = UE8M0 if fmt.scale >= "ue8m0" else E4M3'): (
         "equivalent: a scale is ue8m0 or e4m3 (ScaleKind, checked by KvTokenFormat), and e4m3 sorts below ue8m0"
     ),
+    ("models/mte2.py", "return len(token_byte_ranges(layout, 1, 2, adjacent=adjacent))"): (
+        "equivalent: every token of a block has as many byte ranges as token 0 (one adjacent, two split)"
+    ),
     ("cli/head_roofline.py", "if round(point.l2_cycles) <= 0:"): (
         "equivalent: L2 cycles are bytes over a positive bandwidth, never negative, so <= 0 and == 0 agree"
     ),
