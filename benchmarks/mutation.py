@@ -92,6 +92,13 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("models/mte2.py", "return len(token_byte_ranges(layout, 1, 2, adjacent=adjacent))"): (
         "equivalent: every token of a block has as many byte ranges as token 0 (one adjacent, two split)"
     ),
+    (
+        "models/nd2nz_stride.py",
+        "period = UB_VECTOR_BYTES ** block  # the slots repeat every ``period`` rows of padding: no more can help",
+    ): (
+        "equivalent: the bank slots repeat every 256 / 32 = 8 padding rows, so trying up to the limit instead of up "
+        "to 8 rows finds the same first answer, or none"
+    ),
     ("cli/head_roofline.py", "if round(point.l2_cycles) <= 0:"): (
         "equivalent: L2 cycles are bytes over a positive bandwidth, never negative, so <= 0 and == 0 agree"
     ),
