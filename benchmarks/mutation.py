@@ -99,6 +99,16 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "equivalent: the bank slots repeat every 256 / 32 = 8 padding rows, so trying up to the limit instead of up "
         "to 8 rows finds the same first answer, or none"
     ),
+    ("models/pipeline.py", "for step in range(blocks + pipeline_depth(schedule) << 1):"): (
+        "equivalent: the extra steps place no op (every block they would reach lies past the last), as the loop skips"
+    ),
+    (
+        "models/pipeline.py",
+        'stuck = [f"{q[heads[u]].task.value}[{q[heads[u]].block}]" for u, q in queues.items() if heads[u] != len(q)]',
+    ): "equivalent: a queue's head never passes its length, so != and < pick the same stuck queues",
+    ("models/reference.py", "safe_sum = np.where(lonely[:, None], 2.0, sumexp).astype(dtype)"): (
+        "equivalent: a lonely token's weights are all 0, so its out is 0 over any safe sum, and its lse is +inf"
+    ),
     ("cli/head_roofline.py", "if round(point.l2_cycles) <= 0:"): (
         "equivalent: L2 cycles are bytes over a positive bandwidth, never negative, so <= 0 and == 0 agree"
     ),

@@ -58,3 +58,9 @@ def test_tokens_per_chunk_fits_the_budget() -> None:
         topk_length=np.full(10, 2048),
     )
     assert tokens_per_chunk(inputs) == BUDGET_BYTES // (2048 * (512 + 64) * 4) == 3
+
+
+def test_the_tolerance_takes_a_single_value_column() -> None:
+    """d_v = 1 is the smallest: one value column, whose largest |V| (2) the bound scales."""
+    kv = np.full((2, 1, 4), 2.0, np.float32)
+    assert output_tolerance(kv, 1, 1) == (2 * 2.0**-8 + 2 * (4 + 1) * 2.0**-24) * 2.0
