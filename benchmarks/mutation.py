@@ -109,6 +109,15 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("models/reference.py", "safe_sum = np.where(lonely[:, None], 2.0, sumexp).astype(dtype)"): (
         "equivalent: a lonely token's weights are all 0, so its out is 0 over any safe sum, and its lse is +inf"
     ),
+    (
+        "models/skip_scale.py",
+        'require_finite("threshold", threshold, minimum=0.0), require_finite("sm_scale", sm_scale, positive=False)',
+    ): "equivalent: raw_logit_threshold refuses sm_scale = 0 next, with the same error and words",
+    ("models/skip_scale.py", "@lru_cache(maxsize= 255)"): "equivalent: a cache one entry smaller; the same values",
+    (
+        "models/skip_scale.py",
+        "share = Fraction(measurement.o_copies_with_skip_scale).limit_denominator(10** 7) / measurement.blocks",
+    ): "equivalent: the copies are a mean of whole counts over the measured tokens, a denominator far below 10^6",
     ("cli/head_roofline.py", "if round(point.l2_cycles) <= 0:"): (
         "equivalent: L2 cycles are bytes over a positive bandwidth, never negative, so <= 0 and == 0 agree"
     ),
