@@ -382,14 +382,16 @@ def _changed_lines(diff: str) -> tuple[str, str]:
     return removed, added
 
 
-def run_session(work: Path, run: Session, cosmic_ray: str, env: dict[str, str]) -> dict[tuple[str, str, str], bool]:
+def run_session(
+    work: Path, run: Session, cosmic_ray: str, env: dict[str, str]
+) -> dict[tuple[str, str, str, int], bool]:
     """Check the module's tests pass unmutated, then run its (kept) mutants and record each outcome.
 
-    Returns, for each mutant run, whether it survived, keyed by operator and the lines it removed and added.
+    Returns, for each mutant run, whether it survived, keyed by operator, the lines it removed and added, and row.
     """
     score = run.score
     start = time.perf_counter()
-    survived: dict[tuple[str, str, str], bool] = {}
+    survived: dict[tuple[str, str, str, int], bool] = {}
     with sqlite3.connect(run.path) as db:
         todo = db.execute("SELECT COUNT(*) FROM work_items").fetchone()[0]
     if not todo or not score.tests:
@@ -414,7 +416,7 @@ def run_session(work: Path, run: Session, cosmic_ray: str, env: dict[str, str]) 
         removed, added = _changed_lines(diff)
         mutation = item["mutations"][0]
         operator = mutation["operator_name"]
-        key = (operator, removed, added)
+        key = (operator, removed, added, int(mutation["start_pos"][0]))
         if outcome == "killed":
             score.killed += 1
             survived.setdefault(key, False)
@@ -438,8 +440,9 @@ def run_session(work: Path, run: Session, cosmic_ray: str, env: dict[str, str]) 
 def recheck(work: Path, score: ModuleScore, cosmic_ray: str, env: dict[str, str], timeout_s: float) -> None:
     """Run the module's survivors not shown equivalent again, against its tests as they are now.
 
-    The mutants are found again by operator and the source line they change (the line may have moved), and a
-    survivor counts as killed when every mutant of that kind on that line is killed now.
+    A survivor is found again at its row when that row still reads as it did (the module is unchanged there), else
+    by operator and line wherever that line now is; a moved survivor counts as killed when every mutant of that kind
+    on such a line is killed now.
     """
     for survivor in score.survivors:  # reasons written since the run
         if survivor["reason"] == "not yet killed":
@@ -449,25 +452,37 @@ def recheck(work: Path, score: ModuleScore, cosmic_ray: str, env: dict[str, str]
     pending = [v for v in score.survivors if v["reason"] == "not yet killed"]
     if not pending:
         return
-    keys = {(v["operator"], *_changed_lines(v["diff"])) for v in pending}
-    fresh = init_module(work, score.module, cosmic_ray, env, timeout_s)
     source = (work / "src" / "ascend_dsa" / score.module).read_text(encoding="utf-8").splitlines()
-    wanted = {(operator, removed) for operator, removed, _ in keys}
+
+    def place(survivor: dict[str, str]) -> tuple[str, str, str, int | None]:
+        removed, added = _changed_lines(survivor["diff"])
+        row = int(survivor["line"])
+        here = 0 < row <= len(source) and source[row - 1].strip() == removed
+        return (survivor["operator"], removed, added, row if here else None)
+
+    places = [place(v) for v in pending]
+    at_rows = {(op, row) for op, _, _, row in places if row is not None}
+    moved = {(op, removed) for op, removed, _, row in places if row is None}
+    fresh = init_module(work, score.module, cosmic_ray, env, timeout_s)
     with sqlite3.connect(fresh.path) as db:
         specs = db.execute("SELECT job_id, operator_name, start_pos_row FROM mutation_specs").fetchall()
-        _drop(db, [job for job, op, row in specs if (op, source[row - 1].strip()) not in wanted])
+        keep = [(op, row) in at_rows or (op, source[row - 1].strip()) in moved for _, op, row in specs]
+        _drop(db, [job for (job, _, _), kept in zip(specs, keep, strict=True) if not kept])
     outcomes = run_session(work, fresh, cosmic_ray, env)
     if fresh.score.baseline_failed:
         raise SystemExit(f"{score.module}: its tests fail unmutated; nothing rechecked")
     score.tests = fresh.score.tests
-    score.rechecked += len(pending)
-    for survivor in pending:
-        key = (survivor["operator"], *_changed_lines(survivor["diff"]))
-        if key in outcomes and not outcomes[key]:
+    for survivor, (op, removed, added, row) in zip(pending, places, strict=True):
+        survivor["rechecked"] = "yes"
+        found = [alive for (o, r, a, at), alive in outcomes.items() if (o, r, a) == (op, removed, added)]
+        if row is not None:
+            found = [alive for (o, r, a, at), alive in outcomes.items() if (o, r, a, at) == (op, removed, added, row)]
+        if found and not any(found):
             score.survivors.remove(survivor)
             score.survived -= 1
             score.killed += 1
             score.killed_on_recheck += 1
+    score.rechecked = score.killed_on_recheck + sum(1 for v in score.survivors if v.get("rechecked"))
 
 
 def _percent(x: float) -> str:

@@ -2,7 +2,15 @@ import pytest
 
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.models.pipeline import VECTOR_SCHEDULE, Task, buffer_depth, implied_buffer_depths, simulate, stage_costs
+from ascend_dsa.models.pipeline import (
+    VECTOR_SCHEDULE,
+    StageCosts,
+    Task,
+    buffer_depth,
+    implied_buffer_depths,
+    simulate,
+    stage_costs,
+)
 from ascend_dsa.models.schedule import SYSTOLIC_ARRAY_DEPTH, VECTOR_STAGES, pipeline_depth
 
 COSTS = stage_costs(ASCEND_950)
@@ -121,7 +129,10 @@ def test_simulation_needs_eight_blocks_for_a_steady_state() -> None:
 
 def test_every_block_runs_every_vector_task_and_index_groups_start_every_ten_blocks() -> None:
     """Each task runs for each of 32 blocks; the index comes at blocks 0, 10, 20, 30 (640 indices, 64 a block)."""
-    timeline = simulate(stage_costs(ASCEND_950), blocks=32, rescale_blocks=(5,))
+    costs = stage_costs(ASCEND_950)
+    # O made very slow to leave L0C: SV[5] waits past twice the end of S[5]'s move, where a remainder is no spare
+    slow_o = StageCosts({**costs.cycles, Task.O_OUT: 100_000.0}, costs.sources)
+    timeline = simulate(slow_o, blocks=32, rescale_blocks=(5, 31))
     done = {(o.task, o.block): o for o in timeline.ops}
     for task in (Task.GATHER, Task.ND2NZ, Task.KV_TO_L1, Task.SOFTMAX, Task.S_TO_L1, Task.QK, Task.SV, Task.P_OUT):
         assert sorted(b for t, b in done if t is task) == list(range(32)), task
@@ -130,4 +141,6 @@ def test_every_block_runs_every_vector_task_and_index_groups_start_every_ten_blo
         assert done[(Task.GATHER, b)].start >= done[(Task.PROCESS_INDEX, b - b % 10)].end
         assert done[(Task.SOFTMAX, b)].start >= done[(Task.PROCESS_INDEX, b - b % 10)].end
     assert done[(Task.O_OUT, 5)].start >= done[(Task.SV, 4)].end  # O[5] leaves after SV[4], not SV[0]
+    assert sorted(b for t, b in done if t is Task.SCALE_O) == [5, 31]  # the last block's O scale, in the last step
+    assert done[(Task.SV, 5)].start > 2 * done[(Task.S_TO_L1, 5)].end
     assert timeline.spare == tuple(done[(Task.SV, b)].start - done[(Task.S_TO_L1, b)].end for b in range(32))
