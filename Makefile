@@ -60,7 +60,8 @@ build: setup
 benchmark: setup
 	$(BIN)/python benchmarks/site_build.py
 
-# Mutation score of facts, models, report and cli with each module's fast tests (minutes per module; not in CI).
+# Mutation score of every module of facts, models, report and cli, each mutant against its module's fast tests, at
+# the lowest priority (hours on two cores; not in CI). A stratified sample: benchmarks/mutation.py --sample 600 --seed 20.
 # Prints the score and the survivors, and keeps the summary in benchmarks/mutation-summary.md and .json.
 mutation: setup
 	$(BIN)/python benchmarks/mutation.py

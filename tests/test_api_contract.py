@@ -49,7 +49,9 @@ MODULES = tuple(importlib.import_module(f"ascend_dsa.{name}") for name in MODULE
 #: Classes whose constructors take user values, called like the functions.
 CONSTRUCTORS = (AscendSpec, KernelConfig, ModelShape, DesignPoint, DesignGrid, ClaimContext)
 #: Functions that hand a number back as given (NaN in, NaN out): their results are not checked for finiteness.
-PASS_THROUGH = frozenset({"normalise", "plain", "require_instance", "require_real", "require_array"})
+PASS_THROUGH = frozenset(
+    {"normalise", "plain", "require_instance", "require_real", "require_array", "require_iterable"}
+)
 #: Functions whose results quote the report's -inf (report (zh) line 45: the online softmax's initial maxima).
 QUOTES_INFINITY = frozenset({"evaluate_claims", "check_claims", "check_report_lines"})
 
@@ -428,27 +430,74 @@ def test_our_errors_are_value_errors() -> None:
 
 
 @pytest.mark.parametrize(
-    ("call", "expected"),
+    ("call", "expected", "words"),
     [
-        (lambda: ascend_dsa.render_assumptions(docs_dir=5), TypeError),
-        (lambda: ascend_dsa.with_half_l2(None), TypeError),
-        (lambda: ascend_dsa.render_what_if_table([("a", ASCEND_950, "x")]), TypeError),
-        (lambda: ascend_dsa.KvTokenFormat("x", 512, "e5m2", 32, "ue8m0", ascend_dsa.FP8_V41.sources), ValueError),
-        (lambda: ascend_dsa.render_kv_roundtrip(magnitudes=(math.nan,)), ValueError),
-        (lambda: ascend_dsa.check_p_ready_to_used(math.nan), ValueError),
-        (lambda: ascend_dsa.skip_scale_decision(np.full((1, 64), 1e300), np.zeros((1, 64)), 6.0), ValueError),
-        (lambda: ascend_dsa.skip_scale_decision(np.full((1, 64), "1"), np.zeros((1, 64)), 6.0), TypeError),
-        (lambda: ascend_dsa.render_kv_block_layout(block_tokens=-5), ValueError),
-        (lambda: ascend_dsa.render_kv_block_layout(block_tokens=2**53 + 1), ValueError),
-        (lambda: ascend_dsa.render_nd2nz_example(tokens=10**12), ValueError),
-        (lambda: ascend_dsa.head_roofline_sweep(ASCEND_950, heads=range(64, 10**7)), ValueError),
-        (lambda: ascend_dsa.nd_to_nz(np.broadcast_to(np.ones(512, np.float32), (10**8, 512))), ValueError),
+        (
+            lambda: ascend_dsa.render_assumptions(docs_dir=5),
+            TypeError,
+            r"^docs_dir must be a path \(str or Path\), got int 5$",
+        ),
+        (lambda: ascend_dsa.with_half_l2(None), TypeError, r"^spec must be a AscendSpec, got None \(NoneType\)$"),
+        (
+            lambda: ascend_dsa.render_what_if_table([("a", ASCEND_950, "x")]),
+            TypeError,
+            r"^point must be a DesignPoint, got 'x' \(str\)$",
+        ),
+        (
+            lambda: ascend_dsa.KvTokenFormat("x", 512, "e5m2", 32, "ue8m0", ascend_dsa.FP8_V41.sources),
+            ValueError,
+            r"^element must be one of bf16, e4m3, e2m1, got 'e5m2'$",
+        ),
+        (
+            lambda: ascend_dsa.render_kv_roundtrip(magnitudes=(math.nan,)),
+            ValueError,
+            r"^magnitudes must be two numbers .*, got \(nan,\)$",
+        ),
+        (lambda: ascend_dsa.check_p_ready_to_used(math.nan), ValueError, r"^cycles must be a finite number, got nan$"),
+        (
+            lambda: ascend_dsa.skip_scale_decision(np.full((1, 64), 1e300), np.zeros((1, 64)), 6.0),
+            ValueError,
+            r"^running_max must be .* without NaN or \+inf, got np\.float64\(1e\+300\) at \(0, 0\)$",
+        ),
+        (
+            lambda: ascend_dsa.skip_scale_decision(np.full((1, 64), "1"), np.zeros((1, 64)), 6.0),
+            TypeError,
+            r"^running_max must be a real-valued array .*got dtype <U1$",
+        ),
+        (
+            lambda: ascend_dsa.render_kv_block_layout(block_tokens=-5),
+            ValueError,
+            r"^block_tokens must be a positive integer, got -5$",
+        ),
+        (
+            lambda: ascend_dsa.render_kv_block_layout(block_tokens=2**53 + 1),
+            ValueError,
+            r"^block_tokens must be at most 4096, got 9007199254740993$",
+        ),
+        (
+            lambda: ascend_dsa.render_nd2nz_example(tokens=10**12),
+            ValueError,
+            r"^tokens must be at most 4096, got 1000000000000$",
+        ),
+        (
+            lambda: ascend_dsa.head_roofline_sweep(ASCEND_950, heads=range(64, 10**7)),
+            ValueError,
+            r"^heads asks for 9,999,936 values, more than the limit of 65,536$",
+        ),
+        (
+            lambda: ascend_dsa.nd_to_nz(np.broadcast_to(np.ones(512, np.float32), (10**8, 512))),
+            ValueError,
+            r"^tile \(100000000, 512\) asks for 51,200,000,000 NZ buffer elements, more than the limit",
+        ),
     ],
 )
-def test_listed_hostile_calls_raise_the_contract_types(call: Callable[[], object], expected: type[Exception]) -> None:
-    """Each call issue 17 found outside the contract now raises TypeError or ValueError, with its value named."""
-    with pytest.raises(expected):
+def test_listed_hostile_calls_raise_the_contract_types(
+    call: Callable[[], object], expected: type[Exception], words: str
+) -> None:
+    """Each call issue 17 found outside the contract now raises TypeError or ValueError (exactly), its value named."""
+    with pytest.raises(expected, match=words) as raised:
         call()
+    assert type(raised.value) is expected
 
 
 def test_sizes_are_refused_with_the_limit_and_the_number_asked() -> None:

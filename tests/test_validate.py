@@ -11,6 +11,7 @@ from ascend_dsa.validate import (
     require_finite,
     require_instance,
     require_int,
+    require_iterable,
 )
 
 
@@ -86,3 +87,23 @@ def test_finite_result_positive() -> None:
     with pytest.raises(OutOfRange, match=r"comes out as 0\.0"):
         finite_result("L2 bytes per cycle", 0.0, positive=True)
     assert finite_result("L2 bytes per cycle", 1.5, positive=True) == 1.5
+
+
+def test_require_iterable_names_the_argument() -> None:
+    """A list passes as given; None or a string is refused naming the argument and the value."""
+    values = [1, 2]
+    assert require_iterable("b_topks", values) is values
+    with pytest.raises(TypeError, match=r"^b_topks must be an iterable of values, got NoneType None$"):
+        require_iterable("b_topks", None)
+    with pytest.raises(TypeError, match=r"^pad_rows must be an iterable of values, got str '01'$"):
+        require_iterable("pad_rows", "01")
+
+
+def test_require_elements_takes_exactly_the_limit() -> None:
+    """An array of exactly ``limit`` elements passes; one more is refused with both counts and the shape."""
+    from ascend_dsa.models.arrays import require_elements  # noqa: PLC0415 - NumPy-side helper, kept off this module's imports
+
+    exact = np.zeros(4)
+    assert require_elements("kv", exact, limit=4) is exact
+    with pytest.raises(ValueError, match=r"^kv has 5 elements, more than the limit of 4 \(\(5,\)\)$"):
+        require_elements("kv", np.zeros(5), limit=4)

@@ -12,7 +12,7 @@ import itertools
 import math
 import numbers
 from collections.abc import Iterable, Sized
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 from ascend_dsa.errors import OutOfRange, typed_items
 
@@ -100,10 +100,16 @@ def require_within(name: str, asked: int, limit: int, what: str) -> int:
     return asked
 
 
-def bounded_items(name: str, value: Iterable[T], limit: int) -> tuple[T, ...]:
-    """The items of iterable ``value`` as a tuple, refusing (before building it) more than ``limit`` of them."""
+def require_iterable(name: str, value: object) -> Iterable[Any]:
+    """``value`` when it is an iterable that is not a string, else a `TypeError` naming the argument and the value."""
     if isinstance(value, str | bytes) or not isinstance(value, Iterable):
         raise TypeError(f"{name} must be an iterable of values, got {type(value).__name__} {value!r:.60}")
+    return value
+
+
+def bounded_items(name: str, value: Iterable[T], limit: int) -> tuple[T, ...]:
+    """The items of iterable ``value`` as a tuple, refusing (before building it) more than ``limit`` of them."""
+    require_iterable(name, value)
     if isinstance(value, Sized):
         require_within(name, len(value), limit, "values")
     items = tuple(itertools.islice(value, limit + 1))

@@ -88,3 +88,14 @@ def test_console_script_module_entry() -> None:
         check=False,
     )
     assert completed.returncode == 0, completed.stderr
+
+
+def test_head_roofline_takes_a_grid_of_exactly_4096_pairs() -> None:
+    """64 x 64 = 4096 (heads, topk) pairs is the most allowed; 65 x 64 = 4160 is a usage error (status 2)."""
+    topk = ",".join(str(512 + 16 * i) for i in range(64))
+    status, out, _ = run_cli(["head-roofline", "--heads", ",".join(str(h) for h in range(1, 65)), "--topk", topk])
+    assert status == 0
+    assert out.count("compute-bound") + out.count("memory-bound") + out.count("balanced") >= 4096
+    status, _, err = run_cli(["head-roofline", "--heads", ",".join(str(h) for h in range(1, 66)), "--topk", topk])
+    assert status == 2
+    assert "--heads and --topk make a grid of 65 x 64 = 4160 pairs; at most 4096" in err

@@ -45,3 +45,19 @@ def test_bad_input_is_one_line_exit_2(argv: list[str]) -> None:
     assert status == 2
     assert len(err.strip().splitlines()) == 1
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("options", "spec_name"),
+    [(["--fixpipe-rate", "256"], "Ascend 950 (what-if)"), (["--b-topk", "96"], "Ascend 950")],
+)
+def test_the_count_of_agreeing_claims_counts_the_pass_lines(
+    options: list[str], spec_name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With some claims failing, "N of M claims agree" says as many as there are PASS lines, M as many as listed."""
+    assert main(["claims", *options]) == 1
+    out = capsys.readouterr().out
+    passes = sum(1 for c in CLAIMS if f"PASS  {c.claim_id}:" in out)
+    fails = sum(1 for c in CLAIMS if f"FAIL  {c.claim_id}:" in out)
+    assert fails >= 1
+    assert f"\n{passes} of {passes + fails} claims agree with the report ({spec_name})." in out

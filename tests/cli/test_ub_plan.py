@@ -77,3 +77,10 @@ def test_bad_options_exit_2_in_one_line(argv: list[str]) -> None:
     assert status == 2
     assert len(err.strip().splitlines()) == 1
     assert "Traceback" not in err
+
+
+def test_two_vector_cores_is_a_choice() -> None:
+    """--vector-cores 2 (1C2V, the shipped kernel) is accepted and prints the shipped prefill plan's 259600 B."""
+    status, out, _ = run_cli(["ub-plan", "--mode", "prefill", "--vector-cores", "2"])
+    assert status == 0
+    assert "259600" in out or "259,600" in out

@@ -97,3 +97,17 @@ def test_missing_docs_dir_raises() -> None:
     """A docs directory that does not exist raises naming it."""
     with pytest.raises(ValueError, match="nowhere"):
         assumption_pages(ROOT / "nowhere")
+
+
+def test_vector_passes_add_up_the_four_tasks() -> None:
+    """13 passes: ND2NZ reads, writes (2); softmax max, exp, sum, cast (4); O scale 2 reads + 1 write (3); index 4."""
+    passes = {a.key: a for a in ASSUMPTIONS}["vector-passes"]
+    assert passes.value == 13
+    assert passes.unit == "passes (2 + 4 + 3 + 4)"
+
+
+def test_ub_slots_are_one_nz_block() -> None:
+    """The slot model cuts a UB row into 32 B slots: one NZ block of 16 bf16 values (config.h's fractal)."""
+    slots = {a.key: a for a in ASSUMPTIONS}["ub-row-bytes"]
+    assert "(cut into 32 B slots)" in slots.quantity_en
+    assert "分成 32 B 的槽位" in slots.quantity_zh

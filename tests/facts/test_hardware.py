@@ -39,9 +39,9 @@ def test_values_within_physical_bounds(field: str, low: float, high: float) -> N
 
 def test_preset_is_immutable() -> None:
     """A preset cannot be changed in place."""
-    with pytest.raises(AttributeError):
+    with pytest.raises(AttributeError, match=r"^cannot assign to field 'clock_hz'$"):
         ASCEND_950.clock_hz = 1.0  # type: ignore[misc]
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"^'mappingproxy' object does not support item assignment$"):
         ASCEND_950.sources["clock_hz"] = Source("x", "report")  # type: ignore[index]
 
 
@@ -95,3 +95,38 @@ def test_tiny_clock_raises_out_of_range_not_zero_division() -> None:
     """A clock of 1e-300 Hz makes L2 bytes per cycle infinite: OutOfRange (a ValueError), not inf or a crash."""
     with pytest.raises(ValueError, match="L2 bytes per cycle per AI Core comes out as inf"):
         l2_bytes_per_cycle_per_core(ASCEND_950.with_overrides(clock_hz=1e-300))
+
+
+#: The report (zh) line each preset field cites, read off the report: 85 "4096 FMA per cycle per AICore, L2 5 TB/s",
+#: 90 "num_cores = 32", 91 "freq = 1650e6", 116 O of 128 x 512 fp32 fills L0C, 128 "256 FMA / cycle" without HF32,
+#: 134 one CUBE and two VECTOR Cores, 138 16 MTE2 requests in flight, 142 FixPipe 128 B/cycle, 238 icache 32K/16K/8K,
+#: 242 L1's two banks of 256K.
+CITED_LINES = {
+    "clock_hz": 91,
+    "cube_fma_per_cycle": 85,
+    "cube_fma_per_cycle_exact_fp32": 128,
+    "l2_bandwidth_bytes_per_s": 85,
+    "ai_cores": 90,
+    "vector_cores_per_ai_core": 134,
+    "mte2_outstanding_requests": 138,
+    "fixpipe_bytes_per_cycle_1c1v": 142,
+    "l0c_bytes": 116,
+    "l1_bytes": 242,
+    "l1_banks": 242,
+    "icache_cube_bytes": 238,
+    "icache_vector_bytes": 238,
+    "icache_simd_vf_bytes": 238,
+}
+
+
+def test_each_preset_field_cites_the_report_line_that_states_it() -> None:
+    """Every field the report states cites exactly that line; the UB size cites config.h:125, the code."""
+    cited = {}
+    for key, source in ASCEND_950.sources.items():
+        refs = source.refs if isinstance(source.refs, tuple) else (source.refs,)
+        spans = [span for ref in refs for span in getattr(ref, "spans", ())]
+        if spans:
+            cited[key] = spans[0][0] if spans == [(spans[0][0], spans[0][0])] else spans
+    assert cited == CITED_LINES
+    assert ASCEND_950.sources["ub_bytes_per_vector_core"].refs == "config.h:125"
+    assert ASCEND_950.sources["ai_cores"].refs[1] == "config.h:74 (GRID_SHAPE = 32)"

@@ -53,3 +53,31 @@ def test_rescale_threshold_must_be_positive_and_finite(bad: float) -> None:
     """The one real-valued field rejects NaN, inf and zero with ValueError naming it."""
     with pytest.raises(ValueError, match="rescale_threshold must be"):
         SHIPPED_KERNEL.with_overrides(rescale_threshold=bad)
+
+
+#: The config.h line (FlashMLA 9a7d253a, csrc/ascend_kernels/prefill/sparse/config.h) that defines each constant,
+#: read off the file: 43 RESCALE_THRESHOLD = 6, 53 NUM_VEC_CORE_PER_AI_CORE = 2, 55 B_TOPK = 64,
+#: 59 OUTPUT_FRAG_D_VO = 128, 60 NUM_OUTPUT_FRAG_BUFS = 2, 64 NUM_L0A_BUFS = 4, 66-69 NUM_L1_Q_BUFS, NUM_L1_KV_BUFS,
+#: NUM_UB_KV_BUFS, NUM_INDEX_BUFS, 71-72 FRACTAL_H, FRACTAL_W.
+CONFIG_H_LINES = {
+    "b_topk": "config.h:55",
+    "vector_cores_per_cube": "config.h:53",
+    "output_frag_d_vo": "config.h:59",
+    "output_frag_buffers": "config.h:60",
+    "l0a_buffers": "config.h:64",
+    "l1_q_buffers": "config.h:66",
+    "l1_kv_buffers": "config.h:67",
+    "ub_kv_buffers": "config.h:68",
+    "index_buffers": "config.h:69",
+    "fractal_rows": "config.h:71",
+    "fractal_cols": "config.h:72",
+}
+
+
+def test_each_constant_cites_the_config_h_line_that_defines_it() -> None:
+    """The cited lines are config.h's own; the threshold cites config.h:43 and report (zh) line 57."""
+    sources = SHIPPED_KERNEL.sources
+    assert {k: sources[k].refs for k in CONFIG_H_LINES} == CONFIG_H_LINES
+    assert sources["rescale_threshold"].refs[0] == "config.h:43"
+    assert sources["rescale_threshold"].refs[1].spans == ((57, 57),)
+    assert sources["heads_per_core"].refs[0].spans == ((168, 168),)

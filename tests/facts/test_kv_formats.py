@@ -6,8 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ascend_dsa.errors import FigureMismatch
+from ascend_dsa.facts import kv_formats
 from ascend_dsa.facts.kv_formats import (
     ELEMENT_MAX,
+    FP4_V41,
     TOKEN_FORMATS,
     KvFormat,
     KvTokenFormat,
@@ -15,6 +18,7 @@ from ascend_dsa.facts.kv_formats import (
     default_main_cache,
     kv_bytes_per_token,
     kv_token_format,
+    token_format,
 )
 from ascend_dsa.facts.model_shape import DSA_V41
 
@@ -93,3 +97,24 @@ def test_property_only_type_or_value_errors(a: object) -> None:
     ):
         with contextlib.suppress(TypeError, ValueError):
             call()
+
+
+def test_four_bit_values_must_fill_whole_bytes() -> None:
+    """4 e2m1 values are 2 bytes; 3 are a byte and a half, refused naming both numbers."""
+    assert KvTokenFormat("t", 4, "e2m1", None, None, FP4_V41.sources).token_bytes == 2
+    with pytest.raises(ValueError, match=r"^dims x element bits must fill whole bytes, got 3 x 4$"):
+        KvTokenFormat("t", 3, "e2m1", None, None, FP4_V41.sources)
+
+
+def test_a_format_name_must_match_exactly() -> None:
+    """Names match without regard to case, and only exactly: 'zz' (which sorts after both) names no format."""
+    assert token_format("fp4") is FP4_V41
+    with pytest.raises(ValueError, match=r"^fmt must be a KvTokenFormat or one of the names FP8, FP4, got 'zz'$"):
+        token_format("zz")
+
+
+def test_the_model1_size_guard_fires(monkeypatch: pytest.MonkeyPatch) -> None:
+    """If upstream's MODEL1 token were 585 B, not the 584 we compute, the check would say so with both sizes."""
+    monkeypatch.setattr(kv_formats, "PUBLISHED_MODEL1_TOKEN_BYTES", 585)
+    with pytest.raises(FigureMismatch, match=r"a MODEL1 token is 585 B; ours is .* = 584 B$"):
+        kv_formats.check_token_bytes()

@@ -53,3 +53,10 @@ def test_report_cited_in_words_refused() -> None:
     """The report is cited with report_lines, so a Chinese page can say its lines in Chinese."""
     with pytest.raises(ValueError, match="cite the report with report_lines"):
         Source("report (zh) line 1", "report")
+
+
+def test_one_line_past_256_is_still_one_line() -> None:
+    """(300, 300) from two separately made ints (CPython shares only small ones) reads "line 300", not "lines"."""
+    first, last = int("300"), int("3000") // 10
+    assert ReportLines(spans=((first, last),)).in_("en") == "report (zh) line 300"
+    assert ReportLines(spans=((300, 301),)).in_("en") == "report (zh) lines 300-301"

@@ -1,12 +1,16 @@
+import dataclasses
+
 import pytest
 
 from ascend_dsa.errors import ForbiddenDesign
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.models.design_point import (
+    FULL_UTILISATION,
     SHIPPED_DESIGN,
     DesignPoint,
     KvCache,
     Limit,
+    LimitCheck,
     evaluate,
     fixpipe_bytes_per_cycle,
     smallest_compute_bound_heads,
@@ -106,3 +110,19 @@ def test_smallest_compute_bound_heads(spec_changes: dict[str, float], kv_cache: 
     spec = ASCEND_950.with_overrides(**spec_changes)
     assert smallest_compute_bound_heads(spec, 512, kv_cache) == expected
     assert smallest_compute_bound_heads(spec, 512, kv_cache, candidates=(16,)) in (None, 16)
+
+
+def test_full_utilisation_is_demand_equal_to_capacity() -> None:
+    """A limit whose demand equals its capacity is used 100 % (1) and still fits; one byte more does not."""
+    at = LimitCheck(Limit.L0C, 256 * KiB, 256 * KiB, "B")
+    assert FULL_UTILISATION == 1
+    assert at.utilisation == FULL_UTILISATION
+    assert at.fits
+    assert not LimitCheck(Limit.L0C, 256 * KiB + 1, 256 * KiB, "B").fits
+
+
+def test_an_evaluation_cannot_be_changed() -> None:
+    """A DesignEvaluation is frozen, like the point it evaluates."""
+    evaluation = evaluate(DesignPoint(), ASCEND_950)
+    with pytest.raises(dataclasses.FrozenInstanceError, match=r"^cannot assign to field 'spec_name'$"):
+        evaluation.spec_name = "x"  # type: ignore[misc]

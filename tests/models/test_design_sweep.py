@@ -79,3 +79,24 @@ def test_point_index_must_cover_every_axis() -> None:
     """point() needs one position per axis."""
     with pytest.raises(ValueError, match="index must have 7 positions"):
         GRID.point((0, 0))
+
+
+def test_a_tie_with_the_widest_limit_goes_to_the_limit_listed_first() -> None:
+    """At 1 GHz and 2.56 TB/s an AI Core gets 80 B/cycle, so 64 heads at topk 512 need 655360 / 80 = 8192 L2 cycles:
+    exactly the CUBE's 8192, utilisation 1, tied with the MTE2 queue's 16 of 16. The L2 roofline (first in LIMITS,
+    and the only limit that varies with topk, so the sweep compares it last) binds, as max() makes it for one point.
+    """
+    spec = ASCEND_950.with_overrides(clock_hz=1e9, l2_bandwidth_bytes_per_s=2.56e12)
+    result = sweep(spec, DesignGrid(topk=(512, 1024)))
+    by_name = {limit.name: result.utilisation[limit].ravel().tolist() for limit in LIMITS}
+    assert by_name["L2_ROOFLINE"] == [1.0, 0.9]
+    assert by_name["MTE2_QUEUE"] == [1.0]
+    assert [LIMITS[int(b)].name for b in result.binding.ravel()] == ["L2_ROOFLINE", "MTE2_QUEUE"]
+
+
+def test_fixpipe_p_only_demand_is_not_rounded() -> None:
+    """32 heads x B_TOPK 33 of fp32 P is 4224 B; over 1C2V's 256 B/cycle that is 16.5 cycles, not 16."""
+    result = sweep(ASCEND_950, DesignGrid(heads=(32,), b_topk=(33,)))
+    demand = result.demand[LIMITS[2]]
+    assert LIMITS[2].name == "FIXPIPE_P_ONLY"
+    assert demand.ravel().tolist() == [16.5]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import tracemalloc
 
 import ml_dtypes
 import numpy as np
@@ -23,6 +24,7 @@ from ascend_dsa.facts.kv_formats import (
     check_token_bytes,
     token_format,
 )
+from ascend_dsa.models import kv_quant
 from ascend_dsa.models.kv_quant import _GRIDS, dequantize_tokens, quantize_tokens, roundtrip_error_bound
 from ascend_dsa.models.mte2 import copies_per_token, token_byte_ranges
 from tests.flashmla_quant import quantize_fp4, quantize_fp8
@@ -209,20 +211,33 @@ def test_model1_is_upstreams_earlier_split_layout() -> None:
 
 
 @pytest.mark.parametrize(
-    ("call", "error"),
+    ("call", "error", "words"),
     [
-        (lambda: token_byte_ranges("FP8", 0, 4), TypeError),  # type: ignore[arg-type]
-        (lambda: token_byte_ranges(FP8_V41, 0.5, 4), TypeError),  # type: ignore[arg-type]
-        (lambda: token_byte_ranges(FP8_V41, 0, 0), ValueError),
-        (lambda: quantize_tokens(np.zeros((1, 512), np.float32), 8), TypeError),  # type: ignore[arg-type]
-        (lambda: quantize_tokens("x", FP8_V41), TypeError),  # type: ignore[arg-type]
-        (lambda: check_token_bytes([FP8_V41]), TypeError),  # type: ignore[arg-type]
+        (
+            lambda: token_byte_ranges("FP8", 0, 4),
+            TypeError,
+            r"^layout must be a KvTokenFormat or a SplitTokenLayout, got str$",
+        ),  # type: ignore[arg-type]
+        (lambda: token_byte_ranges(FP8_V41, 0.5, 4), TypeError, r"^token must be a whole number, got 0\.5 \(float\)$"),  # type: ignore[arg-type]
+        (lambda: token_byte_ranges(FP8_V41, 0, 0), ValueError, r"^block_tokens must be a positive integer, got 0$"),
+        (
+            lambda: quantize_tokens(np.zeros((1, 512), np.float32), 8),
+            TypeError,
+            r"^fmt must be a KvTokenFormat or one of the names FP8, FP4, got int$",
+        ),  # type: ignore[arg-type]
+        (lambda: quantize_tokens("x", FP8_V41), TypeError, r"^values must be a float array .*got dtype <U1$"),  # type: ignore[arg-type]
+        (
+            lambda: check_token_bytes([FP8_V41]),
+            TypeError,
+            r"^formats must be a tuple of KvTokenFormat, got \[KvTokenFormat\(name=.FP8.",
+        ),  # type: ignore[arg-type]
     ],
 )
-def test_wrong_types_raise_type_error(call: object, error: type[Exception]) -> None:
-    """Arguments of the wrong type raise TypeError, out-of-range ones ValueError."""
-    with pytest.raises(error):
+def test_wrong_types_raise_type_error(call: object, error: type[Exception], words: str) -> None:
+    """Arguments of the wrong type raise TypeError, out-of-range ones ValueError (exactly), naming the value."""
+    with pytest.raises(error, match=words) as raised:
         call()  # type: ignore[operator]
+    assert type(raised.value) is error
 
 
 @settings(max_examples=100, deadline=None)
@@ -245,3 +260,34 @@ def test_property_layout_functions_raise_only_type_or_value_errors(
     ):
         with contextlib.suppress(TypeError, ValueError):
             call()
+
+
+def test_a_value_that_is_not_finite_is_named_by_token_and_dimension() -> None:
+    """An inf at token 3, dimension 7 is refused saying [3, 7]."""
+    values = np.zeros((5, 512), np.float32)
+    values[3, 7] = np.inf
+    with pytest.raises(ValueError, match=r"^values must be finite in float32, got np\.float32\(inf\) at \[3, 7\]$"):
+        quantize_tokens(values, FP8_V41)
+
+
+def test_a_scale_byte_decoding_to_nan_is_named_by_token_group_and_byte() -> None:
+    """ue8m0's 0xff is NaN: put in token 1's third scale (byte 512 + 2), the message names token 1, group 2, 0xff."""
+    raw = quantize_tokens(np.ones((2, 512), np.float32), FP8_V41)
+    raw[1, 512 + 2] = 0xFF
+    with pytest.raises(
+        ValueError, match=r"^raw token 1, group 2 of FP8 decodes to NaN or an infinity \(scale byte 0xff\)"
+    ):
+        dequantize_tokens(raw, FP8_V41)
+
+
+def test_quantisation_works_a_chunk_of_tokens_at_a_time() -> None:
+    """16384 FP8 tokens peak at the 32 MiB result plus one 16 MiB chunk's temporaries, not all tokens' (~420 MiB)."""
+    values = np.ones((16384, 512), np.float32)
+    tracemalloc.start()
+    try:
+        roundtrip_error_bound(values, FP8_V41)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert kv_quant.CHUNK_BYTES == 16 * 2**20  # the module's stated budget
+    assert peak <= 10 * kv_quant.CHUNK_BYTES + values.nbytes

@@ -1,3 +1,5 @@
+import dataclasses
+
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.models.memory_plans import (
     l0c_output_bytes,
@@ -126,3 +128,19 @@ def test_every_ub_field_cites_its_line_of_config_h_and_counts_whole_bytes() -> N
     }
     assert all(type(n) is int for f in plan.fields for n in f.shape)
     assert type(plan.total_bytes) is int
+
+
+def test_row_statistics_widen_with_the_heads_past_one_vector() -> None:
+    """config.h:91-94: row_max[2][max(MMA_M_PER_V * 2, 64)]; at 128 heads MMA_M_PER_V is 64, so 128 floats a row."""
+    plan = ub_plan(SHIPPED_KERNEL.with_overrides(heads_per_core=128), Mode.PREFILL)
+    shapes = {f.name: f.shape for f in plan.fields}
+    assert shapes["row_max"] == shapes["row_max_for_o"] == shapes["row_sum"] == (2, 128)
+    assert shapes["row_denorm"] == (2, 64)
+
+
+def test_no_heads_is_refused_and_a_plan_is_frozen() -> None:
+    """l0c_output_bytes(0) names the value; a UbPlan cannot be changed in place."""
+    with pytest.raises(ValueError, match=r"^heads must be a positive integer, got 0$"):
+        l0c_output_bytes(0)
+    with pytest.raises(dataclasses.FrozenInstanceError, match=r"^cannot assign to field 'sink'$"):
+        ub_plan(SHIPPED_KERNEL, Mode.PREFILL).sink = True  # type: ignore[misc]

@@ -2,7 +2,7 @@ import pytest
 
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.facts.kv_formats import FP8_V41
+from ascend_dsa.facts.kv_formats import FP8_V41, MODEL1_FP8
 from ascend_dsa.models.mte2 import (
     MIN_PAGE_BLOCK_TOKENS,
     ByteRange,
@@ -47,3 +47,18 @@ def test_split_layout_costs_two_copies(token: int) -> None:
     apart = token_byte_ranges(FP8_V41, token, MIN_PAGE_BLOCK_TOKENS, adjacent=False)
     together = token_byte_ranges(FP8_V41, token, MIN_PAGE_BLOCK_TOKENS, adjacent=True)
     assert (copies_for_ranges(apart), copies_for_ranges(together)) == (2, 1)
+
+
+def test_split_layout_puts_scales_after_every_tokens_data() -> None:
+    """MODEL1's block of 65 tokens: 576 B of data each (448 e4m3 + 64 x 2 B rope), then 8 B of scales each.
+
+    Token 64's data starts at 64 x 576 = 36864 and its scales at 65 x 576 + 64 x 8 = 37952 (584 B a token, upstream's).
+    """
+    data, scales = token_byte_ranges(MODEL1_FP8, 64, 65)
+    assert (data.offset, data.length, scales.offset, scales.length) == (36864, 576, 37952, 8)
+
+
+def test_a_byte_range_before_the_block_is_refused() -> None:
+    """An offset of -1 is refused naming the span."""
+    with pytest.raises(ValueError, match=r"non-negative offset and a positive length, got \[-1, 3\)$"):
+        copies_for_ranges([ByteRange(-1, 4)])

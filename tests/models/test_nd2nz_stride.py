@@ -61,3 +61,10 @@ def test_bad_input_names_argument(call: object, name: str) -> None:
     """Bad input raises ValueError naming the argument."""
     with pytest.raises(ValueError, match=name):
         call()  # type: ignore[operator]
+
+
+def test_padding_found_at_exactly_the_limit() -> None:
+    """The shipped kernel needs 1 padding row (config.h:81's B_TOPK_PER_V + 1): a limit of 1 finds it, 0 does not."""
+    assert min_conflict_free_padding(SHIPPED_KERNEL, limit=1) == 1
+    with pytest.raises(ValueError, match=r"^no padding up to limit = 0 rows avoids conflicts for B_TOPK = 64$"):
+        min_conflict_free_padding(SHIPPED_KERNEL, limit=0)

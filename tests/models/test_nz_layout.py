@@ -87,3 +87,9 @@ def test_bad_input(call: object, message: str) -> None:
     """Bad shapes and counts raise ValueError naming the argument and the value."""
     with pytest.raises(ValueError, match=message):
         call()  # type: ignore[operator]
+
+
+def test_many_padding_rows_on_a_small_tile_are_within_the_size_limit() -> None:
+    """16 tokens with the most padding rows (16) need 32 rows of NZ buffer per column block: small, and accepted."""
+    nz = nd_to_nz(np.ones((16, 512), ml_dtypes.bfloat16), pad_rows=16)
+    assert nz.size == 32 * 512

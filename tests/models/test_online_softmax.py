@@ -23,3 +23,10 @@ def test_small_rise_skips_the_rescale() -> None:
     assert moved.running_max_for_softmax == 6.5
     with pytest.raises(ValueError, match="logits"):
         fold_block(state, [], threshold=6)
+
+
+def test_a_rescale_carries_the_old_sum_over_to_the_new_maximum() -> None:
+    """Block [0] then block [10] at threshold 6: the gap 10 > 6 rescales, so the sum is e^(0-10) + e^(10-10)."""
+    state = fold_block(fold_block(ONLINE_SOFTMAX_START, [0.0], 6.0), [10.0], 6.0)
+    assert state.running_max_for_softmax == 10.0
+    assert state.running_sumexp == pytest.approx(math.exp(-10.0) + 1.0, rel=1e-15)

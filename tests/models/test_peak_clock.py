@@ -31,3 +31,8 @@ def test_bad_input(achieved: float, percent: int, name: str) -> None:
     """Non-positive throughput or a percent outside 1..100 is an error naming it."""
     with pytest.raises(ValueError, match=name):
         clock_range_for_percent(achieved, percent, ASCEND_950)
+
+
+def test_a_range_of_one_point_is_a_range() -> None:
+    """(2, 2) has low == high, which is allowed; its intersection with (1, 3) is itself."""
+    assert intersect((2.0, 2.0), (1.0, 3.0)) == (2.0, 2.0)

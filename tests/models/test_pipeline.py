@@ -185,3 +185,40 @@ def test_first_waiting_cycles_needs_a_bracket() -> None:
     """The bisection refuses a task whose cost cannot make the CUBE wait within its limit."""
     with pytest.raises(ValueError, match="must run free at 0 cycles of index-fetch and wait at 16"):
         first_waiting_cycles(COSTS, Task.INDEX_FETCH, limit_cycles=16)
+
+
+def test_vector_costs_from_their_passes() -> None:
+    """Softmax 128, index preprocessing 40 and gather 692.06 cycles a block, from the passes and the 950's rates."""
+    # 256 B/cycle VECTOR, 64 KV tokens, 32 heads per VECTOR Core, 4 B floats: softmax 4 x 32 x 64 x 4 / 256 = 128,
+    # the index 4 x 640 x 4 / 256 = 40; the gather 64 x 1024 B at 5 TB/s / (1.65 GHz x 32 cores), not rounded down.
+    cycles = stage_costs(ASCEND_950).cycles
+    assert cycles[Task.SOFTMAX] == 128
+    assert cycles[Task.PROCESS_INDEX] == 40
+    assert cycles[Task.GATHER] == pytest.approx(64 * 1024 * 1.65e9 * 32 / 5e12, rel=1e-12)
+
+
+def test_simulation_needs_eight_blocks_for_a_steady_state() -> None:
+    """8 blocks are the fewest (a steady window after the 6-step fill): 7 are refused naming the number."""
+    costs = stage_costs(ASCEND_950)
+    assert simulate(costs, blocks=8).blocks == 8
+    with pytest.raises(ValueError, match=r"^blocks must be an integer of at least 8 to reach a steady state, got 7$"):
+        simulate(costs, blocks=7)
+
+
+def test_every_block_runs_every_vector_task_and_index_groups_start_every_ten_blocks() -> None:
+    """Each task runs for each of 32 blocks; the index comes at blocks 0, 10, 20, 30 (640 indices, 64 a block)."""
+    costs = stage_costs(ASCEND_950)
+    # O made very slow to leave L0C: SV[5] waits past twice the end of S[5]'s move, where a remainder is no spare
+    slow_o = StageCosts({**costs.cycles, Task.O_OUT: 100_000.0}, costs.sources)
+    timeline = simulate(slow_o, blocks=32, rescale_blocks=(5, 31))
+    done = {(o.task, o.block): o for o in timeline.ops}
+    for task in (Task.GATHER, Task.ND2NZ, Task.KV_TO_L1, Task.SOFTMAX, Task.S_TO_L1, Task.QK, Task.SV, Task.P_OUT):
+        assert sorted(b for t, b in done if t is task) == list(range(32)), task
+    assert sorted(b for t, b in done if t is Task.INDEX_FETCH) == [0, 10, 20, 30]
+    for b in range(32):
+        assert done[(Task.GATHER, b)].start >= done[(Task.PROCESS_INDEX, b - b % 10)].end
+        assert done[(Task.SOFTMAX, b)].start >= done[(Task.PROCESS_INDEX, b - b % 10)].end
+    assert done[(Task.O_OUT, 5)].start >= done[(Task.SV, 4)].end  # O[5] leaves after SV[4], not SV[0]
+    assert sorted(b for t, b in done if t is Task.SCALE_O) == [5, 31]  # the last block's O scale, in the last step
+    assert done[(Task.SV, 5)].start > 2 * done[(Task.S_TO_L1, 5)].end
+    assert timeline.spare == tuple(done[(Task.SV, b)].start - done[(Task.S_TO_L1, b)].end for b in range(32))

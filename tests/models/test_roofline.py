@@ -1,5 +1,6 @@
 import pytest
 
+from ascend_dsa.errors import OutOfRange
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.models.roofline import (
     RooflinePoint,
@@ -97,3 +98,9 @@ def test_more_bandwidth_fewer_l2_cycles() -> None:
     fast = ASCEND_950.with_overrides(l2_bandwidth_bytes_per_s=10e12)
     assert l2_cycles(fast, 64, 512) == pytest.approx(l2_cycles(ASCEND_950, 64, 512) / 2)
     assert cube_cycles(fast, 64, 512) == cube_cycles(ASCEND_950, 64, 512)
+
+
+def test_cube_cycles_beyond_any_float_make_an_out_of_range_ratio() -> None:
+    """10**400 CUBE cycles over 1 L2 cycle overflow a float: refused as an infinite ratio, not an OverflowError."""
+    with pytest.raises(OutOfRange, match=r"^CUBE/L2 cycle ratio comes out as inf"):
+        RooflinePoint(64, 512, 10**400, 1.0)

@@ -1,8 +1,11 @@
+import dataclasses
+
 import pytest
 
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.models.schedule import (
+    CUBE_STEPS,
     SYSTOLIC_ARRAY_DEPTH,
     VECTOR_STAGES,
     blocks_per_index_group,
@@ -61,3 +64,14 @@ def test_negative_block() -> None:
     """A negative block index is an error naming block_ahead."""
     with pytest.raises(ValueError, match="block_ahead"):
         flag_before_gather(-1, SHIPPED_KERNEL)
+
+
+def test_the_cube_loop_is_the_reports_order() -> None:
+    """Report (zh) lines 174-180: around block i the CUBE runs QK[i], SV[i-1], QK[i+1], SV[i]."""
+    assert [(s.product, s.offset) for s in CUBE_STEPS] == [("qk", 0), ("sv", -1), ("qk", 1), ("sv", 0)]
+
+
+def test_a_stage_is_frozen() -> None:
+    """The stages are shared by every page: a field cannot be reassigned."""
+    with pytest.raises(dataclasses.FrozenInstanceError, match=r"^cannot assign to field 'offset'$"):
+        VECTOR_STAGES[0].offset = 9  # type: ignore[misc]

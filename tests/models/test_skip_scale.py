@@ -220,3 +220,15 @@ def test_thirty_two_heads_split_sixteen_and_sixteen() -> None:
     stats = blocked_sparse_attn_fwd(q, kv, np.arange(4, dtype=np.int32)[None, None, :], 1.0, 1, b_topk=2)[3]
     assert stats.heads_per_core == 16
     assert stats.core_rescales.tolist() == [[1, 0]]
+
+
+def test_no_shared_variance_is_allowed() -> None:
+    """shared = 0 (every head on its own) is inside [0, 1]."""
+    assert synthetic_logits(1, 2, 64, sm_scale=0.1, order="random", shared=0.0).shape == (1, 2, 64)
+
+
+@pytest.mark.parametrize(("topk", "b_topk", "blocks"), [(3, 1, 3), (0, 64, 1), (65, 64, 2), (64, 64, 1)])
+def test_blocks_are_topk_over_b_topk_rounded_up(topk: int, b_topk: int, blocks: int) -> None:
+    """3 keys in blocks of 1 are 3 blocks; 65 in blocks of 64 are 2; no key at all is still the one (empty) block."""
+    logits = np.zeros((1, 2, topk), np.float32)
+    assert rescale_counts(logits, sm_scale=1.0, b_topk=b_topk, threshold=6.0)[0] == blocks

@@ -1,7 +1,13 @@
 import pytest
 
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.models.ss_buffer import HANDSHAKE_STEPS, block_flags, flag_offset_bytes, ss_buffer_bytes
+from ascend_dsa.models.ss_buffer import (
+    HANDSHAKE_STEPS,
+    SS_LAYOUT_SOURCE,
+    block_flags,
+    flag_offset_bytes,
+    ss_buffer_bytes,
+)
 
 
 def test_ss_buffer_is_512_bytes() -> None:
@@ -45,3 +51,15 @@ def test_handshake_order() -> None:
     assert actions.index("set-c2v") < actions.index("read-and-copy-o")
     assert actions.index("set-c2v") < actions.index("read-and-scale-o")
     assert all(s.source.kind == "code" for s in HANDSHAKE_STEPS)
+
+
+def test_four_cores_flags_span_sixteen_bytes_past_the_read() -> None:
+    """With 4 VECTOR Cores a block's four 4 B flags span 16 B, more than the kernel's one 8 B read covers."""
+    flags = block_flags(SHIPPED_KERNEL.with_overrides(vector_cores_per_cube=4), 0, 1)
+    assert (flags.first_byte, flags.flag_bytes, flags.read_bytes) == (16, 16, 8)
+    assert not flags.covered
+
+
+def test_the_layout_cites_config_h() -> None:
+    """config.h:127-129 is the SSBufferMemoryPlan struct: uint32 is_rescale_triggered[8][8][2]."""
+    assert SS_LAYOUT_SOURCE.refs == "config.h:127-129"

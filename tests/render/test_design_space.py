@@ -75,7 +75,7 @@ def test_roofline_figure_is_guarded() -> None:
 def test_fixpipe_figure_is_guarded(monkeypatch: pytest.MonkeyPatch) -> None:
     """The FixPipe figure checks B_TOPK > 73.14 against report (zh) line 142."""
     monkeypatch.setattr(design_figures, "check_fixpipe_break_even", _raise)
-    with pytest.raises(FigureMismatch):
+    with pytest.raises(FigureMismatch, match=r"^perturbed 73\.1"):  # the break-even B_TOPK, 512/7
         render_mma_fixpipe_figure()
 
 

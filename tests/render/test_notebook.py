@@ -19,3 +19,9 @@ def test_as_svg_refuses_other_text() -> None:
     """Only an <svg> element can be shown as a picture."""
     with pytest.raises(ValueError, match="svg must be an <svg> element"):
         as_svg("| table |")
+
+
+def test_as_markdown_refuses_what_is_not_text() -> None:
+    """A None or a number is refused naming its type, not shown as the text "None"."""
+    with pytest.raises(TypeError, match=r"^text must be a str of Markdown, got NoneType None$"):
+        as_markdown(None)  # type: ignore[arg-type]

@@ -33,7 +33,7 @@ def test_summary_is_guarded(monkeypatch: pytest.MonkeyPatch) -> None:
         raise FigureMismatch(f"ours {cycles}")
 
     monkeypatch.setattr(render_pipeline, "check_p_ready_to_used", wrong)
-    with pytest.raises(FigureMismatch):
+    with pytest.raises(FigureMismatch, match=r"^ours \d"):
         render_pipeline_summary()
 
 

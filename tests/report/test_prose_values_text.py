@@ -306,3 +306,18 @@ def test_units_written_after_markers_match_the_values() -> None:
                     wrong.append((page.name, name, word))
                     break
     assert wrong == []
+
+
+@pytest.mark.parametrize(
+    ("name", "count"),
+    [
+        ("flop_per_fma", 2),  # one FMA is a multiply and an add: report (zh) line 23's peak counts 2 FLOP each
+        ("index_blocks_per_group", 10),  # INDEX_BLOCK_SIZE 640 / B_TOPK 64 (config.h:55)
+        ("nz_pad_tokens", 1),  # one padding row per NZ column block (config.h's (B_TOPK_PER_V + 1) x D_VO)
+    ],
+)
+def test_counts_are_whole_numbers(name: str, count: int) -> None:
+    """A count is an int, not a float that happens to print the same: it feeds further whole-number arithmetic."""
+    value = PROSE_VALUES[name]().value
+    assert type(value) is int
+    assert value == count

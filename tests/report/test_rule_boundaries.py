@@ -55,7 +55,13 @@ def test_percent_rule_with_decimals() -> None:
 
 @pytest.mark.parametrize(
     ("ours", "theirs", "holds"),
-    [(3, 3, True), (3, 4, False), (3, 2, False), ((1, 2), (1, 2), True), ((1, 2), (1, 3), False)],
+    [
+        (3, 3, True),
+        (3, 4, False),
+        (3, 2, False),
+        ((1, 2), (1, 2), True),
+        ((1, 2), (1, 3), False),
+    ],
 )
 def test_exact_rule(ours: FigureValue, theirs: FigureValue, holds: bool) -> None:  # noqa: FBT001
     """Exact means equal: one more or one less fails."""
@@ -149,3 +155,17 @@ def test_stated_claims_are_the_constants_adopted_from_the_report() -> None:
         "icache-simd-vf",
         "l1-banks",
     ]
+
+
+@pytest.mark.parametrize(
+    ("ours", "theirs", "holds"),
+    [
+        ((1.2, 2.2, 3.2), (1, 2), False),  # one number more than the report states: no pairing, no agreement
+        ((1.2, 2.2), (1, 2, 3), False),  # one fewer
+        ((1.2, 2.8), (1, 3), True),
+        ((3.2, 2.8), 3, True),  # a single published number stands for each of ours
+    ],
+)
+def test_rounded_rule_pairs_numbers_one_to_one(ours: FigureValue, theirs: FigureValue, holds: bool) -> None:  # noqa: FBT001
+    """A rule compares number by number; a count that differs from the report's is a disagreement, not an error."""
+    assert Rule(RuleKind.ROUNDED).holds(ours, theirs) is holds

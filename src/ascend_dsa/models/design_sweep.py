@@ -31,7 +31,7 @@ from ascend_dsa.models.memory_plans import (
     ROW_SCALE_VECTORS,
 )
 from ascend_dsa.units import BF16_BYTES, FP32_BYTES
-from ascend_dsa.validate import require_bool, require_instance, require_int
+from ascend_dsa.validate import require_bool, require_instance, require_int, require_iterable
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -51,7 +51,7 @@ _KV_ORDER: Final = tuple(KvCache)
 
 
 def _axis(name: str, values: Iterable[Any]) -> tuple[Any, ...]:
-    values = tuple(values)
+    values = tuple(require_iterable(name, values))
     if not values:
         raise ValueError(f"{name} must list at least one value, got an empty axis")
     return values

@@ -31,7 +31,7 @@ from ascend_dsa.models.arrays import require_array
 from ascend_dsa.models.blocked_forward import skip_scale_decision, vector_core_heads
 from ascend_dsa.models.design_point import fixpipe_cycles
 from ascend_dsa.models.rescale_bound import raw_logit_threshold
-from ascend_dsa.validate import require_finite, require_int
+from ascend_dsa.validate import require_finite, require_int, require_iterable
 
 ScoreOrder = Literal["random", "ascending", "descending"]
 SCORE_ORDERS: Final[tuple[ScoreOrder, ...]] = get_args(ScoreOrder)
@@ -258,6 +258,8 @@ def rescale_sweep(
     config: KernelConfig = SHIPPED_KERNEL,
 ) -> tuple[RescaleMeasurement, ...]:
     """One measurement per (order, sm_scale = factor / sqrt(d_qk), topk), each from its own fixed seed."""
+    for name, axis in (("orders", orders), ("sm_scale_factors", sm_scale_factors), ("topks", topks)):
+        require_iterable(name, axis)
     return tuple(
         measure_rescales(order, factor * DEFAULT_SM_SCALE, topk, config=config, seed=seed)
         for seed, (order, factor, topk) in enumerate((o, f, k) for o in orders for f in sm_scale_factors for k in topks)

@@ -22,6 +22,7 @@ from ascend_dsa.models.design_point import (
 from ascend_dsa.render.format import display_width, pad_to, whole_or
 from ascend_dsa.render.markdown import Align, citation, kind_name, table
 from ascend_dsa.report.scenarios import ALTERNATIVES
+from ascend_dsa.validate import require_iterable
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -161,7 +162,7 @@ def render_what_if_table(
     cache, at ``topk``.
     """
     rows = []
-    for name, spec, point in scenarios:
+    for name, spec, point in require_iterable("scenarios", scenarios):
         cells, allowed = _outcome(spec, point, lang)
         fewest = smallest_compute_bound_heads(spec, topk, point.kv_cache)
         rows.append([name, *cells, "—" if fewest is None or not allowed else str(fewest)])

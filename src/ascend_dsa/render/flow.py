@@ -12,6 +12,7 @@ from ascend_dsa.models.schedule import (
 from ascend_dsa.render.markdown import status_mark, table
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
+from ascend_dsa.validate import require_iterable
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -23,7 +24,7 @@ def render_b_topk_divisibility(
     """Whether each B_TOPK cuts a group of indices into whole blocks (config.h:57 requires it)."""
     check_claims(design, ids=("b-topk-choices",))
     rows = []
-    for b_topk in b_topks:
+    for b_topk in require_iterable("b_topks", b_topks):
         config = design.config.with_overrides(b_topk=b_topk)
         remainder = index_group_remainder(config)
         rows.append(

@@ -18,6 +18,7 @@ from ascend_dsa.models.nd2nz_stride import (
 from ascend_dsa.render.markdown import table
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
+from ascend_dsa.validate import require_iterable
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -50,7 +51,7 @@ def render_nd2nz_banks(
     config, model = design.config, design.model
     block = nz_block_bytes(config, model)
     rows = []
-    for pad in pad_rows:
+    for pad in require_iterable("pad_rows", pad_rows):
         stride = ub_nz_stride_bytes(config, model, pad)
         rows.append(
             [

@@ -60,7 +60,9 @@ def as_html(html: str) -> NotebookHtml:
 
 
 def as_markdown(text: str) -> NotebookMarkdown:
-    """``text`` (a renderer's Markdown) for display in a notebook."""
+    """``text`` (a renderer's Markdown) for display in a notebook; anything but a str is refused, not shown as text."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str of Markdown, got {type(text).__name__} {text!r:.40}")
     return NotebookMarkdown(text)
 
 

@@ -16,6 +16,7 @@ from ascend_dsa.models.mte2 import requests_per_block, tokens_in_flight
 from ascend_dsa.render.markdown import table
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
+from ascend_dsa.validate import require_iterable
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -90,7 +91,7 @@ def render_fixpipe_table(
     )
     spec, model = design.spec, design.model
     rows = []
-    for b_topk in b_topks:
+    for b_topk in require_iterable("b_topks", b_topks):
         config = design.config.with_overrides(b_topk=b_topk)
         mma = mma_cycles_per_block(spec, config, model)
         both = fixpipe_cycles_per_block(spec, config, model)

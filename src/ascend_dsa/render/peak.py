@@ -18,6 +18,7 @@ from ascend_dsa.render.markdown import status_text, table
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
 from ascend_dsa.units import TFLOPS, GHz
+from ascend_dsa.validate import require_iterable
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -84,7 +85,7 @@ def render_peak_clock_table(
     prefill_pct = round(published_number("prefill-percent-of-peak"))
     decode_pct = round(published_number("decode-percent-of-peak"))
     rows = []
-    for clock in clocks_hz:
+    for clock in require_iterable("clocks_hz", clocks_hz):
         spec = design.spec.with_overrides(clock_hz=clock)
         rows.append(
             [

@@ -21,7 +21,7 @@ from ascend_dsa.facts.report_figures import (
 )
 from ascend_dsa.models.memory_plans import UbPlan
 from ascend_dsa.models.roofline import RooflinePoint
-from ascend_dsa.validate import require_finite, require_items
+from ascend_dsa.validate import require_finite, require_items, require_real
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -86,6 +86,7 @@ ABOUT_TOLERANCE: Final = 0.01
 
 def check_fixpipe_break_even(b_topk: float) -> None:
     """Raise [`FigureMismatch`][] unless ``b_topk``, rounded as printed (two decimals), equals line 142's 73.14."""
+    require_real("b_topk", b_topk)
     figure = published_figure("fixpipe-break-even-b-topk")
     published = published_number(figure.key)
     if round(b_topk, 2) != published:
