@@ -98,7 +98,7 @@ def _claims_table(results: Sequence[ClaimResult], lang: Lang, *, hopper: bool = 
     ]
     rows = [
         [
-            line_cell(r, lang),
+            line_cell(r, lang).replace("/", "/<wbr>"),  # a path may break after a slash, so the column stays narrow
             f"`{r.claim.claim_id}`",
             statement_text(r, lang),
             ours_cell(r, lang),

@@ -216,9 +216,9 @@ def render_pipeline_sensitivity(spec: AscendSpec = ASCEND_950, *, lang: Lang = "
         "softmax",
         pick(lang, "搬 P", "P out"),
         pick(lang, "VECTOR 路径", "VECTOR path"),
-        pick(lang, "VECTOR 每块工作", "VECTOR work/block"),
+        pick(lang, "VECTOR 每块工作", "VECTOR work"),
         pick(lang, "余量", "margin"),
-        pick(lang, "每块周期", "cycles/block"),
+        pick(lang, "每块周期", "cycles per block"),
         pick(lang, "CUBE 利用率", "CUBE use"),
     ]
     return table(headers, rows, ("left", "right", "right", "right", "right", "right", "right", "right"))
