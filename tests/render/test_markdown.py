@@ -33,7 +33,8 @@ def test_comments_become_links_and_files_in_page_order() -> None:
     )
     out, files = take_downloads(html + "</p>", "en")
     assert files == {"table-1.csv": b"a\r\n1\r\n", "table-2.csv": b"b\r\n"}
-    assert out.count('<p class="ascend-download"><a href="table-2.csv" download>Download CSV</a></p>') == 1
+    link = '<p class="ascend-download" data-search-exclude><a href="table-2.csv" download>Download CSV</a></p>'
+    assert out.count(link) == 1
     assert DATA_MARKER not in out
     assert "下载 CSV" in take_downloads(html, "zh")[0]
 

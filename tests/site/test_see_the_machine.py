@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 _ARTICLE = re.compile(r"<article\b.*?</article>", re.DOTALL)
 _TABLE = re.compile(r"<table\b.*?</table>", re.DOTALL)
 _BODY_ROW = re.compile(r"<tr>\s*<td")
-_DOWNLOAD = re.compile(r'<p class="ascend-download"><a href="([^"]+)" download>([^<]+)</a></p>')
+_DOWNLOAD = re.compile(r'<p class="ascend-download" data-search-exclude><a href="([^"]+)" download>([^<]+)</a></p>')
 
 
 def _article(site: Path, path: str) -> str:

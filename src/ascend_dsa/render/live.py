@@ -151,7 +151,8 @@ def render_live_form(command: str, *, lang: Lang = "zh") -> str:
     messages = " ".join(f'data-live-{key}="{escape(text.in_(lang))}"' for key, text in _STATUS.items())
     fields = "\n".join(item.html(lang) for item in inputs)
     return (
-        f'<form class="live-form" data-live="{command}" {messages}>\n'
+        # Out of the search index: option names (--sink, --heads) on a form answer no reader's query.
+        f'<form class="live-form" data-live="{command}" data-search-exclude {messages}>\n'
         f'<p><button type="button" class="md-button" data-live-start>{escape(_START.in_(lang))}</button> '
         f"<small>{escape(_ABOUT.in_(lang))}</small></p>\n"
         '<p data-live-status role="status" hidden><span></span> <progress max="3" value="0"></progress></p>\n'

@@ -32,6 +32,6 @@ def take_downloads(html: str, lang: Lang) -> tuple[str, dict[str, bytes]]:
         name = f"{_STEMS[kind]}-{counts[kind]}.{kind}"
         files[name] = base64.b64decode(match.group(2))
         label = pick(lang, f"下载 {kind.upper()}", f"Download {kind.upper()}")
-        return f'<p class="{DOWNLOAD_CLASS}"><a href="{name}" download>{label}</a></p>'
+        return f'<p class="{DOWNLOAD_CLASS}" data-search-exclude><a href="{name}" download>{label}</a></p>'
 
     return _COMMENT.sub(one, html), files
