@@ -29,13 +29,23 @@ def _config(root: Path) -> dict[str, str]:
     return {"config_file_path": str(root / "mkdocs.yml")}
 
 
+def _unset_date(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Remove SOURCE_DATE_EPOCH so that the hook sets it, and have it removed again after the test.
+
+    ``delenv`` of a variable that is not set records nothing to undo, so the value the hook sets would leak into the
+    next test of the worker (and date its site build 2026-01-01); setting it first records its absence.
+    """
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+
+
 def test_the_date_is_the_last_commits_not_todays(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """In a checkout, SOURCE_DATE_EPOCH becomes HEAD's committer date; a later commit moves it, a later day does not."""
     hook = load_hook("build_date")
     (tmp_path / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)  # noqa: S607
     _commit(tmp_path, FIRST_DAY_EPOCH)
-    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    _unset_date(monkeypatch)
     hook.on_config(_config(tmp_path))
     assert os.environ["SOURCE_DATE_EPOCH"] == str(FIRST_DAY_EPOCH)
     (tmp_path / "page.md").write_text("# x\n", encoding="utf-8")
@@ -60,7 +70,7 @@ def test_outside_a_checkout_the_newest_input_dates_the_build(tmp_path: Path, mon
     page.write_text("# x\n", encoding="utf-8")
     os.utime(tmp_path / "mkdocs.yml", (FIRST_DAY_EPOCH, FIRST_DAY_EPOCH))
     os.utime(page, (SECOND_DAY_EPOCH, SECOND_DAY_EPOCH))
-    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    _unset_date(monkeypatch)
     hook = load_hook("build_date")
     monkeypatch.setattr(hook, "last_commit_epoch", lambda _root: None)  # /tmp may sit inside some checkout
     hook.on_config(_config(tmp_path))
