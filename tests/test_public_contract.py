@@ -34,6 +34,7 @@ NO_FAILING_CALL = {
     "ForbiddenDesign": "an exception class: any message is accepted, as ValueError accepts any",
     "OutOfRange": "an exception class: any message is accepted, as ValueError accepts any",
     "OutsideModel": "an exception class: any message is accepted, as ValueError accepts any",
+    "check_disagreements": "takes no argument: it checks the Hopper ledger's stated disagreements as they stand",
 }
 
 
@@ -378,6 +379,19 @@ EXAMPLES: tuple[ModelOk | ModelFails, ...] = (
     Fails("render_what_if_table", lambda: A.render_what_if_table(None), TypeError, r"^scenarios must be an iterable"),
     Ok("render_what_if_table", lambda: A.render_what_if_table((("x", S, A.DesignPoint()),), lang="en"), _has("| x |")),
     Fails("render_what_if_table", lambda: A.render_what_if_table((), lang="fr"), ValueError, _LANG),
+    # --- the H800 beside the Ascend 950 (FlashMLA's FP8 blog line 17: 4096 FLOP/cycle, 1830 MHz, 132 SMs) ---------
+    Ok("ChipSpec", lambda: A.H800.with_overrides(cores=66).cores, 66),
+    Fails("ChipSpec", lambda: A.H800.with_overrides(cores=0), ValueError, r"^cores must be a positive integer, got 0$"),
+    Ok("as_chip", lambda: A.as_chip(S).cores, 32),
+    Fails("as_chip", lambda: A.as_chip(None), TypeError, r"^spec must be an AscendSpec or a ChipSpec, got None"),
+    Ok("chip_peak_flops", lambda: round(A.chip_peak_flops(A.H800) / 1e12), 989),
+    Fails("chip_peak_flops", lambda: A.chip_peak_flops(None), TypeError, r"^spec must be an AscendSpec or a ChipSpec"),
+    Ok("check_disagreements", lambda: all(r.holds for r in A.check_disagreements()), expected=True),
+    # --- notebook HTML and the live forms ----------------------------------------------------------------------
+    Ok("as_html", lambda: A.as_html("<b>x</b>")._repr_html_(), "<b>x</b>"),
+    Fails("as_html", lambda: A.as_html("x"), ValueError, r"^html must be markup starting with a tag, got 'x'$"),
+    Ok("render_live_form", lambda: A.render_live_form("ub-plan", lang="en"), _has('data-live="ub-plan"', "--sink")),
+    Fails("render_live_form", lambda: A.render_live_form("nope"), ValueError, r"^command must be one of .*got 'nope'$"),
 )
 
 
@@ -446,6 +460,13 @@ RENDERERS = {
     "render_ub_plan_bars": "<svg",
     "render_ub_plan_table": "|",
     "render_vector_schedule": "|",
+    "render_ai_core_figure": "<svg",
+    "render_glossary": "MTE2",
+    "render_hopper_claims": "656",
+    "render_two_chips_disagreements": "640",
+    "render_two_chips_roofline_figure": "<svg",
+    "render_two_chips_table": "H800",
+    "render_two_chips_what_if": "FixPipe",
 }
 RENDER_EXAMPLES: tuple[ModelOk | ModelFails, ...] = tuple(
     example

@@ -31,7 +31,13 @@ from ascend_dsa.models.memory_plans import (
     ROW_SCALE_VECTORS,
 )
 from ascend_dsa.units import BF16_BYTES, FP32_BYTES
-from ascend_dsa.validate import require_bool, require_instance, require_int, require_iterable
+from ascend_dsa.validate import (
+    MAX_GRID_POINTS,
+    bounded_items,
+    require_bool,
+    require_instance,
+    require_int,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -51,7 +57,8 @@ _KV_ORDER: Final = tuple(KvCache)
 
 
 def _axis(name: str, values: Iterable[Any]) -> tuple[Any, ...]:
-    values = tuple(require_iterable(name, values))
+    # No axis can be longer than a whole grid may be: refused before a range(10**7) is turned into a tuple.
+    values = bounded_items(name, values, MAX_GRID_POINTS)
     if not values:
         raise ValueError(f"{name} must list at least one value, got an empty axis")
     return values
