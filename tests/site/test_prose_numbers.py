@@ -160,3 +160,9 @@ def test_every_marker_names_a_value() -> None:
     """Every ``{{ name }}`` on a page is defined in ascend_dsa.report.prose_values."""
     used = {name for text in _sources().values() for name in re.findall(r"\{\{\s*([a-z]\w*)\s*\}\}", text)}
     assert used - set(PROSE_VALUES) == set()
+
+
+def test_front_matter_is_not_prose() -> None:
+    """A page's front matter is settings for MkDocs, not text a reader sees; the same number in prose is typed."""
+    assert typed_numbers("---\nsearch:\n  boost: 0.2\n---\n\n# Title\n") == []
+    assert [t.number for t in typed_numbers("# Title\n\nboost: 0.2\n")] == ["0.2"]

@@ -102,6 +102,8 @@ _FENCE_COMMENT: Final = {"bash": "#", "sh": "#", "shell": "#", "python": "#", "p
 _FENCE_COMMENT.update(dict.fromkeys(("c", "cpp", "c++", "h"), "//"))
 _CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1", re.DOTALL)
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+#: A page's YAML front matter (``search: boost: ...``): settings for MkDocs, never shown to the reader.
+_FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 _TAG = re.compile(r"</?[A-Za-z][^>\n]*>")
 _ATTRIBUTE_VALUE = re.compile(r"""=\s*("[^"]*"|'[^']*'|[^\s>]+)""")
 _LINK_TARGET = re.compile(
@@ -175,7 +177,7 @@ def quantity(name: str) -> Quantity:
 
 def typed_numbers(markdown: str) -> list[TypedNumber]:
     """Every number a reader sees in ``markdown`` that is neither a ``{{ name }}`` nor exempt, in page order."""
-    text = _shown_code_only(markdown)
+    text = _blank(_FRONT_MATTER, _shown_code_only(markdown))
     text = _blank(_COMMENT, text)
     text = _TAG.sub(lambda m: _keep(_ATTRIBUTE_VALUE, m.group(0)), text)
     for pattern in (_LINK_TARGET, _FOOTNOTE_LABEL, MARKER, *(e.pattern for e in EXEMPTIONS)):
