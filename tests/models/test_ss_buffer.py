@@ -63,3 +63,20 @@ def test_four_cores_flags_span_sixteen_bytes_past_the_read() -> None:
 def test_the_layout_cites_config_h() -> None:
     """config.h:127-129 is the SSBufferMemoryPlan struct: uint32 is_rescale_triggered[8][8][2]."""
     assert SS_LAYOUT_SOURCE.refs == "config.h:127-129"
+
+
+def test_each_handshake_step_cites_the_kernel_lines_that_do_it() -> None:
+    """Lines read in kernel_body.h at a123d0b: each step's span starts and ends where the kernel does that step.
+
+    1189 writes the flag and 1190 sets SS_BUFFER_FULL_V2C (VECTOR); 1585 waits for it and 1586 answers
+    SS_BUFFER_FULL_C2V (CUBE); 1587 reads both flags as one uint64 and 1589-1591 copy O out when it is non-zero;
+    1204 waits for C2V, 1205-1207 read the same word and 1210-1226 scale O into out_accum (VECTOR).
+    """
+    assert [s.source.citation for s in HANDSHAKE_STEPS] == [
+        "kernel_body.h:1188-1189",
+        "kernel_body.h:1190",
+        "kernel_body.h:1585 (cross_core_wait_flag_2aiv, 77-83)",
+        "kernel_body.h:1586 (cross_core_set_flag_2aiv, 69-75)",
+        "kernel_body.h:1587-1591",
+        "kernel_body.h:1204-1226",
+    ]

@@ -327,7 +327,7 @@ def blocked_sparse_attn_fwd(  # noqa: PLR0913 - FlashMLA's signature plus the ke
     from block 1 on, each VECTOR Core (``heads_per_core`` heads; by default the kernel's split of ``h_q``,
     [`vector_core_heads`][]) compares the largest rise of its heads' raw max over ``max_for_o`` with
     ``rescale_threshold / sm_scale`` ([`skip_scale_decision`][]). If either core rescales, the
-    CUBE copies O out of L0C (kernel_body.h:1583-1590; the VECTOR Cores read the same flags at 1204-1207) and UB
+    CUBE copies O out of L0C (kernel_body.h:1583-1591; the VECTOR Cores read the same flags at 1204-1207) and UB
     keeps ``(O_l0c + O_ub) x exp(old - new)``, a factor 1 for the heads of a core that did not rescale; otherwise O
     stays in L0C. Then ``S = exp(P x sm_scale - max_for_o x sm_scale)``, ``row_sum += S.sum()`` and
     ``O_l0c += bf16(S) @ V`` in float32 (report (zh) lines 41-73). At the end ``out = bf16((O_l0c + O_ub) / row_sum)``,

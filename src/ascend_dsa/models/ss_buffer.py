@@ -95,6 +95,6 @@ HANDSHAKE_STEPS: Final = (
     HandshakeStep(
         "cube", "set-c2v", "SS_BUFFER_FULL_C2V", Source("kernel_body.h:1586 (cross_core_set_flag_2aiv, 69-75)", "code")
     ),
-    HandshakeStep("cube", "read-and-copy-o", "", code_line("kernel_body.h", 1587, 1588)),
-    HandshakeStep("vector", "read-and-scale-o", "SS_BUFFER_FULL_C2V", code_line("kernel_body.h", 1204, 1207)),
+    HandshakeStep("cube", "read-and-copy-o", "", code_line("kernel_body.h", 1587, 1591)),
+    HandshakeStep("vector", "read-and-scale-o", "SS_BUFFER_FULL_C2V", code_line("kernel_body.h", 1204, 1226)),
 )
