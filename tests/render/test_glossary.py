@@ -6,7 +6,7 @@ import markdown
 
 from ascend_dsa.facts.glossary import GLOSSARY_TERMS
 from ascend_dsa.render.glossary import abbreviations, render_glossary
-from ascend_dsa.site.glossary import keep_first_titles, with_abbreviations, with_unit_link
+from ascend_dsa.site.glossary import keep_first_titles, with_abbreviations, with_first_definitions, with_unit_link
 
 
 def test_page_and_abbreviations_agree() -> None:
@@ -55,3 +55,22 @@ def test_the_pointer_finds_the_title_after_an_error_box() -> None:
     assert "> Covers lines.\n>\n> The hardware units" in with_unit_link(page, "pipeline.en.md", "en")
     bare = "# The pipeline\n\nThe CUBE waits.\n"
     assert with_unit_link(bare, "pipeline.en.md", "en") == bare
+
+
+def test_a_notebook_page_gets_each_terms_definition_on_its_first_prose_use() -> None:
+    """Notebook HTML never passes through Python-Markdown: the first prose use of a term gets the same ``<abbr>``.
+
+    Code, headings and links keep their text; a term inside a longer word (1C2V-ish) is not a use; ND2NZ is one
+    term, not ND.
+    """
+    html = "<h2>UB</h2><pre>CUBE</pre><p>The CUBE, then CUBE; ND2NZ and 1C2V-ish, <code>UB</code>, UB.</p>"
+    out = with_first_definitions(html, "en")
+    assert out.count("<abbr") == 3
+    definitions = {e.term: e.text("en") for e in GLOSSARY_TERMS}
+    for term in ("CUBE", "ND2NZ", "UB"):
+        assert f'<abbr title="{definitions[term]}">{term}</abbr>'.replace("'", "&#x27;") in out
+    assert out.startswith("<h2>UB</h2><pre>CUBE</pre><p>The <abbr")
+    assert ", then CUBE;" in out
+    assert "1C2V-ish" in out
+    assert "<code>UB</code>, <abbr" in out
+    assert keep_first_titles(out) == out

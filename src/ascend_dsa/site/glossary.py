@@ -8,6 +8,7 @@ there once per page, and a page that names UB dozens of times does not carry its
 from __future__ import annotations
 
 import re
+from html import escape
 from typing import Final
 
 from ascend_dsa.facts.glossary import GLOSSARY_TERMS
@@ -67,3 +68,66 @@ def keep_first_titles(html: str) -> str:
         return match.group(0)
 
     return _ABBR.sub(one, html)
+
+
+#: Elements whose text is not prose: code, scripts, links, headings, form controls and drawings get no definition.
+_NOT_PROSE: Final = frozenset(
+    {
+        "pre",
+        "code",
+        "script",
+        "style",
+        "svg",
+        "a",
+        "abbr",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "button",
+        "label",
+        "select",
+        "textarea",
+        "form",
+    }
+)
+_TAG: Final = re.compile(r"(<[^>]*>)")
+_TAG_NAME: Final = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)")
+#: Any glossary term as a whole word, the longest first (ND2NZ before ND).
+_TERM: Final = re.compile(
+    r"(?<![\w-])("
+    + "|".join(re.escape(e.term) for e in sorted(GLOSSARY_TERMS, key=lambda e: -len(e.term)))
+    + r")(?![\w-])"
+)
+
+
+def with_first_definitions(html: str, lang: Lang) -> str:
+    """``html`` (a notebook page, which Python-Markdown's ``abbr`` never sees) with each term's first prose use defined.
+
+    The same ``<abbr title>`` the Markdown pages get; text inside code, links, headings, forms and figures is left
+    alone.
+    """
+    definitions = {e.term: e.text(lang) for e in GLOSSARY_TERMS}
+    seen: set[str] = set()
+    depth = 0
+    pieces = _TAG.split(html)
+    for index, piece in enumerate(pieces):
+        if index % 2:  # a tag
+            name = _TAG_NAME.match(piece)
+            if name and name.group(2).lower() in _NOT_PROSE and not piece.endswith("/>"):
+                depth += -1 if name.group(1) else 1
+            continue
+        if depth or not piece.strip():
+            continue
+
+        def define(match: re.Match[str]) -> str:
+            term = match.group(1)
+            if term in seen:
+                return term
+            seen.add(term)
+            return f'<abbr title="{escape(definitions[term], quote=True)}">{term}</abbr>'
+
+        pieces[index] = _TERM.sub(define, piece)
+    return "".join(pieces)
