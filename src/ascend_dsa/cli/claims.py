@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ascend_dsa.cli.exit_status import ExitStatus
 from ascend_dsa.cli.head_roofline import check_shown_cycles
-from ascend_dsa.cli.options import positive_float, positive_int
+from ascend_dsa.cli.options import HARDWARE_OVERRIDES, positive_float, positive_int
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.lang import Lang
@@ -42,13 +42,7 @@ HELP_ZH = (
 #: ``--source`` values: the report's ledger, the Hopper ledger, or both.
 SOURCES = ("report", "hopper", "all")
 #: Option name -> hardware field it overrides.
-_SPEC_OVERRIDES = {
-    "clock": "clock_hz",
-    "l2_bandwidth": "l2_bandwidth_bytes_per_s",
-    "cores": "ai_cores",
-    "cube_fma": "cube_fma_per_cycle",
-    "fixpipe_rate": "fixpipe_bytes_per_cycle_1c1v",
-}
+_SPEC_OVERRIDES = {**HARDWARE_OVERRIDES, "fixpipe_rate": "fixpipe_bytes_per_cycle_1c1v"}
 #: Option name -> kernel configuration field it overrides.
 _CONFIG_OVERRIDES = {"b_topk": "b_topk", "heads_per_core": "heads_per_core"}
 

@@ -9,6 +9,7 @@ from ascend_dsa.cli.exit_status import ExitStatus
 from ascend_dsa.cli.options import (
     LIST_ITEMS_MAX,
     add_hardware_options,
+    chip_of,
     hardware_of,
     positive_int,
     positive_int_list,
@@ -46,13 +47,6 @@ FINDING = "a finding: with --assert-report, the table differs from the report (t
 GRID_POINTS_MAX = 4096
 USAGE = f", or a grid of more than {GRID_POINTS_MAX} (heads, topk) pairs, or --assert-report with --chip h800"
 
-#: The hardware options on a generic chip (the H800): the bandwidth that bounds the cores, cores, clock, FMA per cycle.
-_CHIP_OVERRIDES = {
-    "l2_bandwidth": "bandwidth_bytes_per_s",
-    "cores": "cores",
-    "clock": "clock_hz",
-    "cube_fma": "matrix_flop_per_cycle_per_core",
-}
 #: The model each chip's table is computed for: the report's d = 512 on the 950, V3.2's 576 / 512 on the H800.
 _MODELS: Final = {"ascend-950": DSA_V41, "h800": MLA_V32}
 
@@ -107,14 +101,9 @@ def check_shown_cycles(points: Iterable[RooflinePoint]) -> None:
 
 
 def chip_spec(args: argparse.Namespace) -> AnyChip:
-    """The ``--chip`` preset with the hardware options applied (``--cube-fma`` counts FMA, two FLOP each)."""
+    """The ``--chip`` preset with the hardware options applied."""
     preset = CHIPS[args.chip]
-    if isinstance(preset, AscendSpec):
-        return hardware_of(args)
-    changes = {name: getattr(args, o) for o, name in _CHIP_OVERRIDES.items() if getattr(args, o) is not None}
-    if "matrix_flop_per_cycle_per_core" in changes:
-        changes["matrix_flop_per_cycle_per_core"] *= 2
-    return preset.with_overrides(**changes)
+    return hardware_of(args) if isinstance(preset, AscendSpec) else chip_of(args, preset)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -15,6 +15,7 @@ import math
 import re
 from typing import Any
 
+from ascend_dsa.facts.chip import ChipSpec
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE
@@ -110,6 +111,13 @@ HARDWARE_OVERRIDES = {
     "clock": "clock_hz",
     "cube_fma": "cube_fma_per_cycle",
 }
+#: The same options on a generic chip (the H800): the bandwidth that bounds the cores, cores, clock, matrix rate.
+CHIP_OVERRIDES = {
+    "l2_bandwidth": "bandwidth_bytes_per_s",
+    "cores": "cores",
+    "clock": "clock_hz",
+    "cube_fma": "matrix_flop_per_cycle_per_core",
+}
 
 
 def add_hardware_options(parser: argparse.ArgumentParser, *, h800: bool = False) -> None:
@@ -134,14 +142,23 @@ def add_hardware_options(parser: argparse.ArgumentParser, *, h800: bool = False)
     )
 
 
+def _given(args: argparse.Namespace, fields: dict[str, str]) -> dict[str, Any]:
+    """Field -> value of each option in ``fields`` (option -> field) given on the command line."""
+    return {field: getattr(args, option) for option, field in fields.items() if getattr(args, option) is not None}
+
+
 def hardware_of(args: argparse.Namespace) -> AscendSpec:
     """The Ascend 950 with the hardware overrides given on the command line."""
-    changes: dict[str, Any] = {
-        field: getattr(args, option)
-        for option, field in HARDWARE_OVERRIDES.items()
-        if getattr(args, option) is not None
-    }
+    changes = _given(args, HARDWARE_OVERRIDES)
     return ASCEND_950.with_overrides(**changes) if changes else ASCEND_950
+
+
+def chip_of(args: argparse.Namespace, preset: ChipSpec) -> ChipSpec:
+    """A generic chip preset with the same overrides (``--cube-fma`` counts FMA, two FLOP each)."""
+    changes = _given(args, CHIP_OVERRIDES)
+    if "matrix_flop_per_cycle_per_core" in changes:
+        changes["matrix_flop_per_cycle_per_core"] *= 2
+    return preset.with_overrides(**changes)
 
 
 def add_instantiation_options(parser: argparse.ArgumentParser) -> None:
