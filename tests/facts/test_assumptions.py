@@ -3,24 +3,21 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 import pytest
 
 import ascend_dsa
-from ascend_dsa.facts.assumptions import ASSUMPTIONS, FIXPIPE_1C2V, Assumption, assumption_pages
+from ascend_dsa.facts.assumptions import ASSUMPTIONS, FIXPIPE_1C2V, Assumption
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.provenance import report_line
+from ascend_dsa.lang import Text
 from ascend_dsa.models.block_cycles import fixpipe_bytes_per_block
 from ascend_dsa.models.design_point import DesignPoint, Limit, evaluate, fixpipe_bytes_per_cycle, fixpipe_cycles
 from ascend_dsa.models.pipeline import Task, stage_costs
 from ascend_dsa.models.skip_scale import RescaleMeasurement, fixpipe_cycles_per_block_with
 from ascend_dsa.report.prose_values import PROSE_VALUES
 from tests.conftest import ROOT
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 
 def test_keys_are_unique_and_sources_assumed() -> None:
@@ -33,7 +30,7 @@ def test_keys_are_unique_and_sources_assumed() -> None:
 def test_a_non_assumed_source_is_rejected() -> None:
     """An Assumption whose source is not an assumption raises naming its key."""
     with pytest.raises(ValueError, match="bad"):
-        Assumption("bad", "", "", 1, "", "", "", report_line(1), ("render_x",))
+        Assumption("bad", Text("量", "quantity"), 1, "", Text("为什么", "why"), report_line(1), ("render_x",))
 
 
 def test_every_listed_renderer_is_public() -> None:
@@ -73,30 +70,10 @@ def test_fixpipe_rate_is_one_value_on_every_page() -> None:
     assert per_page == dict.fromkeys(per_page, p_bytes / rate)
 
 
-def test_pages_using_an_assumption_are_found() -> None:
-    """The FixPipe assumption is found on the pipeline page (a renderer) and on one-vector-core (its last block)."""
-    pages = assumption_pages(ROOT / "docs")
-    assert "pipeline.md" in pages[FIXPIPE_1C2V.key]
-    assert "pipeline.en.md" in pages[FIXPIPE_1C2V.key]
-    assert "discussion/one-vector-core.md" in pages[FIXPIPE_1C2V.key]
-
-
 def test_prose_values_of_assumptions_exist() -> None:
     """Every prose value an assumption names is defined in ascend_dsa.report.prose_values."""
     named = {name for a in ASSUMPTIONS for name in a.prose_values}
     assert named - set(PROSE_VALUES) == set()
-
-
-def test_a_prose_marker_counts_as_use(tmp_path: Path) -> None:
-    """A page that only writes the 1C2V rate in prose still uses the FixPipe assumption."""
-    (tmp_path / "p.md").write_text("rate {{ fixpipe_1c2v_bytes_per_cycle }} B/cycle\n", encoding="utf-8")
-    assert assumption_pages(tmp_path)[FIXPIPE_1C2V.key] == ("p.md",)
-
-
-def test_missing_docs_dir_raises() -> None:
-    """A docs directory that does not exist raises naming it."""
-    with pytest.raises(ValueError, match="nowhere"):
-        assumption_pages(ROOT / "nowhere")
 
 
 def test_vector_passes_add_up_the_four_tasks() -> None:
@@ -109,5 +86,5 @@ def test_vector_passes_add_up_the_four_tasks() -> None:
 def test_ub_slots_are_one_nz_block() -> None:
     """The slot model cuts a UB row into 32 B slots: one NZ block of 16 bf16 values (config.h's fractal)."""
     slots = {a.key: a for a in ASSUMPTIONS}["ub-row-bytes"]
-    assert "(cut into 32 B slots)" in slots.quantity_en
-    assert "分成 32 B 的槽位" in slots.quantity_zh
+    assert "(cut into 32 B slots)" in slots.quantity.en
+    assert "分成 32 B 的槽位" in slots.quantity.zh

@@ -36,9 +36,9 @@ from ascend_dsa.facts.report_figures import (
     head_roofline_figures,
     published_head_roofline,
 )
+from ascend_dsa.render.fences import fences
 from ascend_dsa.report.claims import CLAIMS, check_claims
 from ascend_dsa.report.rules import leaves
-from ascend_dsa.site.fences import fences
 from tests.conftest import MUTATIONS, ROOT
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ascend_dsa.site.fences import blank_fences, fences
+from ascend_dsa.render.fences import blank_fences, fences
 from tests.conftest import ROOT
 from tests.site_html import page_paths
 

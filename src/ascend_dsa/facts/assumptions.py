@@ -9,11 +9,7 @@ assumption; `assumption_pages` turns that into the pages that use it, at build t
 
 from __future__ import annotations
 
-import json
-import os
-import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Final
 
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
@@ -58,12 +54,10 @@ class Assumption:
     """
 
     key: str
-    quantity_zh: str
-    quantity_en: str
+    quantity: Text
     value: float
     unit: str
-    why_zh: str
-    why_en: str
+    why: Text
     source: Source
     renderers: tuple[str, ...]
     prose_values: tuple[str, ...] = ()
@@ -111,14 +105,18 @@ def _assumed(citation: Ref, note: str) -> Source:
 
 FIXPIPE_1C2V = Assumption(
     key="fixpipe-1c2v",
-    quantity_zh="1C2V 时 FixPipe 速率（相对 1C1V 的倍数）",
-    quantity_en="FixPipe rate under 1C2V (multiple of the 1C1V rate)",
+    quantity=Text(
+        "1C2V 时 FixPipe 速率（相对 1C1V 的倍数）",
+        "FixPipe rate under 1C2V (multiple of the 1C1V rate)",
+    ),
     value=FIXPIPE_1C2V_SPEEDUP,
     unit="x",
-    why_zh="报告只给出 1C1V 时每个 AI Core 的速率，并说两个 VECTOR Core 分摊 FixPipe 搬运；我们假设速率随接收的 "
-    "VECTOR Core 个数成正比",
-    why_en="the report gives the rate per AI Core for 1C1V only and says two VECTOR Cores share the FixPipe copies; "
-    "we assume the rate grows in proportion to the VECTOR Cores receiving them",
+    why=Text(
+        "报告只给出 1C1V 时每个 AI Core 的速率，并说两个 VECTOR Core 分摊 FixPipe 搬运；我们假设速率随接收的 "
+        "VECTOR Core 个数成正比",
+        "the report gives the rate per AI Core for 1C1V only and says two VECTOR Cores share the FixPipe copies; "
+        "we assume the rate grows in proportion to the VECTOR Cores receiving them",
+    ),
     source=_assumed(
         report_lines(142, 144),
         "the report gives FixPipe's rate per AI Core for 1C1V only; we assume it grows in proportion to the VECTOR "
@@ -135,12 +133,16 @@ FIXPIPE_1C2V = Assumption(
 )
 VECTOR_RATE = Assumption(
     key="vector-bytes-per-cycle",
-    quantity_zh="VECTOR Core 每遍每周期处理的字节",
-    quantity_en="VECTOR Core bytes per cycle per pass",
+    quantity=Text(
+        "VECTOR Core 每遍每周期处理的字节",
+        "VECTOR Core bytes per cycle per pass",
+    ),
     value=VECTOR_BYTES_PER_CYCLE,
     unit="B/cycle",
-    why_zh="报告没有给 VECTOR Core 的周期数；取一个向量寄存器的宽度",
-    why_en="the report gives no VECTOR Core cycle counts; we take one vector register's width per cycle",
+    why=Text(
+        "报告没有给 VECTOR Core 的周期数；取一个向量寄存器的宽度",
+        "the report gives no VECTOR Core cycle counts; we take one vector register's width per cycle",
+    ),
     source=_assumed(
         f"config.h:10 ({VECTOR_BYTES} B vector)",
         f"one {VECTOR_BYTES} B vector per cycle per pass; the report gives no figure",
@@ -150,12 +152,16 @@ VECTOR_RATE = Assumption(
 )
 MTE3_RATE = Assumption(
     key="mte3-bytes-per-cycle",
-    quantity_zh="每个 VECTOR Core 的 MTE3（UB 到 L1）速率",
-    quantity_en="MTE3 (UB to L1) rate per VECTOR Core",
+    quantity=Text(
+        "每个 VECTOR Core 的 MTE3（UB 到 L1）速率",
+        "MTE3 (UB to L1) rate per VECTOR Core",
+    ),
     value=MTE3_BYTES_PER_CYCLE,
     unit="B/cycle",
-    why_zh="报告没有给 MTE3 的速率；取与 VECTOR 相同的宽度",
-    why_en="the report gives no MTE3 rate; we take the same width as the VECTOR Core's",
+    why=Text(
+        "报告没有给 MTE3 的速率；取与 VECTOR 相同的宽度",
+        "the report gives no MTE3 rate; we take the same width as the VECTOR Core's",
+    ),
     source=_assumed(
         "our estimate", f"MTE3 moves {MTE3_BYTES_PER_CYCLE} B per cycle per VECTOR Core; the report gives no figure"
     ),
@@ -163,50 +169,67 @@ MTE3_RATE = Assumption(
 )
 VECTOR_PASSES = Assumption(
     key="vector-passes",
-    quantity_zh="各 VECTOR 任务读写数据的遍数（ND2NZ / softmax / O 缩放 / index 预处理）",
-    quantity_en="passes over the data per VECTOR task (ND2NZ / softmax / O scale / index preprocessing)",
+    quantity=Text(
+        "各 VECTOR 任务读写数据的遍数（ND2NZ / softmax / O 缩放 / index 预处理）",
+        "passes over the data per VECTOR task (ND2NZ / softmax / O scale / index preprocessing)",
+    ),
     value=ND2NZ_PASSES + SOFTMAX_PASSES + SCALE_O_PASSES + PROCESS_INDEX_PASSES,
     unit=f"passes ({ND2NZ_PASSES} + {SOFTMAX_PASSES} + {SCALE_O_PASSES} + {PROCESS_INDEX_PASSES})",
-    why_zh="按每个任务读写的数组数估计：ND2NZ 读和写；softmax 求 max、exp、求和、转换；O 缩放读两份写一份；"
-    "index 预处理读 indices、写出约四倍的字节",
-    why_en="counted from the arrays each task reads and writes: ND2NZ reads and writes; softmax max, exp, sum, cast; "
-    "the O scale reads two and writes one; index preprocessing reads the indices and writes about four times as much",
+    why=Text(
+        "按每个任务读写的数组数估计：ND2NZ 读和写；softmax 求 max、exp、求和、转换；O 缩放读两份写一份；"
+        "index 预处理读 indices、写出约四倍的字节",
+        "counted from the arrays each task reads and writes: ND2NZ reads and writes; softmax max, exp, sum, cast; "
+        "the O scale reads two and writes one; index preprocessing reads the indices and writes about four times "
+        "as much",
+    ),
     source=_assumed("our estimate", "passes counted from the arrays each VECTOR task reads and writes"),
     renderers=_PIPELINE_RENDERERS,
 )
 SHARED_SCORE_VARIANCE = Assumption(
     key="shared-variance",
-    quantity_zh="合成打分中各 head 共有的方差比例",
-    quantity_en="share of a synthetic logit's variance common to all heads",
+    quantity=Text(
+        "合成打分中各 head 共有的方差比例",
+        "share of a synthetic logit's variance common to all heads",
+    ),
     value=SHARED_VARIANCE,
     unit="",
-    why_zh="没有真实的打分；indexer 按各 head 共有的部分挑 token，取一半共有、一半各自",
-    why_en="we have no real scores; the indexer ranks by what the heads share, so we take half shared, half own",
+    why=Text(
+        "没有真实的打分；indexer 按各 head 共有的部分挑 token，取一半共有、一半各自",
+        "we have no real scores; the indexer ranks by what the heads share, so we take half shared, half own",
+    ),
     source=_assumed("our estimate", "half of the spread is shared by the heads; the rest is each head's own"),
     renderers=_RESCALE_RENDERERS,
 )
 SM_SCALE = Assumption(
     key="sm-scale",
-    quantity_zh="示例 sm_scale 的指数（sm_scale = d_qk 的该次幂）",
-    quantity_en="exponent of the illustrative sm_scale (sm_scale = d_qk to this power)",
+    quantity=Text(
+        "示例 sm_scale 的指数（sm_scale = d_qk 的该次幂）",
+        "exponent of the illustrative sm_scale (sm_scale = d_qk to this power)",
+    ),
     value=SM_SCALE_EXPONENT,
     unit="",
-    why_zh="算子把 sm_scale 当参数；取常见的 1/√d_qk",
-    why_en="the kernel takes sm_scale as a parameter; we take the usual 1/sqrt(d_qk)",
+    why=Text(
+        "算子把 sm_scale 当参数；取常见的 1/√d_qk",
+        "the kernel takes sm_scale as a parameter; we take the usual 1/sqrt(d_qk)",
+    ),
     source=_assumed("our estimate", "the usual softmax scale 1/sqrt(d_qk); the kernel takes it as a parameter"),
     renderers=(*_RESCALE_RENDERERS, "render_rescale_threshold"),
     prose_values=("raw_logit_threshold",),
 )
 UB_SLOTS = Assumption(
     key="ub-row-bytes",
-    quantity_zh=f"ND2NZ 槽位模型中一行 UB 的字节（分成 {_SLOT_BYTES} B 的槽位）",
-    quantity_en=f"bytes of one UB row in the ND2NZ slot model (cut into {_SLOT_BYTES} B slots)",
+    quantity=Text(
+        f"ND2NZ 槽位模型中一行 UB 的字节（分成 {_SLOT_BYTES} B 的槽位）",
+        f"bytes of one UB row in the ND2NZ slot model (cut into {_SLOT_BYTES} B slots)",
+    ),
     value=UB_ROW_BYTES,
     unit="B",
-    why_zh=f"报告只说多 pad 一行能避开 UB bank 冲突；我们把一行 UB 看成一个向量宽，切成 {_SLOT_BYTES} B 的槽位，"
-    "块落在不同槽位即无冲突",
-    why_en="the report says only that one padded row avoids UB bank conflicts; we model a UB row as one vector "
-    f"cut into {_SLOT_BYTES} B slots and call a write conflict-free when its blocks use distinct slots",
+    why=Text(
+        f"报告只说多 pad 一行能避开 UB bank 冲突；我们把一行 UB 看成一个向量宽，切成 {_SLOT_BYTES} B 的槽位，"
+        "块落在不同槽位即无冲突",
+        "the report says only that one padded row avoids UB bank conflicts; we model a UB row as one vector "
+        f"cut into {_SLOT_BYTES} B slots and call a write conflict-free when its blocks use distinct slots",
+    ),
     source=_assumed(
         report_lines(228),
         "the report says only that one padded row avoids UB bank conflicts; we model a UB row as one "
@@ -218,12 +241,16 @@ UB_SLOTS = Assumption(
 )
 FP4_EXTRA_ROOFLINE = Assumption(
     key="fp4-extra-roofline",
-    quantity_zh="FP8 + FP4 设计的 roofline 中，一个 FP4 token 按几个 FP8 token 计",
-    quantity_en="FP4 extra-cache tokens counted as this many FP8 tokens in the FP8 + FP4 roofline",
+    quantity=Text(
+        "FP8 + FP4 设计的 roofline 中，一个 FP4 token 按几个 FP8 token 计",
+        "FP4 extra-cache tokens counted as this many FP8 tokens in the FP8 + FP4 roofline",
+    ),
     value=FP4_EXTRA_TOKEN_AT_FP8_TOKENS,
     unit="x",
-    why_zh="FP4 额外缓存的 token 比 FP8 的小；按 FP8 的字节数计是 L2 流量的上界",
-    why_en="an FP4 extra-cache token is smaller than an FP8 one; counting it at the FP8 size bounds the L2 traffic",
+    why=Text(
+        "FP4 额外缓存的 token 比 FP8 的小；按 FP8 的字节数计是 L2 流量的上界",
+        "an FP4 extra-cache token is smaller than an FP8 one; counting it at the FP8 size bounds the L2 traffic",
+    ),
     source=_assumed(
         "kv_cache_format.h:16-19",
         "tokens of the FP4 extra cache are counted at the FP8 main cache's size: an upper bound",
@@ -232,12 +259,16 @@ FP4_EXTRA_ROOFLINE = Assumption(
 )
 HF32_RATE = Assumption(
     key="hf32-rate",
-    quantity_zh="开启 HF32 时 fp32 的乘加速率（相对 bf16 速率的倍数）",
-    quantity_en="fp32 FMA rate with HF32 on (multiple of the bf16 rate)",
+    quantity=Text(
+        "开启 HF32 时 fp32 的乘加速率（相对 bf16 速率的倍数）",
+        "fp32 FMA rate with HF32 on (multiple of the bf16 rate)",
+    ),
     value=HF32_RATE_OVER_BF16,
     unit="x",
-    why_zh="报告只给出关闭 HF32 时的速率；我们假设开启时与 bf16 满速相同",
-    why_en="the report gives only the HF32-off rate; we assume HF32 on runs at the full bf16 rate",
+    why=Text(
+        "报告只给出关闭 HF32 时的速率；我们假设开启时与 bf16 满速相同",
+        "the report gives only the HF32-off rate; we assume HF32 on runs at the full bf16 rate",
+    ),
     source=_assumed(report_lines(128), "HF32 on runs fp32 at the full bf16 FMA rate; the report gives no figure"),
     renderers=("render_identity_rescale",),
     prose_values=("identity_rescale_hf32_cycles",),
@@ -255,37 +286,3 @@ ASSUMPTIONS: Final = (
     FP4_EXTRA_ROOFLINE,
     HF32_RATE,
 )
-
-_EXEC_BLOCK = re.compile(
-    r"^(\s*)```(?:python|py)\b[^\n]*exec=\"(?:true|on|1)\"[^\n]*\n(.*?)^\1```", re.MULTILINE | re.DOTALL
-)
-
-
-def assumption_pages(docs_dir: Path) -> dict[str, tuple[str, ...]]:
-    """For each assumption key, the pages (paths under ``docs_dir``) whose exec blocks call a renderer using it.
-
-    A page uses an assumption when its executed code names one of the assumption's ``renderers`` or its prose
-    writes ``{{ name }}`` for one of its ``prose_values``.
-    """
-    if not isinstance(docs_dir, str | os.PathLike):
-        raise TypeError(f"docs_dir must be a path (str or Path), got {type(docs_dir).__name__} {docs_dir!r}")
-    docs_dir = Path(docs_dir)
-    if not docs_dir.is_dir():
-        raise ValueError(f"docs_dir must be the site's docs directory, got {docs_dir} (not a directory)")
-    pages = sorted(p for p in docs_dir.rglob("*") if p.suffix in (".md", ".ipynb") and "vendor" not in p.parts)
-    blocks = {p.relative_to(docs_dir).as_posix(): _called_names(p) for p in pages}
-    return {
-        a.key: tuple(page for page, names in blocks.items() if names.intersection((*a.renderers, *a.prose_values)))
-        for a in ASSUMPTIONS
-    }
-
-
-def _called_names(page: Path) -> set[str]:
-    """The ``render_*`` functions a page's code calls (exec blocks or notebook cells) and its ``{{ name }}`` values."""
-    text = page.read_text(encoding="utf-8")
-    if page.suffix == ".ipynb":
-        code = ["".join(c["source"]) for c in json.loads(text)["cells"] if c["cell_type"] == "code"]
-    else:
-        code = [m.group(2) for m in _EXEC_BLOCK.finditer(text)]
-    called = {name for block in code for name in re.findall(r"\b(render_\w+)\s*\(", block)}
-    return called | set(re.findall(r"\{\{\s*([a-z]\w*)\s*\}\}", text))

@@ -2,16 +2,54 @@
 
 from __future__ import annotations
 
+import json
+import os
+import re
 from pathlib import Path, PurePosixPath
+from typing import Final
 
-from ascend_dsa.facts.assumptions import ASSUMPTIONS, assumption_pages
+from ascend_dsa.facts.assumptions import ASSUMPTIONS
 from ascend_dsa.lang import Lang, pick
+from ascend_dsa.render.fences import fences
 from ascend_dsa.render.markdown import table
 
 #: Where the site's pages are, seen from the project root that ``mkdocs build`` runs in.
 DOCS_DIR = Path("docs")
 #: The reference page itself, so that page links are written relative to it.
 PAGE = PurePosixPath("reference/assumptions.md")
+#: A call of a public renderer in a page's code, and a ``{{ name }}`` prose value in its text.
+_RENDERER_CALL: Final = re.compile(r"\b(render_\w+)\s*\(")
+_PROSE_VALUE: Final = re.compile(r"\{\{\s*([a-z]\w*)\s*\}\}")
+
+
+def assumption_pages(docs_dir: Path) -> dict[str, tuple[str, ...]]:
+    """For each assumption key, the pages (paths under ``docs_dir``) whose executed code calls a renderer using it.
+
+    A page uses an assumption when its executed code names one of the assumption's ``renderers`` or its prose
+    writes ``{{ name }}`` for one of its ``prose_values``.
+    """
+    if not isinstance(docs_dir, str | os.PathLike):
+        raise TypeError(f"docs_dir must be a path (str or Path), got {type(docs_dir).__name__} {docs_dir!r}")
+    docs_dir = Path(docs_dir)
+    if not docs_dir.is_dir():
+        raise ValueError(f"docs_dir must be the site's docs directory, got {docs_dir} (not a directory)")
+    pages = sorted(p for p in docs_dir.rglob("*") if p.suffix in (".md", ".ipynb") and "vendor" not in p.parts)
+    blocks = {p.relative_to(docs_dir).as_posix(): _called_names(p) for p in pages}
+    return {
+        a.key: tuple(page for page, names in blocks.items() if names.intersection((*a.renderers, *a.prose_values)))
+        for a in ASSUMPTIONS
+    }
+
+
+def _called_names(page: Path) -> set[str]:
+    """The ``render_*`` functions a page's code calls (executed Python blocks, notebook cells) and its prose values."""
+    text = page.read_text(encoding="utf-8")
+    if page.suffix == ".ipynb":
+        code = ["".join(c["source"]) for c in json.loads(text)["cells"] if c["cell_type"] == "code"]
+    else:
+        code = [f.code for f in fences(text) if f.executed and f.language in ("python", "py")]
+    called = {name for block in code for name in _RENDERER_CALL.findall(block)}
+    return called | set(_PROSE_VALUE.findall(text))
 
 
 def render_assumptions(lang: Lang = "zh", docs_dir: Path = DOCS_DIR) -> str:
@@ -25,9 +63,9 @@ def render_assumptions(lang: Lang = "zh", docs_dir: Path = DOCS_DIR) -> str:
         rows.append(
             [
                 f"`{a.key}`",
-                pick(lang, a.quantity_zh, a.quantity_en),
+                a.quantity.in_(lang),
                 value,
-                pick(lang, a.why_zh, a.why_en),
+                a.why.in_(lang),
                 a.source.citation,
                 links,
             ]

@@ -32,7 +32,7 @@ from ascend_dsa.facts.provenance import (
     UPSTREAM_REPOSITORY,
 )
 from ascend_dsa.lang import Lang, pick
-from ascend_dsa.site.fences import fences, outside_fences
+from ascend_dsa.render.fences import fences, outside_fences
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping

@@ -35,9 +35,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from ascend_dsa.lang import Lang, check_lang
+from ascend_dsa.render.fences import Fence, fences
 from ascend_dsa.render.format import format_quantity
 from ascend_dsa.report.prose_values import PROSE_VALUES, Quantity
-from ascend_dsa.site.fences import Fence, fences
 
 #: ``{{ name }}``: a value from the package.
 MARKER: Final = re.compile(r"\{\{\s*([a-z][a-z0-9_]*)\s*\}\}")

@@ -1,4 +1,4 @@
-"""The one reader of Markdown code fences, shared by the hooks (through `ascend_dsa.site`) and the tests.
+"""The one reader of Markdown code fences, shared by the renderers, the hooks (through `ascend_dsa.site`) and the tests.
 
 A fence opens with three or more backticks or tildes, possibly indented (inside an admonition or a tab), and
 closes with the same marker at the same indentation. An executed block is one whose info string says

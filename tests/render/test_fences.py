@@ -1,6 +1,6 @@
 """The one Markdown fence reader: indented and tilde fences, executed blocks, ids, and text outside fences."""
 
-from ascend_dsa.site.fences import blank_fences, fences, outside_fences
+from ascend_dsa.render.fences import blank_fences, fences, outside_fences
 
 PAGE = """# Title
 
