@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 from types import SimpleNamespace
@@ -11,6 +10,7 @@ import pytest
 
 from ascend_dsa import cli, render_cli_reference
 from ascend_dsa.cli.reference import HELP_WIDTH, command_help
+from ascend_dsa.render.fences import fences
 
 if TYPE_CHECKING:
     import argparse
@@ -60,7 +60,7 @@ def test_a_new_subcommand_appears_without_editing_the_page(monkeypatch: pytest.M
 
 
 def _help_blocks(page: str) -> list[str]:
-    return re.findall(r"```text\n(.*?)```", page, re.DOTALL)
+    return [f"{f.code}\n" for f in fences(page) if f.language == "text"]
 
 
 def test_languages() -> None:

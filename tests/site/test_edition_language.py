@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from ascend_dsa import cli
+from ascend_dsa.render.fences import blank_fences
 from tests.site_html import page_paths
 
 if TYPE_CHECKING:
@@ -94,15 +95,7 @@ def test_chinese_headings_share_their_english_twins_anchors(built_site: Path) ->
 
 def _markdown_headings(text: str) -> list[re.Match[str]]:
     """The heading lines of a Markdown page, outside fenced code."""
-    found, fenced = [], False
-    for line in text.splitlines():
-        if line.lstrip().startswith("```"):
-            fenced = not fenced
-        elif not fenced:
-            match = _MARKDOWN_HEADING.match(line)
-            if match:
-                found.append(match)
-    return found
+    return [m for line in blank_fences(text).splitlines() if (m := _MARKDOWN_HEADING.match(line))]
 
 
 def test_every_chinese_heading_in_the_sources_names_its_anchor(project_root: Path) -> None:
