@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path, PurePosixPath
 
 from ascend_dsa.facts.assumptions import ASSUMPTIONS, assumption_pages
-from ascend_dsa.lang import Lang, pick
+from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.render.markdown import table
 
 #: Where the site's pages are, seen from the project root that ``mkdocs build`` runs in.
@@ -34,10 +34,10 @@ def render_assumptions(lang: Lang = "zh", docs_dir: Path = DOCS_DIR) -> str:
         )
     headers = [
         pick(lang, "键", "key"),
-        pick(lang, "量", "quantity"),
+        term("column:quantity", lang),
         pick(lang, "取值", "value"),
         pick(lang, "为什么", "why"),
-        pick(lang, "出处", "source"),
+        term("column:source", lang),
         pick(lang, "用到它的页面", "pages using it"),
     ]
     return table(headers, rows)

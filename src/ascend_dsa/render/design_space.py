@@ -79,13 +79,13 @@ def render_design_limits(
         )
     headers = [
         pick(lang, "限制", "limit"),
-        pick(lang, "结论", "verdict"),
-        pick(lang, "占用率", "use"),
+        term("column:verdict", lang),
+        term("column:use", lang),
         pick(lang, "需求", "demand"),
-        pick(lang, "容量", "capacity"),
-        pick(lang, "余量", "headroom"),
+        term("column:capacity", lang),
+        term("column:headroom", lang),
         pick(lang, "单位", "unit"),
-        pick(lang, "出处", "source"),
+        term("column:source", lang),
     ]
     caption = pick(
         lang,
@@ -133,9 +133,9 @@ def render_design_alternatives(
     rows = [[name.in_(lang), *_outcome(spec, point, lang)[0]] for name, point in alternatives]
     headers = [
         pick(lang, "设计点", "design point"),
-        pick(lang, "最紧的限制", "binding limit"),
-        pick(lang, "占用率", "use"),
-        pick(lang, "结论", "verdict"),
+        term("column:binding limit", lang),
+        term("column:use", lang),
+        term("column:verdict", lang),
     ]
     return table(headers, rows, ("left", "left", "right", "left"))
 
@@ -150,7 +150,7 @@ def render_rule_list(*, lang: Lang = "zh") -> str:
         ]
         for t in TILE_RULES
     ]
-    return table([pick(lang, "规则", "rule"), pick(lang, "内容", "statement"), pick(lang, "出处", "source")], rows)
+    return table([pick(lang, "规则", "rule"), pick(lang, "内容", "statement"), term("column:source", lang)], rows)
 
 
 def render_what_if_table(
@@ -167,10 +167,10 @@ def render_what_if_table(
         fewest = smallest_compute_bound_heads(spec, topk, point.kv_cache)
         rows.append([name, *cells, "—" if fewest is None or not allowed else str(fewest)])
     headers = [
-        pick(lang, "情形", "scenario"),
-        pick(lang, "最紧的限制", "binding limit"),
-        pick(lang, "占用率", "use"),
-        pick(lang, "结论", "verdict"),
+        term("column:scenario", lang),
+        term("column:binding limit", lang),
+        term("column:use", lang),
+        term("column:verdict", lang),
         pick(lang, f"算力 bound 所需最少 head（topk {topk}）", f"fewest heads for compute-bound (topk {topk})"),
     ]
     return table(headers, rows, ("left", "left", "right", "left", "right"))

@@ -18,7 +18,7 @@ from ascend_dsa.facts.kv_formats import (
     bits_per_value,
     check_token_bytes,
 )
-from ascend_dsa.lang import Lang, pick
+from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.models.gather2 import BF16_TOKEN_BYTES, check_gather2_fills_queue, gather2_plan
 from ascend_dsa.models.kv_quant import dequantize_tokens, quantize_tokens, roundtrip_error_bound
 from ascend_dsa.models.mte2 import copies_per_token, token_byte_ranges
@@ -97,7 +97,7 @@ def render_kv_token_formats(lang: Lang = "zh") -> str:
     """The FP8 and FP4 token formats: sizes computed from their parts, checked against kv_cache_format.h."""
     check_token_bytes()
     headers = [
-        pick(lang, "格式", "format"),
+        term("column:format", lang),
         pick(lang, "数据", "data"),
         pick(lang, "scale", "scales"),
         pick(lang, "每 token 字节", "bytes per token"),
@@ -207,7 +207,7 @@ def render_kv_roundtrip(lang: Lang = "zh", tokens: int = 64, magnitudes: tuple[f
         relative = error.sum() / np.abs(values).sum()
         rows.append((fmt.name, f"{float(error.max()):.4f}", f"{float(bound.max()):.4f}", f"{relative:.2%}", "✓"))
     headers = [
-        pick(lang, "格式", "format"),
+        term("column:format", lang),
         pick(lang, "最大误差", "largest error"),
         pick(lang, "最大上界", "largest bound"),
         pick(lang, "平均相对误差", "mean relative error"),

@@ -9,7 +9,7 @@ from ascend_dsa.facts.code_figures import UB_PLAN_CITATION
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.model_shape import DSA_V41
-from ascend_dsa.lang import Lang, Text, pick
+from ascend_dsa.lang import Lang, Text, pick, term
 from ascend_dsa.models.memory_plans import (
     SHIPPED_L1_LAYOUT,
     SHIPPED_L1_LAYOUT_SOURCE,
@@ -92,7 +92,7 @@ def render_ub_plan_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
     """Every UB field of the six shipped instantiations, in bytes, with totals checked against the kernel's."""
     spec = require_instance("spec", spec, AscendSpec)
     plans = _checked_shipped_plans()
-    headers = [pick(lang, "字段", "field"), pick(lang, "出处", "source")] + [
+    headers = [pick(lang, "字段", "field"), term("column:source", lang)] + [
         _instantiation_label(p, lang) for p in plans
     ]
     rows: list[list[str]] = []
@@ -198,9 +198,9 @@ def render_l1_bank_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
         "bank",
         pick(lang, "地址", "addresses"),
         pick(lang, "已用", "used"),
-        pick(lang, "容量", "capacity"),
-        pick(lang, "余量", "headroom"),
-        pick(lang, "占用率", "use"),
+        term("column:capacity", lang),
+        term("column:headroom", lang),
+        term("column:use", lang),
     ]
     caption = pick(
         lang,

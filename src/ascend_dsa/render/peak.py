@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from ascend_dsa.facts.hardware import peak_flops
 from ascend_dsa.facts.report_figures import published_number
 from ascend_dsa.facts.report_inputs import DECODE_ACHIEVED_FLOPS, PREFILL_ACHIEVED_FLOPS
-from ascend_dsa.lang import Lang, pick
+from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.models.block_cycles import (
     mma_cycles_per_block,
 )
@@ -56,10 +56,10 @@ def render_peak_table(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "z
         pick(lang, "报告 TFLOPS", "report TFLOPS"),
         pick(lang, "占推导峰值", "of derived peak"),
         pick(lang, "取整", "rounded"),
-        pick(lang, "报告", "report"),
-        pick(lang, "每块 MMA 周期", "MMA cycles per block"),
+        term("column:report", lang),
+        term("column:MMA cycles per block", lang),
         pick(lang, "每块实际周期（推算）", "implied cycles per block"),
-        pick(lang, "状态", "status"),
+        term("column:status", lang),
     ]
     peak = peak_flops(spec) / TFLOPS
     caption = pick(

@@ -26,7 +26,7 @@ from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.kv_formats import KvFormat, Mode, kv_bytes_per_token
 from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.facts.report_inputs import PREFILL_ACHIEVED_FLOPS
-from ascend_dsa.lang import Lang, Text, check_lang, pick
+from ascend_dsa.lang import Lang, Text, check_lang, pick, term
 from ascend_dsa.models.block_cycles import fixpipe_break_even_b_topk, fixpipe_cycles_per_block, mma_cycles_per_block
 from ascend_dsa.models.hopper import (
     dense_compute_bound_heads,
@@ -218,7 +218,7 @@ def render_two_chips_table(*, lang: Lang = "zh") -> str:
     """The decisions of the two kernels side by side, after checking both ledgers."""
     check_lang(lang)
     check_two_chips()
-    headers = [pick(lang, "决定", "decision"), ASCEND_950.name, H800.name]
+    headers = [term("column:decision", lang), ASCEND_950.name, H800.name]
     rows = [[pick(lang, d.zh, d.en), d.ascend.in_(lang), d.hopper.in_(lang)] for d in _decisions()]
     return table(headers, rows) + "\n"
 
@@ -303,7 +303,7 @@ def render_two_chips_disagreements(*, lang: Lang = "zh") -> str:
     check_lang(lang)
     check_two_chips()
     results = check_disagreements()
-    headers = [pick(lang, "编号", "id"), pick(lang, "我们发现的", "what we find"), pick(lang, "出处", "where")]
+    headers = [term("column:id", lang), pick(lang, "我们发现的", "what we find"), term("column:where", lang)]
     rows = [
         [
             f"`{r.disagreement.key}`",
