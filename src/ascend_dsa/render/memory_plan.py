@@ -19,7 +19,7 @@ from ascend_dsa.models.memory_plans import (
 )
 from ascend_dsa.render.format import group_digits
 from ascend_dsa.render.markdown import Align, citation, table
-from ascend_dsa.render.svg import figure, to_svg
+from ascend_dsa.render.svg import figure, to_svg, to_svg_with_legend_below
 from ascend_dsa.report.checks import check_ub_totals
 from ascend_dsa.units import KiB
 from ascend_dsa.validate import require_instance
@@ -271,11 +271,9 @@ def render_l1_bank_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -
         ax.invert_yaxis()
         ax.set_xlim(0, bank_bytes / KiB)
         ax.set_xlabel(pick(lang, "bank 内偏移（KiB）；S 横跨 256K 边界", "offset in the bank (KiB); S straddles 256K"))
-        # Every colour drawn has an entry (S is too thin to carry its letter); below the axes, clear of the bars.
+        # Every colour drawn has an entry (S is too thin to carry its letter), in one row below the axes.
         kinds = [kind for kind in colours if any(r.name.split(" ")[0] == kind for r in SHIPPED_L1_LAYOUT)]
         handles = [Patch(color=colours[kind], label=names[kind]) for kind in kinds]
         handles.append(Patch(facecolor=_FREE_COLOUR, edgecolor=_FREE_EDGE, label=pick(lang, "空闲", "free")))
-        ax.legend(handles=handles, ncol=len(handles), frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.45))
-        return to_svg(
-            fig, title=pick(lang, "L1 的两个 bank：每个张量对半切分", "L1's two banks: every tensor split in two")
-        )
+        title = pick(lang, "L1 的两个 bank：每个张量对半切分", "L1's two banks: every tensor split in two")
+        return to_svg_with_legend_below(fig, ax, title=title, drop=0.45, columns=len(handles), handles=handles)

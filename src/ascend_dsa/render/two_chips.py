@@ -41,7 +41,7 @@ from ascend_dsa.models.throughput import fraction_of_peak
 from ascend_dsa.render.claims import hopper_where
 from ascend_dsa.render.format import group_digits, kib, percent
 from ascend_dsa.render.markdown import table
-from ascend_dsa.render.svg import figure, to_svg
+from ascend_dsa.render.svg import figure, to_svg_with_legend_below
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.ledger_hopper import check_disagreements
 from ascend_dsa.units import FP32_BYTES
@@ -366,10 +366,9 @@ def render_two_chips_roofline_figure(*, lang: Lang = "zh") -> str:
         ax.set_xticks(FIGURE_HEADS, [str(h) for h in FIGURE_HEADS])
         ax.set_xlabel(pick(lang, "每个核共享一次 KV 读取的 q head 数", "q heads sharing one KV read per core"))
         ax.set_ylabel(pick(lang, "矩阵周期 / 带宽周期", "matrix cycles / bandwidth cycles"))
-        ax.legend(fontsize=8, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
         title = pick(
             lang,
             f"同一个模型，两块芯片（topk {FIGURE_TOPK}）：1 之上受算力限制，之下受带宽限制",
             f"One model, two chips (topk {FIGURE_TOPK}): above 1 compute-bound, below memory-bound",
         )
-        return to_svg(fig, title=title)
+        return to_svg_with_legend_below(fig, ax, title=title, drop=0.2, columns=2, fontsize=8)
