@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from ascend_dsa.facts.hopper import HOPPER_FILE_LABELS
 from ascend_dsa.facts.provenance import report_lines
 from ascend_dsa.lang import Lang, check_lang, pick, term
-from ascend_dsa.render.format import format_figure, published_cell, with_unit
+from ascend_dsa.render.format import format_figure, percent, published_cell, with_unit
 from ascend_dsa.render.markdown import Align, data_marker, plain_text, status_text, table
 from ascend_dsa.report.claims import ClaimResult, check_claims, check_report_lines, evaluate_claims
 from ascend_dsa.report.rules import CHAPTERS, SHIPPED_CONTEXT, ClaimContext, Rule, RuleKind
@@ -50,7 +50,7 @@ def ours_cell(result: ClaimResult, lang: Lang) -> str:
     rule, unit = result.claim.rule, result.claim.figure.unit
     ours = result.ours
     if rule.kind is RuleKind.PERCENT and not isinstance(ours, tuple):
-        return f"{100 * ours:.2f} %"
+        return percent(ours)
     return with_unit(format_figure(ours, 4), ours, unit, lang)
 
 

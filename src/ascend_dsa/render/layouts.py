@@ -24,6 +24,7 @@ from ascend_dsa.models.kv_quant import dequantize_tokens, quantize_tokens, round
 from ascend_dsa.models.mte2 import copies_per_token, token_byte_ranges
 from ascend_dsa.models.nd2nz_stride import UB_VECTOR_BYTES, nz_block_bytes, ub_nz_stride_bytes
 from ascend_dsa.models.nz_layout import block_bytes, check_nz_padding, nd2nz_store_slots, nd_to_nz
+from ascend_dsa.render.format import group_digits
 from ascend_dsa.render.markdown import Align, citation, table
 from ascend_dsa.report.scenarios import ND2NZ_EXAMPLE_DIMS, ND2NZ_EXAMPLE_TOKENS
 from ascend_dsa.validate import MAX_TABLE_ROWS, bounded_items, require_finite, require_int, require_within
@@ -59,8 +60,8 @@ def render_gather2_example(lang: Lang = "zh") -> str:
                 f"({copy.first}, {copy.second})",
                 "—" if copy.smaller is None else copy.smaller,
                 "—" if copy.larger is None else copy.larger,
-                "—" if copy.base_bytes is None else f"{copy.base_bytes:,}",
-                f"{copy.stride_bytes:,}",
+                "—" if copy.base_bytes is None else group_digits(copy.base_bytes),
+                group_digits(copy.stride_bytes),
                 copy.burst_count,
             )
         )
@@ -274,7 +275,7 @@ def render_nd2nz_bank_slots(lang: Lang = "zh") -> str:
         rows.append(
             (
                 pad,
-                f"{tokens + pad} × {block_bytes()} = {slots.stride_bytes:,}",
+                f"{tokens + pad} × {block_bytes()} = {group_digits(slots.stride_bytes)}",
                 f"{slots.stride_bytes % UB_VECTOR_BYTES}",
                 ", ".join(str(s) for s in slots.slots),
                 slots.passes,

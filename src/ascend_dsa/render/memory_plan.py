@@ -17,7 +17,7 @@ from ascend_dsa.models.memory_plans import (
     layout_bytes_per_bank,
     shipped_ub_plans,
 )
-from ascend_dsa.render.format import group_digits
+from ascend_dsa.render.format import group_digits, kib
 from ascend_dsa.render.markdown import Align, citation, table
 from ascend_dsa.render.svg import figure, to_svg, to_svg_with_legend_below
 from ascend_dsa.report.checks import check_ub_totals
@@ -175,7 +175,7 @@ def render_l1_bank_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
     for r in SHIPPED_L1_LAYOUT:
         first, last = _bank_of(r.start_bytes, bank_bytes), _bank_of(r.end_bytes - 1, bank_bytes)
         bank = str(first) if first == last else f"{first} + {last}"
-        rows.append([r.name, f"{r.start_bytes // KiB}K – {r.end_bytes // KiB}K", f"{r.bytes // KiB} KiB", bank])
+        rows.append([r.name, f"{r.start_bytes // KiB}K – {r.end_bytes // KiB}K", kib(r.bytes), bank])
     headers = [
         pick(lang, "缓冲", "buffer"),
         pick(lang, "地址范围", "address range"),
@@ -187,9 +187,9 @@ def render_l1_bank_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
         [
             i,
             f"{i * bank_bytes // KiB}K – {(i + 1) * bank_bytes // KiB}K",
-            f"{used // KiB} KiB",
-            f"{bank_bytes // KiB} KiB",
-            f"{(bank_bytes - used) // KiB} KiB",
+            kib(used),
+            kib(bank_bytes),
+            kib(bank_bytes - used),
             f"{used / bank_bytes:.1%}",
         ]
         for i, used in enumerate(per_bank)

@@ -27,12 +27,12 @@ from ascend_dsa.models.skip_scale import (
     fixpipe_cycles_per_block_with,
     rescale_sweep,
 )
+from ascend_dsa.render.format import kib
 from ascend_dsa.render.markdown import Align, table
 from ascend_dsa.render.svg import figure, to_svg
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.forward_cases import TRACE_B_TOPK, two_core_case
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
-from ascend_dsa.units import KiB
 
 _ORDER_NAMES: dict[ScoreOrder, tuple[str, str]] = {
     "random": ("随机顺序", "random order"),
@@ -260,7 +260,7 @@ def render_skip_scale_savings(design: ClaimContext = SHIPPED_CONTEXT, *, lang: L
         (("skip：只有 P", "skip: P only"), False),
     ):
         moved = fixpipe_bytes_per_block(config, model, o_leaves=o_leaves)
-        row: list[object] = [pick(lang, *name), f"{moved // KiB} KiB"]
+        row: list[object] = [pick(lang, *name), kib(moved)]
         for rate in (one_v, two_v):
             cycles = Fraction(moved, rate)
             row += [f"{float(cycles):.0f}", f"{float(cycles / mma):.3f}"]
