@@ -106,13 +106,14 @@ def render_fixpipe_table(
                 _bound(mma, p_only, lang),
             ]
         )
+    bound = pick(lang, "瓶颈", "bound")  # heads the verdict after each FixPipe column
     headers = [
         "B_TOPK",
         pick(lang, "MMA 周期", "MMA cycles"),
         pick(lang, "FixPipe：O + P 每块都搬", "FixPipe: O + P every block"),
-        pick(lang, "瓶颈", "bound"),
+        bound,
         pick(lang, "FixPipe：只搬 P", "FixPipe: P only"),
-        pick(lang, "瓶颈", "bound"),
+        bound,
     ]
     break_even = fixpipe_break_even_b_topk(spec, design.config, model)
     caption = pick(
