@@ -66,7 +66,6 @@ _UNITS: Final = {
 _COLUMNS: Final = (
     Text("CUBE 周期", "CUBE cycles"),
     Text("每块 MMA 周期", "MMA cycles per block"),
-    Text("最紧的限制", "binding limit"),
     Text("块", "block"),
     Text("块数", "blocks"),
     Text("容量", "capacity"),

@@ -109,6 +109,11 @@ def _verdict(evaluation: DesignEvaluation, lang: Lang) -> str:
     return pick(lang, "超出：", "exceeds: ") + ", ".join(over)
 
 
+def _outcome_headers(lang: Lang) -> list[str]:
+    """The headers of the three columns `_outcome` fills: the binding limit, its use and the verdict."""
+    return [pick(lang, "最紧的限制", "binding limit"), term("column:use", lang), term("column:verdict", lang)]
+
+
 def _outcome(spec: AscendSpec, point: DesignPoint, lang: Lang) -> tuple[list[str], bool]:
     """The binding limit, its use and the verdict, and whether the kernel allows ``point`` at all.
 
@@ -131,12 +136,7 @@ def render_design_alternatives(
 ) -> str:
     """The report's design next to its alternatives: which limit binds for each, and what each exceeds."""
     rows = [[name.in_(lang), *_outcome(spec, point, lang)[0]] for name, point in alternatives]
-    headers = [
-        pick(lang, "设计点", "design point"),
-        term("column:binding limit", lang),
-        term("column:use", lang),
-        term("column:verdict", lang),
-    ]
+    headers = [pick(lang, "设计点", "design point"), *_outcome_headers(lang)]
     return table(headers, rows, ("left", "left", "right", "left"))
 
 
@@ -168,9 +168,7 @@ def render_what_if_table(
         rows.append([name, *cells, "—" if fewest is None or not allowed else str(fewest)])
     headers = [
         term("column:scenario", lang),
-        term("column:binding limit", lang),
-        term("column:use", lang),
-        term("column:verdict", lang),
+        *_outcome_headers(lang),
         pick(lang, f"算力 bound 所需最少 head（topk {topk}）", f"fewest heads for compute-bound (topk {topk})"),
     ]
     return table(headers, rows, ("left", "left", "right", "left", "right"))
