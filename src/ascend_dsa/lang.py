@@ -60,6 +60,38 @@ _UNITS: Final = {
     "tokens": Text("个 token", "tokens"),
 }
 
+#: Column headers that two or more tables share, keyed ``column:<the English header>``; a header only one table has
+#: is written beside that table. One word with two translations names two columns (出处 heads a source and a where
+#: column; 单元 is a hardware unit, 单位 a unit of measure), so such headers are kept apart, never merged.
+_COLUMNS: Final = (
+    Text("CUBE 周期", "CUBE cycles"),
+    Text("每块 MMA 周期", "MMA cycles per block"),
+    Text("块", "block"),
+    Text("块数", "blocks"),
+    Text("容量", "capacity"),
+    Text("源码", "code"),
+    Text("决定", "decision"),
+    Text("格式", "format"),
+    Text("余量", "headroom"),
+    Text("编号", "id"),
+    Text("类别", "kind"),
+    Text("量", "quantity"),
+    Text("算存比", "ratio"),
+    Text("报告", "report"),
+    Text("报告 (zh)", "report (zh)"),
+    Text("情形", "scenario"),
+    Text("出处", "source"),
+    Text("状态", "status"),
+    Text("步", "step"),
+    Text("每个 VECTOR Core 每块的 token", "tokens per VECTOR Core per block"),
+    Text("单元", "unit"),
+    Text("占用率", "use"),
+    Text("值", "value"),
+    Text("结论", "verdict"),
+    Text("做什么", "what"),
+    Text("出处", "where"),
+)
+
 #: Every short term of the site, keyed ``group:name`` (the name is the English key or enum value of the thing).
 GLOSSARY: Final = MappingProxyType(
     {
@@ -132,6 +164,7 @@ GLOSSARY: Final = MappingProxyType(
         "error-box:ours": Text("我们的值", "ours"),
         "error-box:report": Text("报告的值", "report"),
         "error-box:rule": Text("规则", "rule"),
+        **{f"column:{text.en}": text for text in _COLUMNS},
     }
 )
 

@@ -125,18 +125,22 @@ def test_every_colour_has_a_legend_entry_and_every_entry_is_drawn(
     assert set(named) - drawn == set(), f"{name}: legend entries whose colour is drawn nowhere"
 
 
+#: The functions of ascend_dsa.render.svg that export a matplotlib figure (`to_svg` and every name starting with it).
+_EXPORTS = frozenset(name for name in dir(svg) if name.startswith("to_svg"))
+
+
 def _calls_to_svg(node: ast.AST) -> bool:
-    """Whether the node is a call of ``to_svg`` or ``<module>.to_svg``."""
+    """Whether the node calls a figure export (``to_svg`` and the like), bare or as ``<module>.to_svg``."""
     if not isinstance(node, ast.Call):
         return False
     func = node.func
-    return (isinstance(func, ast.Name) and func.id == "to_svg") or (
-        isinstance(func, ast.Attribute) and func.attr == "to_svg"
+    return (isinstance(func, ast.Name) and func.id in _EXPORTS) or (
+        isinstance(func, ast.Attribute) and func.attr in _EXPORTS
     )
 
 
 def _figure_renderers() -> set[str]:
-    """The ``render_*`` functions of ascend_dsa.render whose body calls ``to_svg`` (a matplotlib figure)."""
+    """The ``render_*`` functions of ascend_dsa.render whose body exports a matplotlib figure."""
     return {
         node.name
         for path in Path(ascend_dsa.render.__file__).parent.glob("*.py")

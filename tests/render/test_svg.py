@@ -2,7 +2,7 @@ import re
 
 import pytest
 
-from ascend_dsa.render.svg import figure, svg_element, to_svg
+from ascend_dsa.render.svg import figure, svg_element, to_svg, to_svg_with_legend_below
 
 
 def _draw() -> str:
@@ -57,3 +57,22 @@ def test_path_coordinates_keep_two_decimals_and_text_keeps_all() -> None:
     assert outlines
     assert not any(re.search(r"\d\.\d{3}", outline) for outline in outlines)
     assert "94.697 B/cycle" in html
+
+
+def test_legend_below_hangs_under_the_axes_centred_and_frameless() -> None:
+    """The legend's top is below the axes, its centre on theirs, no frame, in the columns asked; then exported."""
+    with figure(3, 2) as fig:
+        ax = fig.add_subplot()
+        ax.plot([0, 1], [0, 1], label="a")
+        ax.plot([0, 1], [1, 0], label="b")
+        html = to_svg_with_legend_below(fig, ax, title="both", drop=0.3, columns=2)
+        legend = ax.get_legend()
+        assert legend is not None
+        box, axes_box = legend.get_window_extent(), ax.get_window_extent()
+    assert box.y1 < axes_box.y0
+    assert abs((box.x0 + box.x1) / 2 - (axes_box.x0 + axes_box.x1) / 2) < 1
+    assert not legend.get_frame_on()
+    assert [t.get_text() for t in legend.get_texts()] == ["a", "b"]
+    assert box.width > 2 * box.height  # two columns side by side, not one above the other
+    assert html.startswith('<div class="ascend-figure"')
+    assert html.endswith('<div class="ascend-caption">both</div></div>')

@@ -10,10 +10,10 @@ from ascend_dsa.models.block_cycles import (
 )
 from ascend_dsa.models.memory_plans import l0c_output_bytes, l0c_scores_bytes, vector_cores_for_accumulator
 from ascend_dsa.models.roofline import REPORT_HEADS
+from ascend_dsa.render.format import kib, percent
 from ascend_dsa.render.markdown import table
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
-from ascend_dsa.units import KiB
 
 
 def render_l0c_budget(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
@@ -32,10 +32,10 @@ def render_l0c_budget(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "z
         rows.append(
             [
                 pick(lang, *name),
-                f"{o_bytes // KiB} KiB",
-                f"{p_bytes // KiB} KiB" if p_bytes else "—",
-                f"{total // KiB} KiB",
-                f"{100 * total / spec.l0c_bytes:.1f} %",
+                kib(o_bytes),
+                kib(p_bytes) if p_bytes else "—",
+                kib(total),
+                percent(total / spec.l0c_bytes, 1),
             ]
         )
     headers = [
@@ -43,7 +43,7 @@ def render_l0c_budget(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "z
         "O (fp32)",
         "P (fp32)",
         pick(lang, "合计", "total"),
-        pick(lang, f"占 L0C（{spec.l0c_bytes // KiB} KiB）", f"of L0C ({spec.l0c_bytes // KiB} KiB)"),
+        pick(lang, f"占 L0C（{kib(spec.l0c_bytes)}）", f"of L0C ({kib(spec.l0c_bytes)})"),
     ]
     return table(headers, rows, ("left", "right", "right", "right", "right")) + "\n"
 
@@ -61,8 +61,8 @@ def render_accumulator_ub_share(design: ClaimContext = SHIPPED_CONTEXT, *, lang:
                 [
                     str(heads),
                     str(cores),
-                    f"{share // KiB} KiB",
-                    f"{100 * share / ub:.0f} %",
+                    kib(share),
+                    percent(share / ub, 0),
                     pick(lang, "有", "yes") if share < ub else pick(lang, "没有", "none"),
                 ]
             )
@@ -70,7 +70,7 @@ def render_accumulator_ub_share(design: ClaimContext = SHIPPED_CONTEXT, *, lang:
         pick(lang, "head 数", "heads"),
         pick(lang, "分担的 VECTOR Core", "VECTOR Cores sharing it"),
         pick(lang, "每个 VECTOR Core 的累加器", "accumulator per VECTOR Core"),
-        pick(lang, f"占一个 UB（{ub // KiB} KiB）", f"of one UB ({ub // KiB} KiB)"),
+        pick(lang, f"占一个 UB（{kib(ub)}）", f"of one UB ({kib(ub)})"),
         pick(lang, "给 KV、P 等留的空间", "room left for KV, P and the rest"),
     ]
     heads = max(REPORT_HEADS)

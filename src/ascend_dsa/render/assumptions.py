@@ -9,7 +9,7 @@ from pathlib import Path, PurePosixPath
 from typing import Final
 
 from ascend_dsa.facts.assumptions import ASSUMPTIONS
-from ascend_dsa.lang import Lang, pick
+from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.render.fences import fences
 from ascend_dsa.render.markdown import table
 
@@ -72,10 +72,10 @@ def render_assumptions(lang: Lang = "zh", docs_dir: Path = DOCS_DIR) -> str:
         )
     headers = [
         pick(lang, "键", "key"),
-        pick(lang, "量", "quantity"),
+        term("column:quantity", lang),
         pick(lang, "取值", "value"),
         pick(lang, "为什么", "why"),
-        pick(lang, "出处", "source"),
+        term("column:source", lang),
         pick(lang, "用到它的页面", "pages using it"),
     ]
     return table(headers, rows)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from ascend_dsa.facts.hopper import HOPPER_FILE_LABELS
 from ascend_dsa.facts.provenance import report_lines
 from ascend_dsa.lang import Lang, check_lang, pick, term
-from ascend_dsa.render.format import format_figure, published_cell, with_unit
+from ascend_dsa.render.format import format_figure, percent, published_cell, with_unit
 from ascend_dsa.render.markdown import Align, data_marker, plain_text, status_text, table
 from ascend_dsa.report.claims import ClaimResult, check_claims, check_report_lines, evaluate_claims
 from ascend_dsa.report.rules import CHAPTERS, SHIPPED_CONTEXT, ClaimContext, Rule, RuleKind
@@ -50,7 +50,7 @@ def ours_cell(result: ClaimResult, lang: Lang) -> str:
     rule, unit = result.claim.rule, result.claim.figure.unit
     ours = result.ours
     if rule.kind is RuleKind.PERCENT and not isinstance(ours, tuple):
-        return f"{100 * ours:.2f} %"
+        return percent(ours)
     return with_unit(format_figure(ours, 4), ours, unit, lang)
 
 
@@ -88,13 +88,13 @@ def statement_text(result: ClaimResult, lang: Lang) -> str:
 
 def _claims_table(results: Sequence[ClaimResult], lang: Lang, *, hopper: bool = False) -> str:
     headers = [
-        pick(lang, "出处", "where") if hopper else pick(lang, "报告 (zh)", "report (zh)"),
-        pick(lang, "编号", "id"),
+        term("column:where", lang) if hopper else term("column:report (zh)", lang),
+        term("column:id", lang),
         pick(lang, "说法（我们的话）", "claim (our words)"),
         pick(lang, "我们算的", "ours"),
         pick(lang, "发表的", "published") if hopper else pick(lang, "报告的", "report's"),
         pick(lang, "比较规则", "rule"),
-        pick(lang, "状态", "status"),
+        term("column:status", lang),
     ]
     rows = [
         [
@@ -197,10 +197,10 @@ def render_report_lines(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = 
     results = {r.claim.claim_id: r for r in check_claims(design)}
     lines = check_report_lines()
     headers = [
-        pick(lang, "报告 (zh)", "report (zh)"),
+        term("column:report (zh)", lang),
         pick(lang, "这一行写的数", "numbers on the line"),
         pick(lang, "核对它们的说法", "claims checking them"),
-        pick(lang, "状态", "status"),
+        term("column:status", lang),
     ]
     rows = [
         [

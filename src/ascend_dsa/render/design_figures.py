@@ -28,7 +28,7 @@ from ascend_dsa.models.design_point import (
 from ascend_dsa.models.design_sweep import NONE, DesignGrid, sweep
 from ascend_dsa.models.roofline import cube_cycles, head_roofline_sweep, l2_cycles
 from ascend_dsa.render.design_space import limit_name
-from ascend_dsa.render.svg import figure, to_svg
+from ascend_dsa.render.svg import figure, to_svg, to_svg_with_legend_below
 from ascend_dsa.report.checks import check_fixpipe_break_even, check_head_roofline
 from ascend_dsa.report.scenarios import MAP_STEPS
 from ascend_dsa.validate import bounded_items
@@ -207,14 +207,12 @@ def render_roofline_figure(
         ax.set_yscale("log")
         ax.set_xlabel(pick(lang, "每个 AI Core 的 q head 数", "q heads per AI Core"))
         ax.set_ylabel(pick(lang, "每个 q token 的周期数", "cycles per query token"))
-        # Below the axes, so no label of the plot can land on an entry.
-        ax.legend(fontsize=8, ncol=3, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.16))
         title = pick(
             lang,
             "实线在虚线之上：算力 bound；之下：带宽 bound",
             "Solid above dashed: compute-bound; below: memory-bound",
         )
-        return to_svg(fig, title=title)
+        return to_svg_with_legend_below(fig, ax, title=title, drop=0.16, columns=3, fontsize=8)
 
 
 def render_mma_fixpipe_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> str:
@@ -267,11 +265,10 @@ def render_mma_fixpipe_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh
             )
         )
         ax.set_ylim(0, 2600)
-        # Below the axes, so neither line label (B_TOPK = ..., kernel: 64) can land on an entry.
-        ax.legend(fontsize=8, ncol=2, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.14))
         title = pick(
             lang,
             "MMA 线在 FixPipe 线之上，FixPipe 才不是瓶颈",
             "FixPipe is not the bottleneck where MMA is above it",
         )
-        return to_svg(fig, title=title)
+        # Below the axes, neither line label (B_TOPK = ..., kernel: 64) can cover an entry.
+        return to_svg_with_legend_below(fig, ax, title=title, drop=0.14, columns=2, fontsize=8)

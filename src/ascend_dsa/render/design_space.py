@@ -79,13 +79,13 @@ def render_design_limits(
         )
     headers = [
         pick(lang, "限制", "limit"),
-        pick(lang, "结论", "verdict"),
-        pick(lang, "占用率", "use"),
+        term("column:verdict", lang),
+        term("column:use", lang),
         pick(lang, "需求", "demand"),
-        pick(lang, "容量", "capacity"),
-        pick(lang, "余量", "headroom"),
+        term("column:capacity", lang),
+        term("column:headroom", lang),
         pick(lang, "单位", "unit"),
-        pick(lang, "出处", "source"),
+        term("column:source", lang),
     ]
     caption = pick(
         lang,
@@ -107,6 +107,11 @@ def _verdict(evaluation: DesignEvaluation, lang: Lang) -> str:
         return pick(lang, "全部满足", "all fit")
     over = [limit_name(c.limit, lang, short=True) for c in evaluation.checks if not c.fits]
     return pick(lang, "超出：", "exceeds: ") + ", ".join(over)
+
+
+def _outcome_headers(lang: Lang) -> list[str]:
+    """The headers of the three columns `_outcome` fills: the binding limit, its use and the verdict."""
+    return [pick(lang, "最紧的限制", "binding limit"), term("column:use", lang), term("column:verdict", lang)]
 
 
 def _outcome(spec: AscendSpec, point: DesignPoint, lang: Lang) -> tuple[list[str], bool]:
@@ -131,12 +136,7 @@ def render_design_alternatives(
 ) -> str:
     """The report's design next to its alternatives: which limit binds for each, and what each exceeds."""
     rows = [[name.in_(lang), *_outcome(spec, point, lang)[0]] for name, point in alternatives]
-    headers = [
-        pick(lang, "设计点", "design point"),
-        pick(lang, "最紧的限制", "binding limit"),
-        pick(lang, "占用率", "use"),
-        pick(lang, "结论", "verdict"),
-    ]
+    headers = [pick(lang, "设计点", "design point"), *_outcome_headers(lang)]
     return table(headers, rows, ("left", "left", "right", "left"))
 
 
@@ -150,7 +150,7 @@ def render_rule_list(*, lang: Lang = "zh") -> str:
         ]
         for t in TILE_RULES
     ]
-    return table([pick(lang, "规则", "rule"), pick(lang, "内容", "statement"), pick(lang, "出处", "source")], rows)
+    return table([pick(lang, "规则", "rule"), pick(lang, "内容", "statement"), term("column:source", lang)], rows)
 
 
 def render_what_if_table(
@@ -167,10 +167,8 @@ def render_what_if_table(
         fewest = smallest_compute_bound_heads(spec, topk, point.kv_cache)
         rows.append([name, *cells, "—" if fewest is None or not allowed else str(fewest)])
     headers = [
-        pick(lang, "情形", "scenario"),
-        pick(lang, "最紧的限制", "binding limit"),
-        pick(lang, "占用率", "use"),
-        pick(lang, "结论", "verdict"),
+        term("column:scenario", lang),
+        *_outcome_headers(lang),
         pick(lang, f"算力 bound 所需最少 head（topk {topk}）", f"fewest heads for compute-bound (topk {topk})"),
     ]
     return table(headers, rows, ("left", "left", "right", "left", "right"))

@@ -77,4 +77,4 @@ def render_rescale_threshold(design: ClaimContext = SHIPPED_CONTEXT, *, lang: La
             f"{raw_logit_threshold(threshold, sm_scale):.2f}",
         ],
     ]
-    return table([pick(lang, "量", "quantity"), pick(lang, "值", "value")], rows, ("left", "right")) + "\n"
+    return table([term("column:quantity", lang), term("column:value", lang)], rows, ("left", "right")) + "\n"

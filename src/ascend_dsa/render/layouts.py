@@ -18,12 +18,13 @@ from ascend_dsa.facts.kv_formats import (
     bits_per_value,
     check_token_bytes,
 )
-from ascend_dsa.lang import Lang, pick
+from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.models.gather2 import BF16_TOKEN_BYTES, check_gather2_fills_queue, gather2_plan
 from ascend_dsa.models.kv_quant import dequantize_tokens, quantize_tokens, roundtrip_error_bound
 from ascend_dsa.models.mte2 import copies_per_token, token_byte_ranges
 from ascend_dsa.models.nd2nz_stride import UB_VECTOR_BYTES, nz_block_bytes, ub_nz_stride_bytes
 from ascend_dsa.models.nz_layout import block_bytes, check_nz_padding, nd2nz_store_slots, nd_to_nz
+from ascend_dsa.render.format import group_digits
 from ascend_dsa.render.markdown import Align, citation, table
 from ascend_dsa.report.scenarios import ND2NZ_EXAMPLE_DIMS, ND2NZ_EXAMPLE_TOKENS
 from ascend_dsa.validate import MAX_TABLE_ROWS, bounded_items, require_finite, require_int, require_within
@@ -59,8 +60,8 @@ def render_gather2_example(lang: Lang = "zh") -> str:
                 f"({copy.first}, {copy.second})",
                 "—" if copy.smaller is None else copy.smaller,
                 "—" if copy.larger is None else copy.larger,
-                "—" if copy.base_bytes is None else f"{copy.base_bytes:,}",
-                f"{copy.stride_bytes:,}",
+                "—" if copy.base_bytes is None else group_digits(copy.base_bytes),
+                group_digits(copy.stride_bytes),
                 copy.burst_count,
             )
         )
@@ -97,7 +98,7 @@ def render_kv_token_formats(lang: Lang = "zh") -> str:
     """The FP8 and FP4 token formats: sizes computed from their parts, checked against kv_cache_format.h."""
     check_token_bytes()
     headers = [
-        pick(lang, "格式", "format"),
+        term("column:format", lang),
         pick(lang, "数据", "data"),
         pick(lang, "scale", "scales"),
         pick(lang, "每 token 字节", "bytes per token"),
@@ -207,7 +208,7 @@ def render_kv_roundtrip(lang: Lang = "zh", tokens: int = 64, magnitudes: tuple[f
         relative = error.sum() / np.abs(values).sum()
         rows.append((fmt.name, f"{float(error.max()):.4f}", f"{float(bound.max()):.4f}", f"{relative:.2%}", "✓"))
     headers = [
-        pick(lang, "格式", "format"),
+        term("column:format", lang),
         pick(lang, "最大误差", "largest error"),
         pick(lang, "最大上界", "largest bound"),
         pick(lang, "平均相对误差", "mean relative error"),
@@ -274,7 +275,7 @@ def render_nd2nz_bank_slots(lang: Lang = "zh") -> str:
         rows.append(
             (
                 pad,
-                f"{tokens + pad} × {block_bytes()} = {slots.stride_bytes:,}",
+                f"{tokens + pad} × {block_bytes()} = {group_digits(slots.stride_bytes)}",
                 f"{slots.stride_bytes % UB_VECTOR_BYTES}",
                 ", ".join(str(s) for s in slots.slots),
                 slots.passes,

@@ -9,7 +9,7 @@ from ascend_dsa.facts.code_figures import UB_PLAN_CITATION
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.model_shape import DSA_V41
-from ascend_dsa.lang import Lang, Text, pick
+from ascend_dsa.lang import Lang, Text, pick, term
 from ascend_dsa.models.memory_plans import (
     SHIPPED_L1_LAYOUT,
     SHIPPED_L1_LAYOUT_SOURCE,
@@ -17,9 +17,9 @@ from ascend_dsa.models.memory_plans import (
     layout_bytes_per_bank,
     shipped_ub_plans,
 )
-from ascend_dsa.render.format import group_digits
+from ascend_dsa.render.format import group_digits, kib
 from ascend_dsa.render.markdown import Align, citation, table
-from ascend_dsa.render.svg import figure, to_svg
+from ascend_dsa.render.svg import figure, to_svg, to_svg_with_legend_below
 from ascend_dsa.report.checks import check_ub_totals
 from ascend_dsa.units import KiB
 from ascend_dsa.validate import require_instance
@@ -92,7 +92,7 @@ def render_ub_plan_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
     """Every UB field of the six shipped instantiations, in bytes, with totals checked against the kernel's."""
     spec = require_instance("spec", spec, AscendSpec)
     plans = _checked_shipped_plans()
-    headers = [pick(lang, "字段", "field"), pick(lang, "出处", "source")] + [
+    headers = [pick(lang, "字段", "field"), term("column:source", lang)] + [
         _instantiation_label(p, lang) for p in plans
     ]
     rows: list[list[str]] = []
@@ -175,7 +175,7 @@ def render_l1_bank_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
     for r in SHIPPED_L1_LAYOUT:
         first, last = _bank_of(r.start_bytes, bank_bytes), _bank_of(r.end_bytes - 1, bank_bytes)
         bank = str(first) if first == last else f"{first} + {last}"
-        rows.append([r.name, f"{r.start_bytes // KiB}K – {r.end_bytes // KiB}K", f"{r.bytes // KiB} KiB", bank])
+        rows.append([r.name, f"{r.start_bytes // KiB}K – {r.end_bytes // KiB}K", kib(r.bytes), bank])
     headers = [
         pick(lang, "缓冲", "buffer"),
         pick(lang, "地址范围", "address range"),
@@ -187,9 +187,9 @@ def render_l1_bank_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
         [
             i,
             f"{i * bank_bytes // KiB}K – {(i + 1) * bank_bytes // KiB}K",
-            f"{used // KiB} KiB",
-            f"{bank_bytes // KiB} KiB",
-            f"{(bank_bytes - used) // KiB} KiB",
+            kib(used),
+            kib(bank_bytes),
+            kib(bank_bytes - used),
             f"{used / bank_bytes:.1%}",
         ]
         for i, used in enumerate(per_bank)
@@ -198,9 +198,9 @@ def render_l1_bank_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
         "bank",
         pick(lang, "地址", "addresses"),
         pick(lang, "已用", "used"),
-        pick(lang, "容量", "capacity"),
-        pick(lang, "余量", "headroom"),
-        pick(lang, "占用率", "use"),
+        term("column:capacity", lang),
+        term("column:headroom", lang),
+        term("column:use", lang),
     ]
     caption = pick(
         lang,
@@ -271,11 +271,9 @@ def render_l1_bank_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -
         ax.invert_yaxis()
         ax.set_xlim(0, bank_bytes / KiB)
         ax.set_xlabel(pick(lang, "bank 内偏移（KiB）；S 横跨 256K 边界", "offset in the bank (KiB); S straddles 256K"))
-        # Every colour drawn has an entry (S is too thin to carry its letter); below the axes, clear of the bars.
+        # Every colour drawn has an entry (S is too thin to carry its letter), in one row below the axes.
         kinds = [kind for kind in colours if any(r.name.split(" ")[0] == kind for r in SHIPPED_L1_LAYOUT)]
         handles = [Patch(color=colours[kind], label=names[kind]) for kind in kinds]
         handles.append(Patch(facecolor=_FREE_COLOUR, edgecolor=_FREE_EDGE, label=pick(lang, "空闲", "free")))
-        ax.legend(handles=handles, ncol=len(handles), frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.45))
-        return to_svg(
-            fig, title=pick(lang, "L1 的两个 bank：每个张量对半切分", "L1's two banks: every tensor split in two")
-        )
+        title = pick(lang, "L1 的两个 bank：每个张量对半切分", "L1's two banks: every tensor split in two")
+        return to_svg_with_legend_below(fig, ax, title=title, drop=0.45, columns=len(handles), handles=handles)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ascend_dsa.lang import Lang, pick
+from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.models.nd2nz_stride import (
     UB_VECTOR_BYTES,
     bank_slots,
@@ -40,7 +40,7 @@ def render_token_blocks(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = 
             f"{config.b_topk} × {nz_block_bytes(config, model)} B = {l1_nz_stride_bytes(config, model)} B",
         ],
     ]
-    return table([pick(lang, "量", "quantity"), pick(lang, "值", "value")], rows, ("left", "right")) + "\n"
+    return table([term("column:quantity", lang), term("column:value", lang)], rows, ("left", "right")) + "\n"
 
 
 def render_nd2nz_banks(

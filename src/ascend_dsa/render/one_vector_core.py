@@ -6,7 +6,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST
-from ascend_dsa.lang import Lang, pick
+from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.models.block_cycles import (
     fixpipe_break_even_b_topk,
     fixpipe_cycles_per_block,
@@ -53,7 +53,7 @@ def render_mte2_in_flight(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang 
         rows.append([f"1C{vector_cores}V", variant.b_topk_per_vector_core, GATHER2_TOKENS_PER_REQUEST, *cells])
     headers = [
         pick(lang, "配置", "setup"),
-        pick(lang, "每个 VECTOR Core 每块的 token", "tokens per VECTOR Core per block"),
+        term("column:tokens per VECTOR Core per block", lang),
         pick(lang, "每请求 token（gather2）", "tokens per request (gather2)"),
         *_queue_headers(lang),
     ]
@@ -69,7 +69,7 @@ def render_gather2_requests(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lan
     headers = [
         pick(lang, "方式", "how"),
         pick(lang, "每请求 token", "tokens per request"),
-        pick(lang, "每个 VECTOR Core 每块的 token", "tokens per VECTOR Core per block"),
+        term("column:tokens per VECTOR Core per block", lang),
         *_queue_headers(lang),
     ]
     return table(headers, rows, ("left", *("right",) * 6)) + "\n"
@@ -106,13 +106,14 @@ def render_fixpipe_table(
                 _bound(mma, p_only, lang),
             ]
         )
+    bound = pick(lang, "瓶颈", "bound")  # heads the verdict after each FixPipe column
     headers = [
         "B_TOPK",
         pick(lang, "MMA 周期", "MMA cycles"),
         pick(lang, "FixPipe：O + P 每块都搬", "FixPipe: O + P every block"),
-        pick(lang, "瓶颈", "bound"),
+        bound,
         pick(lang, "FixPipe：只搬 P", "FixPipe: P only"),
-        pick(lang, "瓶颈", "bound"),
+        bound,
     ]
     break_even = fixpipe_break_even_b_topk(spec, design.config, model)
     caption = pick(

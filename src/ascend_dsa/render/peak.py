@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING
 from ascend_dsa.facts.hardware import peak_flops
 from ascend_dsa.facts.report_figures import published_number
 from ascend_dsa.facts.report_inputs import DECODE_ACHIEVED_FLOPS, PREFILL_ACHIEVED_FLOPS
-from ascend_dsa.lang import Lang, pick
+from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.models.block_cycles import (
     mma_cycles_per_block,
 )
 from ascend_dsa.models.peak_clock import clock_range_for_percent, intersect
 from ascend_dsa.models.throughput import cycles_per_block_at, fraction_of_peak
-from ascend_dsa.render.format import published_cell
+from ascend_dsa.render.format import percent, published_cell
 from ascend_dsa.render.markdown import status_text, table
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
@@ -43,7 +43,7 @@ def render_peak_table(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "z
             [
                 pick(lang, *name),
                 f"{achieved:g}",
-                f"{100 * fraction:.2f} %",
+                percent(fraction),
                 f"{round(100 * fraction)} %",
                 published_cell(result, lang),
                 f"{float(mma):.0f}",
@@ -56,10 +56,10 @@ def render_peak_table(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "z
         pick(lang, "报告 TFLOPS", "report TFLOPS"),
         pick(lang, "占推导峰值", "of derived peak"),
         pick(lang, "取整", "rounded"),
-        pick(lang, "报告", "report"),
-        pick(lang, "每块 MMA 周期", "MMA cycles per block"),
+        term("column:report", lang),
+        term("column:MMA cycles per block", lang),
         pick(lang, "每块实际周期（推算）", "implied cycles per block"),
-        pick(lang, "状态", "status"),
+        term("column:status", lang),
     ]
     peak = peak_flops(spec) / TFLOPS
     caption = pick(
@@ -91,8 +91,8 @@ def render_peak_clock_table(
             [
                 f"{clock / GHz:.2f}",
                 f"{peak_flops(spec) / TFLOPS:.2f}",
-                f"{100 * fraction_of_peak(prefill * TFLOPS, spec):.2f} %",
-                f"{100 * fraction_of_peak(decode * TFLOPS, spec):.2f} %",
+                percent(fraction_of_peak(prefill * TFLOPS, spec)),
+                percent(fraction_of_peak(decode * TFLOPS, spec)),
             ]
         )
     headers = [

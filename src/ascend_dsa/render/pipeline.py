@@ -66,11 +66,11 @@ def render_pipeline_schedule(*, lang: Lang = "zh") -> str:
         units = " + ".join(sorted({TASK_UNIT[t].value for t in a.tasks})) or "scalar"
         rows.append([a.order, f"i+{a.offset}" if a.offset else "i", tasks, units, citation(a.source, lang)])
     headers = [
-        pick(lang, "步", "step"),
-        pick(lang, "块", "block"),
+        term("column:step", lang),
+        term("column:block", lang),
         pick(lang, "做什么", "work"),
-        pick(lang, "单元", "unit"),
-        pick(lang, "出处", "source"),
+        term("column:unit", lang),
+        term("column:source", lang),
     ]
     return table(headers, rows, ("right", "left", "left", "left", "left"))
 
@@ -114,9 +114,9 @@ def render_pipeline_costs(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -
         )
     headers = [
         pick(lang, "任务", "task"),
-        pick(lang, "单元", "unit"),
+        term("column:unit", lang),
         pick(lang, "周期/块", "cycles/block"),
-        pick(lang, "类别", "kind"),
+        term("column:kind", lang),
         pick(lang, "怎么来的", "how"),
     ]
     return table(headers, rows, ("left", "left", "right", "left", "left"))
@@ -159,7 +159,7 @@ def render_pipeline_summary(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh")
         ]
         for d in timeline.buffer_depths
     ]
-    headers = [pick(lang, "量", "quantity"), pick(lang, "模型", "model"), pick(lang, "对照", "reference")]
+    headers = [term("column:quantity", lang), pick(lang, "模型", "model"), pick(lang, "对照", "reference")]
     caption = pick(
         lang,
         f"{timeline.blocks} 个块的一个 job；稳态取第 6 块之后、倒数第 2 块之前。",
@@ -212,7 +212,7 @@ def render_pipeline_sensitivity(spec: AscendSpec = ASCEND_950, *, lang: Lang = "
             ]
         )
     headers = [
-        pick(lang, "情形", "scenario"),
+        term("column:scenario", lang),
         "softmax",
         pick(lang, "搬 P", "P out"),
         pick(lang, "VECTOR 路径", "VECTOR path"),

@@ -10,7 +10,7 @@ import numpy as np
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.model_shape import DSA_V41
-from ascend_dsa.lang import Lang, pick
+from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.models.blocked_forward import blocked_sparse_attn_fwd
 from ascend_dsa.models.reference import sparse_attn_fwd, sparse_attn_weights
 from ascend_dsa.render.format import fixed
@@ -197,11 +197,11 @@ def render_online_softmax_trace(lang: Lang = "zh") -> str:
             at_threshold.append((block, float((running - previous).max())))
         previous = used
     headers = [
-        pick(lang, "块", "block"),
+        term("column:block", lang),
         pick(lang, "本块 logit（前一个 head / 后一个 head）", "block logits (first head / second head)"),
         "running_max",
         pick(lang, "running_max − 旧的 max_for_softmax", "running_max − old max_for_softmax"),
-        pick(lang, "决定", "decision"),
+        term("column:decision", lang),
         "running_max_for_softmax",
         "running_sumexp",
     ]
@@ -230,7 +230,7 @@ def render_forward_comparison(lang: Lang = "zh") -> str:
     check_forwards_agree(comparisons)
     headers = [
         pick(lang, "输入", "input"),
-        pick(lang, "块数", "blocks"),
+        term("column:blocks", lang),
         pick(lang, "rescale 次数", "rescales"),
         "max |Δout|",
         pick(lang, "容差", "tolerance"),

@@ -69,13 +69,13 @@ def render_head_roofline_table(
     headers = [
         "h_q",
         "topk",
-        pick(lang, "CUBE 周期", "CUBE cycles"),
-        pick(lang, "报告", "report"),
+        term("column:CUBE cycles", lang),
+        term("column:report", lang),
         pick(lang, "L2 周期", "L2 cycles"),
-        pick(lang, "报告", "report"),
-        pick(lang, "算存比", "ratio"),
-        pick(lang, "结论", "verdict"),
-        pick(lang, "出处", "source"),
+        term("column:report", lang),
+        term("column:ratio", lang),
+        term("column:verdict", lang),
+        term("column:source", lang),
     ]
     rows = []
     for p in points:
@@ -130,10 +130,10 @@ def render_fp8_roofline(
         )
     headers = [
         pick(lang, f"topk（h_q = {heads}）", f"topk (h_q = {heads})"),
-        pick(lang, "CUBE 周期", "CUBE cycles"),
+        term("column:CUBE cycles", lang),
         pick(lang, "L2 周期（bf16，报告）", "L2 cycles (bf16, report)"),
-        pick(lang, "算存比", "ratio"),
+        term("column:ratio", lang),
         pick(lang, f"L2 周期（FP8，{kv_bytes_per_token} B/token）", f"L2 cycles (FP8, {kv_bytes_per_token} B/token)"),
-        pick(lang, "算存比", "ratio"),
+        term("column:ratio", lang),
     ]
     return table(headers, rows, ("right",) * 6) + "\n"

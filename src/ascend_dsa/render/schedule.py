@@ -76,13 +76,13 @@ def render_vector_schedule(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang
             ]
         )
     headers = [
-        pick(lang, "步", "step"),
-        pick(lang, "做什么", "what"),
-        pick(lang, "报告 (zh)", "report (zh)"),
+        term("column:step", lang),
+        term("column:what", lang),
+        term("column:report (zh)", lang),
         pick(lang, "报告的块", "report's block"),
-        pick(lang, "源码", "code"),
+        term("column:code", lang),
         pick(lang, "源码位置", "code line"),
-        pick(lang, "状态", "status"),
+        term("column:status", lang),
     ]
     caption = pick(
         lang,

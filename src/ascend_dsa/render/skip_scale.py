@@ -9,7 +9,7 @@ from ascend_dsa.facts.assumptions import SHARED_VARIANCE
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.model_shape import DSA_V41
-from ascend_dsa.lang import Lang, pick
+from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.models.block_cycles import (
     fixpipe_bytes_per_block,
     mma_cycles_per_block,
@@ -27,12 +27,12 @@ from ascend_dsa.models.skip_scale import (
     fixpipe_cycles_per_block_with,
     rescale_sweep,
 )
+from ascend_dsa.render.format import kib
 from ascend_dsa.render.markdown import Align, table
 from ascend_dsa.render.svg import figure, to_svg
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.forward_cases import TRACE_B_TOPK, two_core_case
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
-from ascend_dsa.units import KiB
 
 _ORDER_NAMES: dict[ScoreOrder, tuple[str, str]] = {
     "random": ("随机顺序", "random order"),
@@ -85,7 +85,7 @@ def render_rescale_table(lang: Lang = "zh", topk: int = SWEEP_TOPK[-1]) -> str:
         pick(lang, "index 顺序", "index order"),
         "sm_scale",
         pick(lang, "缩放后 logit 标准差", "scaled logit std"),
-        pick(lang, "块数", "blocks"),
+        term("column:blocks", lang),
         pick(lang, "每个 VECTOR Core 的 rescale 次数", "rescales per VECTOR Core"),
         pick(lang, "每 token 拷出 O 的 rescale 块数", "blocks copying O out, per token"),
         pick(lang, "rescale 的块占比", "share of blocks rescaling"),
@@ -175,7 +175,7 @@ def render_fixpipe_with_skip_scale(lang: Lang = "zh", topk: int = SWEEP_TOPK[-1]
         pick(lang, "分数分布", "scores"),
         pick(lang, "每 token 拷出 O 次数", "O copies per token"),
         pick(lang, "每块 FixPipe 周期（平均）", "FixPipe cycles per block (mean)"),
-        pick(lang, "每块 MMA 周期", "MMA cycles per block"),
+        term("column:MMA cycles per block", lang),
         pick(lang, "谁更慢", "slower side"),
     ]
     caption = pick(
@@ -226,7 +226,7 @@ def render_core_decisions(lang: Lang = "zh") -> str:
         )
     )
     headers = [
-        pick(lang, "块", "block"),
+        term("column:block", lang),
         pick(lang, "各 VECTOR Core 的最大涨幅", "largest rise per VECTOR Core"),
         pick(lang, "rescale 的核", "cores rescaling"),
         pick(lang, "内核：O 拷出 L0C", "kernel: O leaves L0C"),
@@ -260,7 +260,7 @@ def render_skip_scale_savings(design: ClaimContext = SHIPPED_CONTEXT, *, lang: L
         (("skip：只有 P", "skip: P only"), False),
     ):
         moved = fixpipe_bytes_per_block(config, model, o_leaves=o_leaves)
-        row: list[object] = [pick(lang, *name), f"{moved // KiB} KiB"]
+        row: list[object] = [pick(lang, *name), kib(moved)]
         for rate in (one_v, two_v):
             cycles = Fraction(moved, rate)
             row += [f"{float(cycles):.0f}", f"{float(cycles / mma):.3f}"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ascend_dsa.facts.hardware import ASCEND_950, FIELD_UNITS, AscendSpec, numeric_fields
-from ascend_dsa.lang import Lang, pick
+from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.render.format import quantity
 from ascend_dsa.render.markdown import citation, kind_name, table
 from ascend_dsa.validate import MAX_TABLE_ROWS, bounded_items, require_instance, require_items
@@ -36,7 +36,9 @@ def render_spec_sources(
             kind += pick(lang, "：", ": ") + source.how(lang)
         rows.append([f"`{name}`", quantity(value, FIELD_UNITS[name], lang), citation(source, lang), kind])
     headers = [
-        pick(lang, h_zh, h_en)
-        for h_zh, h_en in (("常量", "constant"), ("值", "value"), ("出处", "source"), ("类别", "kind"))
+        pick(lang, "常量", "constant"),
+        term("column:value", lang),
+        term("column:source", lang),
+        term("column:kind", lang),
     ]
     return table(headers, rows, ("left", "right", "left", "left"))

@@ -6,7 +6,7 @@ from typing import Final
 
 from ascend_dsa.errors import AscendDsaError
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
-from ascend_dsa.lang import Lang, pick
+from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.models.ss_buffer import (
     CROSS_CORE_FLAG_STRIDE,
     HANDSHAKE_STEPS,
@@ -77,9 +77,9 @@ def render_ss_handshake(lang: Lang = "zh") -> str:
     headers = [
         pick(lang, "步骤", "step"),
         pick(lang, "谁", "who"),
-        pick(lang, "做什么", "what"),
+        term("column:what", lang),
         pick(lang, "跨核 flag", "cross-core flag"),
-        pick(lang, "源码", "code"),
+        term("column:code", lang),
     ]
     return table(headers, rows, ("right", "left", "left", "left", "left")) + "\n"
 
@@ -114,7 +114,7 @@ def render_ss_flag_word(config: KernelConfig = SHIPPED_KERNEL, lang: Lang = "zh"
             )
     headers = [
         pick(lang, "任务", "job"),
-        pick(lang, "块", "block"),
+        term("column:block", lang),
         pick(lang, "标志所在字节", "bytes of its flags"),
         pick(lang, "各核的标志", "one flag per core"),
         pick(lang, "一次读的宽度", "width of the single read"),

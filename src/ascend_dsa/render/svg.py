@@ -15,8 +15,10 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
 
+    from matplotlib.artist import Artist
+    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
 #: Families tried in order by the reader's browser; the first ones carry Chinese glyphs.
@@ -137,6 +139,27 @@ def to_svg(fig: Figure, *, title: str) -> str:
     text = re.sub(r"\s*\n\s*", " ", text.strip())
     text = _PATH_DATA.sub(lambda match: _EXCESS_DECIMALS.sub(r"\1", match.group(0)), text)
     return wrap_svg(text, title=title)
+
+
+def to_svg_with_legend_below(
+    fig: Figure,
+    axes: Axes,
+    *,
+    title: str,
+    drop: float,
+    columns: int,
+    fontsize: float | None = None,
+    handles: Sequence[Artist] | None = None,
+) -> str:
+    """[`to_svg`][] of ``fig`` with ``axes``'s legend hung below the axes, where no label of the plot covers an entry.
+
+    The legend is centred and frameless, in ``columns`` columns, its top ``drop`` axes heights below the axes (clear
+    of the tick and axis labels); ``fontsize`` in points and ``handles`` are matplotlib's, its defaults when None.
+    """
+    axes.legend(
+        handles=handles, ncol=columns, fontsize=fontsize, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -drop)
+    )
+    return to_svg(fig, title=title)
 
 
 def wrap_svg(svg: str, *, title: str) -> str:

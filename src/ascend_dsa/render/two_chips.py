@@ -26,7 +26,7 @@ from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.kv_formats import KvFormat, Mode, kv_bytes_per_token
 from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.facts.report_inputs import PREFILL_ACHIEVED_FLOPS
-from ascend_dsa.lang import Lang, Text, check_lang, pick
+from ascend_dsa.lang import Lang, Text, check_lang, pick, term
 from ascend_dsa.models.block_cycles import fixpipe_break_even_b_topk, fixpipe_cycles_per_block, mma_cycles_per_block
 from ascend_dsa.models.hopper import (
     dense_compute_bound_heads,
@@ -41,7 +41,7 @@ from ascend_dsa.models.throughput import fraction_of_peak
 from ascend_dsa.render.claims import hopper_where
 from ascend_dsa.render.format import group_digits, kib, percent
 from ascend_dsa.render.markdown import table
-from ascend_dsa.render.svg import figure, to_svg
+from ascend_dsa.render.svg import figure, to_svg_with_legend_below
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.ledger_hopper import check_disagreements
 from ascend_dsa.units import FP32_BYTES
@@ -218,7 +218,7 @@ def render_two_chips_table(*, lang: Lang = "zh") -> str:
     """The decisions of the two kernels side by side, after checking both ledgers."""
     check_lang(lang)
     check_two_chips()
-    headers = [pick(lang, "决定", "decision"), ASCEND_950.name, H800.name]
+    headers = [term("column:decision", lang), ASCEND_950.name, H800.name]
     rows = [[pick(lang, d.zh, d.en), d.ascend.in_(lang), d.hopper.in_(lang)] for d in _decisions()]
     return table(headers, rows) + "\n"
 
@@ -303,7 +303,7 @@ def render_two_chips_disagreements(*, lang: Lang = "zh") -> str:
     check_lang(lang)
     check_two_chips()
     results = check_disagreements()
-    headers = [pick(lang, "编号", "id"), pick(lang, "我们发现的", "what we find"), pick(lang, "出处", "where")]
+    headers = [term("column:id", lang), pick(lang, "我们发现的", "what we find"), term("column:where", lang)]
     rows = [
         [
             f"`{r.disagreement.key}`",
@@ -366,10 +366,9 @@ def render_two_chips_roofline_figure(*, lang: Lang = "zh") -> str:
         ax.set_xticks(FIGURE_HEADS, [str(h) for h in FIGURE_HEADS])
         ax.set_xlabel(pick(lang, "每个核共享一次 KV 读取的 q head 数", "q heads sharing one KV read per core"))
         ax.set_ylabel(pick(lang, "矩阵周期 / 带宽周期", "matrix cycles / bandwidth cycles"))
-        ax.legend(fontsize=8, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
         title = pick(
             lang,
             f"同一个模型，两块芯片（topk {FIGURE_TOPK}）：1 之上受算力限制，之下受带宽限制",
             f"One model, two chips (topk {FIGURE_TOPK}): above 1 compute-bound, below memory-bound",
         )
-        return to_svg(fig, title=title)
+        return to_svg_with_legend_below(fig, ax, title=title, drop=0.2, columns=2, fontsize=8)
