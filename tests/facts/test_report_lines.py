@@ -27,10 +27,12 @@ def test_a_written_number_is_valued_by_what_it_reads_as(written: str, value: flo
 
 
 def test_a_given_value_wins_and_words_need_one() -> None:
-    """``1C2V`` states two VECTOR Cores, not the 1 it starts with; a word with no given value is refused."""
+    """``1C2V`` states two VECTOR Cores, not the 1 it starts with; a word needs a value, a numeral refuses one."""
     assert _n("1C2V", "figure", 2).value == 2
     with pytest.raises(ValueError, match="'大致均衡' reads as no number"):
         _n("大致均衡", "figure")
+    with pytest.raises(ValueError, match="'64' already reads as 64, so give no value"):
+        _n("64", "figure", 64)
 
 
 def test_every_line_is_listed_once_in_the_reports_order() -> None:

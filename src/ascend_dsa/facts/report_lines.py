@@ -57,18 +57,25 @@ _OFFSET: Final = re.compile(r"i([+-]\d+)?")
 _WORDS: Final = {"一": 1, "两": 2}
 
 
+def _reads_as(written: str) -> float | None:
+    """The value ``written`` reads as: a numeral it starts with, a block offset, 一 or 两; None for anything else."""
+    numeral, offset = _NUMERAL.match(written), _OFFSET.fullmatch(written)
+    if numeral is not None:
+        return float(numeral.group(0))
+    if offset is not None:
+        return float(offset.group(1) or 0)
+    return _WORDS.get(written)
+
+
 def _n(written: str, figure: str, value: float | None = None) -> StatedNumber:
-    """A number as the line writes it, valued by what it reads as (a numeral, an offset, 一 or 两) unless given."""
+    """A number as the line writes it, valued by what it reads as; ``value`` only where it reads otherwise."""
+    read = _reads_as(written)
     if value is None:
-        numeral, offset = _NUMERAL.match(written), _OFFSET.fullmatch(written)
-        if numeral is not None:
-            value = float(numeral.group(0))
-        elif offset is not None:
-            value = float(offset.group(1) or 0)
-        elif written in _WORDS:
-            value = _WORDS[written]
-        else:
+        if read is None:
             raise ValueError(f"{written!r} reads as no number, so its value must be given")
+        value = read
+    elif read == value:
+        raise ValueError(f"{written!r} already reads as {value:g}, so give no value")
     return StatedNumber(written, value, figure)
 
 
