@@ -47,12 +47,25 @@ def test_api_names_link_to_their_entries() -> None:
 
 def test_every_api_page_is_used_by_a_chapter() -> None:
     """Each API reference page has chapters that use what it documents, and the list names them by title."""
-    identifiers = api_identifiers(documented_modules(DOCS))
+    modules = documented_modules(DOCS)
+    identifiers = api_identifiers(modules)
+    every = chapters_using(DOCS, frozenset(modules), identifiers)
     for page in sorted((DOCS / "reference/api").glob("*.md")):
         if page.stem in {"index", "index.en"}:
             continue
-        section = used_by_section(DOCS, page.relative_to(DOCS).as_posix(), "zh")
+        section = used_by_section(DOCS, page.relative_to(DOCS).as_posix(), "zh", every)
         assert section.startswith("\n\n## 用到本页的章节 { #used-by }\n\n- ["), page.name
     uses = chapters_using(DOCS, frozenset({"ascend_dsa.models.pipeline"}), identifiers)
     assert "pipeline.md" in uses
-    assert "[The pipeline](../../pipeline.md)" in used_by_section(DOCS, "reference/api/cycles.en.md", "en")
+    assert "[The pipeline](../../pipeline.md)" in used_by_section(DOCS, "reference/api/cycles.en.md", "en", every)
+
+
+def test_a_page_lists_only_the_chapters_using_its_own_modules() -> None:
+    """The build-wide map is cut to the page's modules: a chapter using none of them is not listed."""
+    design = {"design/index.md": ["ascend_dsa.models.memory_plans"]}
+    section = used_by_section(
+        DOCS, "reference/api/cycles.en.md", "en", {"pipeline.md": ["ascend_dsa.models.pipeline"]} | design
+    )
+    assert "(../../pipeline.md): `ascend_dsa.models.pipeline`" in section
+    assert "design/index.md" not in section
+    assert used_by_section(DOCS, "reference/api/cycles.en.md", "en", design) == ""

@@ -176,16 +176,20 @@ def _title(page: Path) -> str:
     return found.group(1).strip() if found else page.stem
 
 
-def used_by_section(docs_dir: Path, api_page: str, lang: Lang) -> str:
-    """The Markdown section an API page ends with: each chapter that uses what it documents, and which modules."""
-    text = (docs_dir / api_page).read_text(encoding="utf-8")
-    modules = frozenset(_DOCUMENTED.findall(text))
-    uses = chapters_using(docs_dir, modules, api_identifiers(documented_modules(docs_dir)))
-    if not uses:
+def used_by_section(docs_dir: Path, api_page: str, lang: Lang, uses: Mapping[str, list[str]]) -> str:
+    """The Markdown section an API page ends with: each chapter that uses what it documents, and which modules.
+
+    ``uses`` is [`chapters_using`][] over every documented module, found once per build for all the API pages.
+    """
+    modules = frozenset(_DOCUMENTED.findall((docs_dir / api_page).read_text(encoding="utf-8")))
+    mine = {page: [m for m in used if m in modules] for page, used in uses.items()}
+    if not any(mine.values()):
         return ""
     up = "../" * api_page.count("/")
     lines = []
-    for page, used in uses.items():
+    for page, used in mine.items():
+        if not used:
+            continue
         twin = page.replace(".md", ".en.md").replace(".ipynb", ".en.ipynb")
         title = _title(docs_dir / pick(lang, page, twin if (docs_dir / twin).exists() else page))
         listed = ", ".join(f"`{m}`" for m in used)
