@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path, PurePosixPath
@@ -10,7 +9,7 @@ from typing import Final
 
 from ascend_dsa.facts.assumptions import ASSUMPTIONS
 from ascend_dsa.lang import Lang, pick, term
-from ascend_dsa.render.fences import fences
+from ascend_dsa.render.fences import docs_pages, fences, notebook_cells
 from ascend_dsa.render.markdown import table
 
 #: Where the site's pages are, seen from the project root that ``mkdocs build`` runs in.
@@ -33,8 +32,7 @@ def assumption_pages(docs_dir: Path) -> dict[str, tuple[str, ...]]:
     docs_dir = Path(docs_dir)
     if not docs_dir.is_dir():
         raise ValueError(f"docs_dir must be the site's docs directory, got {docs_dir} (not a directory)")
-    pages = sorted(p for p in docs_dir.rglob("*") if p.suffix in (".md", ".ipynb") and "vendor" not in p.parts)
-    blocks = {p.relative_to(docs_dir).as_posix(): _called_names(p) for p in pages}
+    blocks = {p.relative_to(docs_dir).as_posix(): _called_names(p) for p in docs_pages(docs_dir)}
     return {
         a.key: tuple(page for page, names in blocks.items() if names.intersection((*a.renderers, *a.prose_values)))
         for a in ASSUMPTIONS
@@ -45,7 +43,7 @@ def _called_names(page: Path) -> set[str]:
     """The ``render_*`` functions a page's code calls (executed Python blocks, notebook cells) and its prose values."""
     text = page.read_text(encoding="utf-8")
     if page.suffix == ".ipynb":
-        code = ["".join(c["source"]) for c in json.loads(text)["cells"] if c["cell_type"] == "code"]
+        code = notebook_cells(text, "code")
     else:
         code = [f.code for f in fences(text) if f.executed and f.language in ("python", "py")]
     called = {name for block in code for name in _RENDERER_CALL.findall(block)}

@@ -1,4 +1,4 @@
-"""The one reader of Markdown code fences, shared by the renderers, the hooks (through `ascend_dsa.site`) and the tests.
+"""The one reader of page sources (Markdown fences, notebook cells), for renderers, hooks (via `site`) and tests.
 
 A fence opens with three or more backticks or tildes, possibly indented (inside an admonition or a tab), and
 closes with the same marker at the same indentation. An executed block is one whose info string says
@@ -7,12 +7,14 @@ closes with the same marker at the same indentation. An executed block is one wh
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Literal
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from pathlib import Path
 
 #: A whole fenced block: indentation, marker, info string, body and the closing marker.
 FENCE: Final = re.compile(
@@ -77,3 +79,13 @@ def outside_fences(markdown: str, change: Callable[[str], str]) -> str:
 def blank_fences(markdown: str) -> str:
     """``markdown`` with every fenced block replaced by spaces, keeping line breaks (so line numbers hold)."""
     return FENCE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), markdown)
+
+
+def docs_pages(docs_dir: Path) -> list[Path]:
+    """Every page source under ``docs_dir`` (Markdown pages and notebooks) in path order, vendored files left out."""
+    return sorted(p for p in docs_dir.rglob("*") if p.suffix in (".md", ".ipynb") and "vendor" not in p.parts)
+
+
+def notebook_cells(notebook: str, kind: Literal["code", "markdown"]) -> list[str]:
+    """The sources of the cells of ``kind`` in ``notebook`` (the notebook file's JSON text), in order."""
+    return ["".join(c["source"]) for c in json.loads(notebook)["cells"] if c["cell_type"] == kind]

@@ -32,7 +32,7 @@ from ascend_dsa.facts.provenance import (
     UPSTREAM_REPOSITORY,
 )
 from ascend_dsa.lang import Lang, pick
-from ascend_dsa.render.fences import fences, outside_fences
+from ascend_dsa.render.fences import docs_pages, fences, notebook_cells, outside_fences
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -125,9 +125,7 @@ def _page_names(page: Path) -> set[str]:
     """Names a page's code calls (executed blocks, notebook cells) or its prose shows as inline code."""
     text = page.read_text(encoding="utf-8")
     if page.suffix == ".ipynb":
-        cells = json.loads(text)["cells"]
-        code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
-        prose = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        code, prose = notebook_cells(text, "code"), "\n".join(notebook_cells(text, "markdown"))
     else:
         code = [fence.code for fence in fences(text) if fence.executed]
         prose = outside_fences(text, lambda part: part)
@@ -153,8 +151,7 @@ def chapters_using(docs_dir: Path, modules: frozenset[str], identifiers: Mapping
     a module that imports it (a chapter calls a renderer; the renderer's models are used by the chapter too).
     """
     uses: dict[str, list[str]] = {}
-    pages = sorted(p for p in docs_dir.rglob("*") if p.suffix in (".md", ".ipynb") and "vendor" not in p.parts)
-    for page in pages:
+    for page in docs_pages(docs_dir):
         relative = page.relative_to(docs_dir).as_posix()
         if relative.startswith(API_FOLDER) or PurePosixPath(relative).stem.endswith(".en"):
             continue
