@@ -12,7 +12,7 @@ from typing import Any
 
 def on_page_content(html: str, page: Any, config: Any, **_: Any) -> str:  # noqa: ANN401 - MkDocs' objects
     """Replace the data comments with links and write their files into the page's folder of the built site."""
-    lang = "en" if ".en." in page.file.src_uri else "zh"
+    lang = importlib.import_module("ascend_dsa.site.pages").page_lang(page.file.src_uri)
     html, files = importlib.import_module("ascend_dsa.site.downloads").take_downloads(html, lang)
     folder = Path(config["site_dir"]) / page.url
     for name, data in files.items():

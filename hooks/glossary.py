@@ -16,7 +16,7 @@ def _module() -> Any:  # noqa: ANN401 - the module, imported afresh after a relo
 
 
 def _lang(page: Any) -> str:  # noqa: ANN401 - MkDocs' Page
-    return "en" if ".en." in page.file.src_uri else "zh"
+    return str(importlib.import_module("ascend_dsa.site.pages").page_lang(page.file.src_uri))
 
 
 def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:  # noqa: ANN401 - MkDocs' Page

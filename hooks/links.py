@@ -31,6 +31,6 @@ def on_page_markdown(markdown: str, page: Any, config: Any, **_: Any) -> str:  #
     if not src_uri.endswith(".md"):
         return markdown
     if src_uri.startswith(links.API_FOLDER):
-        lang = "en" if ".en." in src_uri else "zh"
+        lang = importlib.import_module("ascend_dsa.site.pages").page_lang(src_uri)
         return str(markdown + links.used_by_section(Path(config["docs_dir"]), src_uri, lang, _STATE["uses"]))
     return str(links.citation_links(links.api_links(markdown, _STATE["identifiers"])))

@@ -26,7 +26,7 @@ report = logging.getLogger("ascend_dsa.build_guard")
 
 
 def _lang(page: Any) -> str:  # noqa: ANN401 - MkDocs' Page
-    return "en" if ".en." in page.file.src_uri else "zh"
+    return str(importlib.import_module("ascend_dsa.site.pages").page_lang(page.file.src_uri))
 
 
 def _module() -> Any:  # noqa: ANN401 - the module, imported afresh after a reload
