@@ -59,9 +59,8 @@ def on_startup(command: str, **kwargs: Any) -> None:  # noqa: ANN401, ARG001 - M
     """Remember, for the whole process, whether it serves the site; under serve, count the warnings logged."""
     STATE.serving = command == "serve"
     if STATE.serving and not STATE.warning_counter_installed:
-        counter = _WarningCounter(logging.WARNING)
-        logging.getLogger("mkdocs").addHandler(counter)
-        logging.getLogger("ascend_dsa.build_guard").addHandler(counter)
+        # build_guard's reports reach it too: each build, build_guard gives its logger a copy of MkDocs' handlers.
+        logging.getLogger("mkdocs").addHandler(_WarningCounter(logging.WARNING))
         STATE.warning_counter_installed = True
 
 
