@@ -42,7 +42,7 @@ from mkdocs_jupyter import convert
 from mkdocs_jupyter.plugin import NotebookFile, get_nb_toc
 from notebook_cells import run_cells
 from package_imports import depends
-from serve_state import STATE, begin_build, files_digest, watch_reads
+from serve_state import STATE, begin_build, files_digest, recording_reads, watch_reads
 
 from ascend_dsa.site.pages import error_box_words
 
@@ -236,15 +236,19 @@ def _cached(key: tuple[str, ...]) -> str | None:
     return output
 
 
+def _depends_on(code: str, reads: list[Path], root: Path) -> tuple[Path, ...]:
+    """What output from ``code`` depends on: the package modules it imports, and the other files it read."""
+    return (*depends(code, root / "src"), *_outside_src(reads))
+
+
 def _keep(key: tuple[str, ...], output: str, reads: list[Path], options: Any) -> None:  # noqa: ANN401
     """Keep a block's output with the files it depends on (the modules it imports, the files it read)."""
     root = _STATE.root
     if root is None:
         return
-    src = root / "src"
     # Blocks of one markdown-exec session share their names: any of them may use what another imported.
     code = "import ascend_dsa" if isinstance(options, dict) and options.get("session") else key[-1]
-    paths = (*depends(code, src), *_outside_src(reads))
+    paths = _depends_on(code, reads, root)
     if STATE.page_depends is not None:
         STATE.page_depends.update(paths)
     if not HEADING.search(output):
@@ -263,11 +267,8 @@ def guarded(format_function: Callable[..., str]) -> Callable[..., str]:
                 return cached
             _STATE.blocks_run += 1
         _STATE.caught = None
-        STATE.reading = [] if key is not None else None
-        try:
+        with recording_reads(active=key is not None) as reads:
             output = format_function(source, language, css_class, options, md, **kwargs)
-        finally:
-            reads, STATE.reading = STATE.reading or [], None
         error, _STATE.caught = _STATE.caught, None
         if error is None:
             if key is not None:
@@ -327,14 +328,11 @@ def _render_notebook(page: Any, jupyter: Any) -> Callable[[Any, Any], None]:  # 
 
     def render(config: Any, files: Any) -> None:  # noqa: ANN401, ARG001 - Page.render's signature
         notebook = nbformat.read(source, as_version=4)
-        STATE.reading = [] if STATE.page_depends is not None else None
-        try:
+        with recording_reads(active=STATE.page_depends is not None) as reads:
             failure = run_cells(notebook, name)
-        finally:
-            reads, STATE.reading = STATE.reading or [], None
         if STATE.page_depends is not None and _STATE.root is not None:
             code = "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "code")
-            STATE.page_depends.update((*depends(code, _STATE.root / "src"), *_outside_src(reads)))
+            STATE.page_depends.update(_depends_on(code, reads, _STATE.root))
         if failure is not None:
             box = record(Failure(name, failure.describe(), failure.error))
             notebook.cells[failure.index - 1].outputs.append(

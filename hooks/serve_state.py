@@ -21,9 +21,13 @@ from __future__ import annotations
 
 import hashlib
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
 @dataclass
@@ -69,6 +73,17 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
     """Note each file opened while ``STATE.reading`` is a list (an audit hook: installed once, never removed)."""
     if event == "open" and STATE.reading is not None and isinstance(args[0], str | Path):
         STATE.reading.append(Path(args[0]))
+
+
+@contextmanager
+def recording_reads(*, active: bool) -> Iterator[list[Path]]:
+    """The files opened inside the ``with`` block, noted only while ``active`` (the list stays empty otherwise)."""
+    reads: list[Path] = []
+    STATE.reading = reads if active else None
+    try:
+        yield reads
+    finally:
+        STATE.reading = None
 
 
 def watch_reads() -> None:
