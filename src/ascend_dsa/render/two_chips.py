@@ -39,7 +39,7 @@ from ascend_dsa.models.memory_plans import l0c_output_bytes, ub_plan
 from ascend_dsa.models.roofline import head_roofline
 from ascend_dsa.models.throughput import fraction_of_peak
 from ascend_dsa.render.claims import hopper_where
-from ascend_dsa.render.format import group_digits, kib, percent
+from ascend_dsa.render.format import group_digits, kib, percent, whole_or
 from ascend_dsa.render.markdown import table
 from ascend_dsa.render.svg import figure, to_svg_with_legend_below
 from ascend_dsa.report.claims import check_claims
@@ -71,7 +71,8 @@ def _mma_per_token_ascend() -> Fraction:
 
 
 def _cycles(value: Fraction | float) -> str:
-    return group_digits(float(value), 0 if float(value).is_integer() else 1)
+    """Cycles as the tables print them: a whole number as such, any other to one decimal."""
+    return whole_or(float(value), 1)
 
 
 @dataclass(frozen=True)
