@@ -19,7 +19,7 @@ from ascend_dsa.facts.kv_formats import Mode
 from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.lang import Lang, pick
 from ascend_dsa.models.memory_plans import l0c_output_bytes, l0c_scores_bytes, l1_plan, ub_plan
-from ascend_dsa.render.format import kib
+from ascend_dsa.render.format import is_wide, kib
 from ascend_dsa.render.svg import FONT_FAMILIES, wrap_svg
 from ascend_dsa.units import TB, MHz
 from ascend_dsa.validate import require_instance
@@ -34,9 +34,6 @@ HEIGHT: Final = 770
 #: is drawn at 11.2 px or more.
 FONT_SIZE: Final = 14
 _LINE: Final = 21  # baseline to baseline
-
-#: The first code point of the CJK blocks (radicals on): characters from here on are a full em wide.
-_FIRST_CJK: Final = 0x2E80
 
 Anchor = Literal["start", "middle", "end"]
 
@@ -55,7 +52,7 @@ class Label:
     @property
     def width(self) -> float:
         """Estimated width: a CJK character is one em, anything else at most 0.6 em (a generous sans-serif)."""
-        ems = sum(1.0 if ord(ch) >= _FIRST_CJK else 0.6 for ch in self.text)
+        ems = sum(1.0 if is_wide(ch) else 0.6 for ch in self.text)
         return ems * FONT_SIZE * (1.05 if self.bold else 1.0)
 
     @property
@@ -329,8 +326,7 @@ def render_ai_core_figure(
     spec: AscendSpec = ASCEND_950, config: KernelConfig = SHIPPED_KERNEL, *, lang: Lang = "zh"
 ) -> str:
     """One AI Core: CUBE with L1 and L0A/L0B/L0C, the VECTOR Cores with their UBs, the copy paths, where data sits."""
-    spec = require_instance("spec", spec, AscendSpec)
-    config = require_instance("config", config, KernelConfig)
+    labels = ai_core_labels(spec, config, lang=lang)  # checks spec, config and lang, once for the whole figure
     marker = f"ai-core-arrow-{lang}"
     arrows = _arrows(config)
     body = "".join(
@@ -339,7 +335,7 @@ def render_ai_core_figure(
             *(_svg_box(box) for box in _boxes(config)),
             *(_svg_arrow(arrow, marker) for arrow in arrows),
             f'<g font-size="{FONT_SIZE}">',
-            *(_svg_text(label) for label in ai_core_labels(spec, config, lang=lang)),
+            *(_svg_text(label) for label in labels),
             "</g>",
         ]
     )

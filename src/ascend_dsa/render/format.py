@@ -135,9 +135,14 @@ def published_cell(result: ClaimResult, lang: Lang) -> str:
     return pick(lang, f"{text}（原文 `{figure.written}`）", f"{text} (written `{figure.written}`)")
 
 
+def is_wide(char: str) -> bool:
+    """Whether ``char`` is drawn a full em wide, as CJK characters are (Unicode's wide and fullwidth classes)."""
+    return unicodedata.east_asian_width(char) in {"W", "F"}
+
+
 def display_width(text: str) -> int:
     """Columns ``text`` takes in a terminal or a monospaced font: wide (CJK) characters take two."""
-    return sum(2 if unicodedata.east_asian_width(c) in {"W", "F"} else 1 for c in text)
+    return sum(2 if is_wide(c) else 1 for c in text)
 
 
 def pad_to(text: str, columns: int) -> str:
