@@ -60,3 +60,11 @@ def test_one_line_past_256_is_still_one_line() -> None:
     first, last = int("300"), int("3000") // 10
     assert ReportLines(spans=((first, last),)).in_("en") == "report (zh) line 300"
     assert ReportLines(spans=((300, 301),)).in_("en") == "report (zh) lines 300-301"
+
+
+def test_a_citation_names_its_line_or_its_range() -> None:
+    """One line is its number; a range is first-last, and the short form says line or lines to match."""
+    one = Citation("flashmla/docs/blog.md", "9241ae3" + "0" * 33, 17, 17)
+    many = Citation("flashmla/docs/blog.md", "9241ae3" + "0" * 33, 26, 27)
+    assert (one.lines, many.lines) == ("17", "26-27")
+    assert (one.short, many.short) == ("blog.md line 17", "blog.md lines 26-27")

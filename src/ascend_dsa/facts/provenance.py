@@ -167,14 +167,17 @@ class Citation:
     repository: str = UPSTREAM_REPOSITORY
 
     @property
+    def lines(self) -> str:
+        """The cited line, or the range of lines: ``17``, ``104-111``."""
+        return str(self.first_line) if self.first_line == self.last_line else f"{self.first_line}-{self.last_line}"
+
+    @property
     def short(self) -> str:
         """The short form used in prose, e.g. ``report (zh) lines 104-111``."""
         if self.path == REPORT_ZH_PATH:
             return report_lines(self.first_line, self.last_line).in_("en")
         name = self.path.rsplit("/", 1)[-1]
-        if self.first_line == self.last_line:
-            return f"{name} line {self.first_line}"
-        return f"{name} lines {self.first_line}-{self.last_line}"
+        return f"{name} line{'' if self.first_line == self.last_line else 's'} {self.lines}"
 
     @property
     def full(self) -> str:

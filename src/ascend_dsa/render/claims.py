@@ -57,23 +57,17 @@ def ours_cell(result: ClaimResult, lang: Lang) -> str:
 def line_cell(result: ClaimResult, lang: Lang) -> str:
     """The report line (or lines) the claim's figure stands on."""
     citation = result.claim.figure.citation
-    lines = (
-        str(citation.first_line)
-        if citation.first_line == citation.last_line
-        else f"{citation.first_line}-{citation.last_line}"
-    )
     if result.claim.source == "hopper":
         return hopper_where(citation, lang)
-    return pick(lang, f"第 {lines} 行", f"line {lines}")
+    return pick(lang, f"第 {citation.lines} 行", f"line {citation.lines}")
 
 
 def hopper_where(citation: Citation, lang: Lang) -> str:
     """A FlashMLA file line as a page cites it: ``FP8 blog line 17``, ``FP8 博客第 17 行``."""
     label = HOPPER_FILE_LABELS.get(citation.path)
     name = label.in_(lang) if label is not None else citation.path.rsplit("/", 1)[-1]
-    first, last = citation.first_line, citation.last_line
-    lines = str(first) if first == last else f"{first}-{last}"
-    return pick(lang, f"{name} 第 {lines} 行", f"{name} line{'' if first == last else 's'} {lines}")
+    plural = "" if citation.first_line == citation.last_line else "s"
+    return pick(lang, f"{name} 第 {citation.lines} 行", f"{name} line{plural} {citation.lines}")
 
 
 def statement_text(result: ClaimResult, lang: Lang) -> str:
