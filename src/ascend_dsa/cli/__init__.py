@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from ascend_dsa.cli import claims, design_point, head_roofline, ub_plan
 from ascend_dsa.cli.exit_status import ExitStatus, epilog
 from ascend_dsa.cli.options import QUOTED_CHARS_MAX, shorten
-from ascend_dsa.errors import AscendDsaError, OutOfRange
+from ascend_dsa.errors import OutOfRange
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -36,8 +36,9 @@ if TYPE_CHECKING:
 
     from _typeshed import SupportsWrite
 
-#: Subcommand modules; each has ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``, and may
-#: say what status 1 means for it (``FINDING``) and what else status 2 covers (``USAGE``).
+#: Subcommand modules; each has ``NAME``, ``HELP``, ``HELP_ZH`` (its summary on the Chinese reference page),
+#: ``add_arguments(parser)`` and ``run(args) -> int``, and may say what status 1 means for it (``FINDING``) and what
+#: else status 2 covers (``USAGE``).
 SUBCOMMANDS = (head_roofline, claims, ub_plan, design_point)
 
 PROG = "ascend-dsa"
@@ -233,7 +234,7 @@ def _run(args: argparse.Namespace) -> int:
         return _fail(ExitStatus.USAGE, f"{_given_numbers(args)}: a figure would be infinite or zero ({error})", command)
     except ArithmeticError as error:  # overflow or division by zero the checks did not foresee: still the values
         return _fail(ExitStatus.USAGE, f"{_given_numbers(args)}: a figure would be infinite or zero ({error})", command)
-    except (ValueError, AscendDsaError) as error:
+    except ValueError as error:  # AscendDsaError included: every error of ours is a ValueError
         return _fail(ExitStatus.OUTSIDE_MODEL, f"the model cannot represent this what-if: {error}", command)
     return status
 
