@@ -121,10 +121,7 @@ def _hopper_ledger(lang: Lang) -> list[str]:
         print(f"{'':<7}{d.disagreement.statement(lang)}")
     failing = [r for r in results if not r.passed]
     print(f"\n{len(results) - len(failing)} of {len(results)} Hopper claims agree with the published figures (H800).")
-    moved = [d.mismatch() for d in disagreements if not d.holds]
-    return [r.describe() for r in failing] + [
-        f"{m.subject} ({m.citation}): now {m.ours}, stated {m.theirs}" for m in moved
-    ]
+    return [r.describe() for r in failing] + [d.describe() for d in disagreements if not d.holds]
 
 
 def claim_lines(results: Iterable[ClaimResult], lang: Lang = "en", *, theirs: str = "report") -> list[str]:
