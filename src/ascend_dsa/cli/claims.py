@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from ascend_dsa.cli.exit_status import ExitStatus
+from ascend_dsa.cli.exit_status import ExitStatus, fail
 from ascend_dsa.cli.head_roofline import check_shown_cycles
 from ascend_dsa.cli.options import HARDWARE_OVERRIDES, positive_float, positive_int
 from ascend_dsa.facts.hardware import ASCEND_950
@@ -71,12 +71,12 @@ def run(args: argparse.Namespace) -> int:
     spec_changes = {f: getattr(args, o) for o, f in _SPEC_OVERRIDES.items() if getattr(args, o) is not None}
     config_changes = {f: getattr(args, o) for o, f in _CONFIG_OVERRIDES.items() if getattr(args, o) is not None}
     if args.source == "hopper" and (spec_changes or config_changes or args.chapter is not None):
-        print(
-            f"ascend-dsa {NAME}: error: --chapter and the hardware and kernel options change the report's Ascend "
-            "ledger; the Hopper claims are computed for the H800 preset (use --source all)",
-            file=sys.stderr,
+        return fail(
+            ExitStatus.USAGE,
+            "--chapter and the hardware and kernel options change the report's Ascend ledger; the Hopper claims are "
+            "computed for the H800 preset (use --source all)",
+            NAME,
         )
-        return ExitStatus.USAGE
     failing: list[str] = []
     if args.source in ("report", "all"):
         failing += _report_ledger(args, spec_changes, config_changes)

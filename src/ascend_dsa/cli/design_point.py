@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING
 
+from ascend_dsa.cli.exit_status import ExitStatus, fail
 from ascend_dsa.cli.options import add_hardware_options, add_instantiation_options, hardware_of, positive_int
 from ascend_dsa.errors import ForbiddenDesign
 from ascend_dsa.models.design_point import SHIPPED_DESIGN, DesignPoint, KvCache, evaluate
@@ -56,8 +56,7 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         evaluation = evaluate(point, hardware_of(args))
-    except ForbiddenDesign as error:
-        print(f"ascend-dsa {NAME}: error: {error}", file=sys.stderr)
-        return 2
+    except ForbiddenDesign as error:  # here bad usage (2), not a what-if outside the model (3, as in cli._run)
+        return fail(ExitStatus.USAGE, str(error), NAME)
     print(design_limits_text(evaluation, args.lang))
     return 0 if evaluation.fits else 1
