@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from ascend_dsa.facts.hopper_figures import HOPPER_FIGURES
+from ascend_dsa.report import ledger_hopper
 from ascend_dsa.report.ledger_hopper import DISAGREEMENTS, HOPPER_CLAIMS
 from tests.cli.in_process import run_cli
 from tests.report.test_claims_guard import replace_everywhere
@@ -95,3 +96,16 @@ def test_changed_hopper_figure_exits_1(monkeypatch: pytest.MonkeyPatch) -> None:
     status, _, err = run_cli(["claims", "--source", "hopper"])
     assert status == 1
     assert "claim dense-decode-tflops (20250422-new-kernel-deep-dive.md line 3)" in err
+
+
+def test_a_moved_disagreement_is_named_by_its_describe_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stated pair that no longer holds: exit 1, the disagreement MOVED on stdout and its one line on stderr."""
+    moved = dataclasses.replace(DISAGREEMENTS[0], found=(DISAGREEMENTS[0].found[0] + 1, DISAGREEMENTS[0].found[1]))
+    monkeypatch.setattr(ledger_hopper, "DISAGREEMENTS", (moved, *DISAGREEMENTS[1:]))
+    result = next(r for r in ledger_hopper.evaluate_disagreements() if not r.holds)
+    status, out, err = run_cli(["claims", "--source", "hopper"])
+    assert status == 1
+    assert f"MOVED  {moved.key} (" in out
+    assert f"  {result.describe()}\n" in err
+    assert result.describe().startswith(f"disagreement {moved.key} (")
+    assert ": now " in result.describe()

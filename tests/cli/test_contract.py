@@ -258,7 +258,7 @@ def test_each_failure_ends_with_its_documented_status(
     """An interrupted, cut off or failing subcommand ends with its documented number and at most one line."""
     monkeypatch.setattr(cli.claims, "run", _raising(error))
     if isinstance(error, BrokenPipeError):
-        monkeypatch.setattr(cli, "_quiet", lambda _fd: None)  # pytest's captured stdout has no real fd
+        monkeypatch.setattr(cli, "quiet", lambda _fd: None)  # pytest's captured stdout has no real fd
     got, out, err = run(["claims"])
     assert (got, out, err) == (status, "", stderr)
 

@@ -54,6 +54,15 @@ def test_forbidden_or_bad_values_are_one_line_with_status_2(argv: list[str], exp
     assert err.count("\n") == 1
 
 
+def test_help_says_what_status_2_covers_here_and_names_no_chip() -> None:
+    """``--help``: status 2 also covers a forbidden combination; design-point has no --chip, so none is named."""
+    status, out, err = run_captured(["design-point", "--help"])
+    assert (status, err) == (0, "")
+    assert "a combination of options the kernel forbids (the line names the rule)" in " ".join(out.split())
+    assert "--chip" not in out
+    assert "ascend-950" not in out
+
+
 def test_main_returns_the_same_status(capsys: pytest.CaptureFixture[str]) -> None:
     """``main`` and ``run_captured`` agree: the captured runner only keeps what main prints."""
     assert main(["design-point", "--heads", "128"]) == 1

@@ -74,6 +74,13 @@ def test_stdout_and_stderr_both_full_still_exit_74() -> None:
     assert result.stdout.strip() == "74"
 
 
+@needs_dev_full
+@pytest.mark.parametrize("command", ["CLI", "CLI ub-plan --mode decode --chip h800", "CLI design-point --b-topk 96"])
+def test_bad_usage_with_stderr_full_still_exits_2(command: str) -> None:
+    """A usage error the program or a command finds is status 2 even when its line cannot be written (not 74)."""
+    assert _shell(f"{command} 2>/dev/full").returncode == 2
+
+
 #: What a Python process of ours runs after setting itself up, to send itself Ctrl-C and see whether it survives.
 INTERRUPT_ME = "os.kill(os.getpid(), signal.SIGINT); import time; time.sleep(5); print('not interrupted')"
 #: The modules of ours a process has loaded.

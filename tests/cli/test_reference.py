@@ -51,7 +51,9 @@ def test_a_new_subcommand_appears_without_editing_the_page(monkeypatch: pytest.M
     def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--widgets", type=int, help="how many widgets")
 
-    extra = SimpleNamespace(NAME="widget-count", HELP="Count widgets.", add_arguments=add_arguments, run=lambda _: 0)
+    extra = SimpleNamespace(
+        NAME="widget-count", HELP="Count widgets.", HELP_ZH="数小部件。", add_arguments=add_arguments, run=lambda _: 0
+    )
     monkeypatch.setattr(cli, "SUBCOMMANDS", (*cli.SUBCOMMANDS, extra))
     page = render_cli_reference(lang="zh")
     assert "## ascend-dsa widget-count\n" in page

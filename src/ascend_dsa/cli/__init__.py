@@ -20,15 +20,15 @@ from ascend_dsa import interrupt
 import argparse
 import contextlib
 import io
-import os
 import re
 import sys
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ascend_dsa.cli import claims, design_point, head_roofline, ub_plan
-from ascend_dsa.cli.exit_status import ExitStatus, epilog
-from ascend_dsa.cli.options import QUOTED_CHARS_MAX, shorten
-from ascend_dsa.errors import AscendDsaError, OutOfRange
+from ascend_dsa.cli.exit_status import PROG as PROG
+from ascend_dsa.cli.exit_status import ExitStatus, epilog, fail, one_line, quiet, say
+from ascend_dsa.cli.options import shorten
+from ascend_dsa.errors import OutOfRange
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -36,18 +36,15 @@ if TYPE_CHECKING:
 
     from _typeshed import SupportsWrite
 
-#: Subcommand modules; each has ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``, and may
-#: say what status 1 means for it (``FINDING``) and what else status 2 covers (``USAGE``).
+#: Subcommand modules; each has ``NAME``, ``HELP``, ``HELP_ZH`` (its summary on the Chinese reference page),
+#: ``add_arguments(parser)`` and ``run(args) -> int``, and may say what status 1 means for it (``FINDING``) and what
+#: else status 2 covers (``USAGE``).
 SUBCOMMANDS = (head_roofline, claims, ub_plan, design_point)
 
-PROG = "ascend-dsa"
 DISTRIBUTION = "ascend-dsa"
 
 #: What status 1 means when a command does not say: what it checks does not hold.
 GENERIC_FINDING = "a finding: what the command checks does not hold (see each command's --help)"
-
-#: Most characters of an error line (what the user typed may be long; each quoted value is cut already).
-ERROR_LINE_CHARS_MAX = 20 * QUOTED_CHARS_MAX
 
 #: Namespace attribute where the options given on the command line are recorded, by destination.
 _GIVEN = "_given_options"
@@ -110,14 +107,6 @@ def values_text(values: object) -> str:
     if isinstance(values, tuple):
         return ",".join(str(v) for v in values)
     return str(values)
-
-
-def one_line(text: str) -> str:
-    """``text`` on one line: unprintable characters as escapes, cut to ``ERROR_LINE_CHARS_MAX`` characters."""
-    line = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text.strip())
-    if len(line) > ERROR_LINE_CHARS_MAX:
-        return f"{line[:ERROR_LINE_CHARS_MAX]}... ({len(line)} characters)"
-    return line
 
 
 #: Arguments that are negative numbers, exponents included: ``--clock -1e9`` gives the option the value ``-1e9``
@@ -202,39 +191,17 @@ def _given_numbers(args: argparse.Namespace) -> str:
     return ", ".join(typed) if typed else "the preset values"
 
 
-def _fail(status: ExitStatus, message: str, command: str | None = None) -> int:
-    """Print ``ascend-dsa [COMMAND]: error: message`` on one line and return ``status``."""
-    prog = PROG if command is None else f"{PROG} {command}"
-    _say(f"{prog}: error: {one_line(message)}")
-    return status
-
-
-def _say(line: str) -> None:
-    """Print ``line`` on stderr; if stderr is closed or full, drop it (the status still says what happened)."""
-    try:
-        print(line, file=sys.stderr, flush=True)
-    except (OSError, ValueError, AttributeError):
-        _quiet(2)
-
-
-def _quiet(fd: int) -> None:
-    """Point file descriptor ``fd`` at /dev/null, so that Python's final flush of its stream cannot fail again."""
-    with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, fd)
-
-
 def _run(args: argparse.Namespace) -> int:
     """Run the chosen subcommand, turning each kind of failure into its status and one line."""
     command: str = args.command
     try:
         status: int = args.run(args)
     except OutOfRange as error:
-        return _fail(ExitStatus.USAGE, f"{_given_numbers(args)}: a figure would be infinite or zero ({error})", command)
+        return fail(ExitStatus.USAGE, f"{_given_numbers(args)}: a figure would be infinite or zero ({error})", command)
     except ArithmeticError as error:  # overflow or division by zero the checks did not foresee: still the values
-        return _fail(ExitStatus.USAGE, f"{_given_numbers(args)}: a figure would be infinite or zero ({error})", command)
-    except (ValueError, AscendDsaError) as error:
-        return _fail(ExitStatus.OUTSIDE_MODEL, f"the model cannot represent this what-if: {error}", command)
+        return fail(ExitStatus.USAGE, f"{_given_numbers(args)}: a figure would be infinite or zero ({error})", command)
+    except ValueError as error:  # AscendDsaError included: every error of ours is a ValueError
+        return fail(ExitStatus.OUTSIDE_MODEL, f"the model cannot represent this what-if: {error}", command)
     return status
 
 
@@ -248,7 +215,7 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace | int:
         return stop.code if isinstance(stop.code, int) else ExitStatus.USAGE
     if args.command is None:
         names = ", ".join(module.NAME for module in SUBCOMMANDS)
-        return _fail(ExitStatus.USAGE, f"a COMMAND is required, one of {names} (see {PROG} --help)")
+        return fail(ExitStatus.USAGE, f"a COMMAND is required, one of {names} (see {PROG} --help)")
     return args
 
 
@@ -274,18 +241,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         with interrupt.MainRunning():
             return _parse_and_run(argv, seen)
     except BrokenPipeError:
-        _quiet(1)
+        quiet(1)
         return ExitStatus.OUTPUT_CLOSED
     except KeyboardInterrupt:
-        _say(interrupt.INTERRUPTED_LINE)
+        say(interrupt.INTERRUPTED_LINE)
         return ExitStatus.INTERRUPTED
     except OSError as error:  # the commands read no file: an OSError is writing their output
-        _quiet(1)
+        quiet(1)
         reason = error.strerror or str(error)
-        return _fail(ExitStatus.OUTPUT_FAILED, f"cannot write the output to stdout: {reason}", seen.command)
+        return fail(ExitStatus.OUTPUT_FAILED, f"cannot write the output to stdout: {reason}", seen.command)
     except Exception as error:  # noqa: BLE001 - the last line of defence: a bug is one line, not a traceback
         message = f"internal error, please report it: {type(error).__name__}: {error}"
-        return _fail(ExitStatus.INTERNAL, message, seen.command)
+        return fail(ExitStatus.INTERNAL, message, seen.command)
 
 
 def run_captured(argv: Sequence[str]) -> tuple[int, str, str]:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING
 
-from ascend_dsa.cli import ub_plan
+from ascend_dsa.cli.exit_status import ExitStatus, fail
 from ascend_dsa.cli.options import add_hardware_options, add_instantiation_options, hardware_of, positive_int
 from ascend_dsa.errors import ForbiddenDesign
 from ascend_dsa.models.design_point import SHIPPED_DESIGN, DesignPoint, KvCache, evaluate
@@ -25,7 +24,7 @@ HELP_ZH = (
     "全部满足退出 0，有一项超出退出 1，源码不允许的组合退出 2。"
 )
 FINDING = "a finding: at least one limit is exceeded"
-USAGE = ub_plan.USAGE
+USAGE = "; or a combination of options the kernel forbids (the line names the rule)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,8 +56,7 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         evaluation = evaluate(point, hardware_of(args))
-    except ForbiddenDesign as error:
-        print(f"ascend-dsa {NAME}: error: {error}", file=sys.stderr)
-        return 2
+    except ForbiddenDesign as error:  # here bad usage (2), not a what-if outside the model (3, as in cli._run)
+        return fail(ExitStatus.USAGE, str(error), NAME)
     print(design_limits_text(evaluation, args.lang))
     return 0 if evaluation.fits else 1

@@ -1,12 +1,25 @@
-"""The exit statuses of every ``ascend-dsa`` command, and the help epilog that documents them."""
+"""The exit statuses of every ``ascend-dsa`` command, the help epilog that documents them, and the one error line.
+
+An error is one line, ``ascend-dsa [COMMAND]: error: ...``: ``fail`` prints it whoever finds the error, the program
+around a command or the command itself (argparse's own errors take the same form through ``one_line``).
+"""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import os
+import sys
 import textwrap
 from enum import IntEnum
 
+from ascend_dsa.cli.options import QUOTED_CHARS_MAX
 from ascend_dsa.interrupt import INTERRUPTED_STATUS
 
+#: The program's name, which begins every error line.
+PROG = "ascend-dsa"
+#: Most characters of an error line (what the user typed may be long; each quoted value is cut already).
+ERROR_LINE_CHARS_MAX = 20 * QUOTED_CHARS_MAX
 #: Columns the epilog is wrapped to (argparse prints it as written).
 EPILOG_WIDTH = 76
 
@@ -48,3 +61,33 @@ def epilog(finding: str, usage: str = "") -> str:
         for status, meaning in lines
     ]
     return "exit status:\n" + "\n".join(rows)
+
+
+def fail(status: ExitStatus, message: str, command: str | None = None) -> int:
+    """Print ``ascend-dsa [COMMAND]: error: message`` on one line and return ``status``."""
+    prog = PROG if command is None else f"{PROG} {command}"
+    say(f"{prog}: error: {one_line(message)}")
+    return status
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line: unprintable characters as escapes, cut to ``ERROR_LINE_CHARS_MAX`` characters."""
+    line = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text.strip())
+    if len(line) > ERROR_LINE_CHARS_MAX:
+        return f"{line[:ERROR_LINE_CHARS_MAX]}... ({len(line)} characters)"
+    return line
+
+
+def say(line: str) -> None:
+    """Print ``line`` on stderr; if stderr is closed or full, drop it (the status still says what happened)."""
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):
+        quiet(2)
+
+
+def quiet(fd: int) -> None:
+    """Point file descriptor ``fd`` at /dev/null, so that Python's final flush of its stream cannot fail again."""
+    with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Final
 
-from ascend_dsa.cli.exit_status import ExitStatus
+from ascend_dsa.cli.exit_status import ExitStatus, fail
 from ascend_dsa.cli.options import (
     LIST_ITEMS_MAX,
     add_hardware_options,
@@ -110,19 +110,18 @@ def run(args: argparse.Namespace) -> int:
     """Print the table then the verdicts; with --assert-report, compare with the report and exit 1 on a difference."""
     pairs = len(args.heads) * len(args.topk)
     if pairs > GRID_POINTS_MAX:
-        print(
-            f"ascend-dsa {NAME}: error: --heads and --topk make a grid of {len(args.heads)} x {len(args.topk)} = "
-            f"{pairs} pairs; at most {GRID_POINTS_MAX}",
-            file=sys.stderr,
+        return fail(
+            ExitStatus.USAGE,
+            f"--heads and --topk make a grid of {len(args.heads)} x {len(args.topk)} = {pairs} pairs; "
+            f"at most {GRID_POINTS_MAX}",
+            NAME,
         )
-        return ExitStatus.USAGE
     if args.chip != "ascend-950" and args.assert_report:
-        print(
-            f"ascend-dsa {NAME}: error: --assert-report compares with the report's Ascend 950 table; "
-            f"it does not apply to --chip {args.chip}",
-            file=sys.stderr,
+        return fail(
+            ExitStatus.USAGE,
+            f"--assert-report compares with the report's Ascend 950 table; it does not apply to --chip {args.chip}",
+            NAME,
         )
-        return ExitStatus.USAGE
     spec = chip_spec(args)
     points = head_roofline_sweep(spec, args.heads, args.topk, _MODELS[args.chip], args.kv_token_bytes)
     check_shown_cycles(points)

@@ -142,20 +142,20 @@ def add_hardware_options(parser: argparse.ArgumentParser, *, h800: bool = False)
     )
 
 
-def _given(args: argparse.Namespace, fields: dict[str, str]) -> dict[str, Any]:
+def given(args: argparse.Namespace, fields: dict[str, str]) -> dict[str, Any]:
     """Field -> value of each option in ``fields`` (option -> field) given on the command line."""
     return {field: getattr(args, option) for option, field in fields.items() if getattr(args, option) is not None}
 
 
-def hardware_of(args: argparse.Namespace) -> AscendSpec:
-    """The Ascend 950 with the hardware overrides given on the command line."""
-    changes = _given(args, HARDWARE_OVERRIDES)
+def hardware_of(args: argparse.Namespace, overrides: dict[str, str] = HARDWARE_OVERRIDES) -> AscendSpec:
+    """The Ascend 950 with the hardware ``overrides`` (option -> field) given on the command line."""
+    changes = given(args, overrides)
     return ASCEND_950.with_overrides(**changes) if changes else ASCEND_950
 
 
 def chip_of(args: argparse.Namespace, preset: ChipSpec) -> ChipSpec:
     """A generic chip preset with the same overrides (``--cube-fma`` counts FMA, two FLOP each)."""
-    changes = _given(args, CHIP_OVERRIDES)
+    changes = given(args, CHIP_OVERRIDES)
     if "matrix_flop_per_cycle_per_core" in changes:
         changes["matrix_flop_per_cycle_per_core"] *= 2
     return preset.with_overrides(**changes)

@@ -25,7 +25,7 @@ def _formatter(prog: str) -> argparse.HelpFormatter:
 def command_help(*, lang: Lang = "en") -> tuple[tuple[str, str, str], ...]:
     """(command line, one-line summary, ``--help`` text) for the program, then each subcommand in registered order.
 
-    The summary is in ``lang`` (a subcommand without ``HELP_ZH`` keeps its English one); the help is the program's.
+    The summary is in ``lang`` (``HELP_ZH`` or ``HELP``); the help is the program's.
     """
     top = cli.build_parser()
     top.formatter_class = _formatter
@@ -35,7 +35,7 @@ def command_help(*, lang: Lang = "en") -> tuple[tuple[str, str, str], ...]:
         settings = {**cli.subcommand_parser_settings(module), "formatter_class": _formatter}
         sub = cli.OneLineParser(prog=f"{cli.PROG} {module.NAME}", **settings)
         module.add_arguments(sub)
-        summary = pick(lang, getattr(module, "HELP_ZH", module.HELP), module.HELP)
+        summary = pick(lang, module.HELP_ZH, module.HELP)
         entries.append((f"{cli.PROG} {module.NAME}", summary, sub.format_help()))
     return tuple(entries)
 

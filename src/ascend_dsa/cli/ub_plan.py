@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING
 
+from ascend_dsa.cli.exit_status import ExitStatus, fail
 from ascend_dsa.cli.options import add_instantiation_options
 from ascend_dsa.errors import ForbiddenDesign
 from ascend_dsa.facts.chips import CHIPS
@@ -53,12 +53,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print the plan and its total; exit 0 if it fits UB, 1 if not, 2 naming the rule for a forbidden one."""
     if args.chip != "ascend-950":
-        print(
-            f"ascend-dsa {NAME}: error: the UB plan is the Ascend 950 kernel's (config.h:77-125); "
-            f"--chip {args.chip} has no UB (only ascend-950)",
-            file=sys.stderr,
+        return fail(
+            ExitStatus.USAGE,
+            f"the UB plan is the Ascend 950 kernel's (config.h:77-125); --chip {args.chip} has no UB (only ascend-950)",
+            NAME,
         )
-        return 2
     config = SHIPPED_KERNEL.with_overrides(
         heads_per_core=args.heads,
         b_topk=args.b_topk,
@@ -68,9 +67,8 @@ def run(args: argparse.Namespace) -> int:
     main_cache = None if args.main_cache is None else KvFormat(args.main_cache)
     try:
         plan = ub_plan(config, Mode(args.mode), main_cache, fp4_extra=args.fp4_extra, sink=args.sink)
-    except ForbiddenDesign as error:
-        print(f"ascend-dsa {NAME}: error: {error}", file=sys.stderr)
-        return 2
+    except ForbiddenDesign as error:  # here bad usage (2), not a what-if outside the model (3, as in cli._run)
+        return fail(ExitStatus.USAGE, str(error), NAME)
     spec = ASCEND_950
     print(ub_plan_text(plan, spec))
     return 0 if plan.fits(spec) else 1

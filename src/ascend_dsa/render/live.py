@@ -100,9 +100,9 @@ LIVE_FORMS: Final = {
     ),
     "claims": (
         LiveInput("chapter", choices=("", *CHAPTERS)),
-        LiveInput("clock", preset=f"{ASCEND_950.clock_hz:g}"),
         LiveInput("l2-bandwidth", preset=f"{ASCEND_950.l2_bandwidth_bytes_per_s:g}"),
         LiveInput("cores", preset=str(ASCEND_950.ai_cores)),
+        LiveInput("clock", preset=f"{ASCEND_950.clock_hz:g}"),
         LiveInput("cube-fma", preset=str(ASCEND_950.cube_fma_per_cycle)),
         LiveInput("fixpipe-rate", preset=str(ASCEND_950.fixpipe_bytes_per_cycle_1c1v)),
         LiveInput("b-topk", preset=str(SHIPPED_KERNEL.b_topk)),

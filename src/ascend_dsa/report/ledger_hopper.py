@@ -442,6 +442,15 @@ class DisagreementResult:
             rule=f"both rounded to {d.decimals} decimals",
         )
 
+    def describe(self) -> str:
+        """One line naming the disagreement, where it stands, both values now and the stated pair."""
+        return _moved_line(self.mismatch())
+
+
+def _moved_line(m: Mismatch) -> str:
+    """``DisagreementResult.describe``'s line, from its ``Mismatch`` (built once where both are needed)."""
+    return f"{m.subject} ({m.citation}): now {m.ours}, stated {m.theirs}"
+
 
 def _figure_value(key: str) -> float:
     value = hopper_figure(key).value
@@ -507,12 +516,8 @@ def check_disagreements() -> tuple[DisagreementResult, ...]:
     results = evaluate_disagreements()
     moved = [r for r in results if not r.holds]
     if moved:
+        mismatches = [r.mismatch() for r in moved]
         raise FigureMismatch(
-            f"{len(moved)} stated disagreement(s) moved: "
-            + "; ".join(
-                f"{m.subject} ({m.citation}): now {m.ours}, stated {m.theirs}"
-                for m in map(DisagreementResult.mismatch, moved)
-            ),
-            [r.mismatch() for r in moved],
+            f"{len(moved)} stated disagreement(s) moved: " + "; ".join(map(_moved_line, mismatches)), mismatches
         )
     return results
