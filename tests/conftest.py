@@ -87,6 +87,15 @@ def load_module(name: str, path: Path) -> ModuleType:
     return module
 
 
+def load_hook(name: str) -> ModuleType:
+    """Import hooks/<name>.py as MkDocs does, by path, with hooks/ on the import path while it loads."""
+    sys.path.insert(0, str(ROOT / "hooks"))
+    try:
+        return load_module(f"hook_{name}", ROOT / "hooks" / f"{name}.py")
+    finally:
+        sys.path.remove(str(ROOT / "hooks"))
+
+
 @dataclass(frozen=True)
 class BuildResult:
     """Exit status and combined output of one ``mkdocs build --strict``."""

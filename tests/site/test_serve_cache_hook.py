@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.conftest import mkdocs_env, mkdocs_serve, wait_for_text
-from tests.site.test_hooks import load_hook
+from tests.conftest import load_hook, mkdocs_env, mkdocs_serve, wait_for_text
 
 if TYPE_CHECKING:
     from pathlib import Path
