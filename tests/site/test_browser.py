@@ -17,7 +17,7 @@ import pytest
 from ascend_dsa import published_head_roofline
 from ascend_dsa.render.svg import FIGURE_CLASS, figure, to_svg
 from tests.site.test_search import BROWSER_QUERIES, EN_BROWSER_QUERIES
-from tests.site_html import page_paths
+from tests.site_html import article, page_html, page_paths
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -153,9 +153,7 @@ def test_roofline_table_has_the_reports_eight_rows(page: Page, site_url: str, tr
 
 def math_pages(site: Path) -> list[str]:
     """Pages whose HTML holds formulas left by pymdownx.arithmatex."""
-    return [
-        p for p in page_paths(site) if 'class="arithmatex"' in (site / p / "index.html").read_text(encoding="utf-8")
-    ]
+    return [p for p in page_paths(site) if 'class="arithmatex"' in page_html(site, p)]
 
 
 #: JavaScript: whether KaTeX's main font face was declared (by the site's katex.min.css) and has loaded.
@@ -175,9 +173,8 @@ def figure_pages(site: Path) -> list[str]:
     """Pages whose article holds a figure: the package's inline SVG, or an SVG output of a notebook cell."""
     found = []
     for path in page_paths(site):
-        html = (site / path / "index.html").read_text(encoding="utf-8")
-        article = html[html.find("<article") : html.find("</article>")]
-        if FIGURE_MARK in article or NOTEBOOK_FIGURE_MARK in article:
+        text = article(page_html(site, path))
+        if FIGURE_MARK in text or NOTEBOOK_FIGURE_MARK in text:
             found.append(path)
     return found
 
