@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import json
 import math
 import os
@@ -148,6 +149,7 @@ def all_modules() -> list[str]:
     return [f"{layer}/{p.name}" for layer in LAYERS for p in sorted((PACKAGE / layer).glob("*.py"))]
 
 
+@functools.cache
 def _facade_names() -> dict[str, set[str]]:
     """Dotted module -> the names ``ascend_dsa/__init__.py`` re-exports from it."""
     tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
@@ -158,19 +160,21 @@ def _facade_names() -> dict[str, set[str]]:
     return owned
 
 
-def _facade_imports(source: str) -> set[str]:
+@functools.cache
+def _facade_imports(source: str) -> frozenset[str]:
     """The names a test file takes from the ``ascend_dsa`` facade: imported by name, or read as ``ascend_dsa.X``."""
     names: set[str] = set()
     aliases = {"ascend_dsa"}
-    for node in ast.walk(ast.parse(source)):
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module == "ascend_dsa":
             names.update(a.name for a in node.names)
         elif isinstance(node, ast.Import):
             aliases.update(a.asname for a in node.names if a.name == "ascend_dsa" and a.asname)
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases:
             names.add(node.attr)
-    return names
+    return frozenset(names)
 
 
 #: Test files too slow to run per mutant: the hostile-argument property test of all of ``__all__`` (a minute a run).
@@ -184,14 +188,15 @@ def _importers(module: str) -> list[str]:
     return [m for m in all_modules() if m != module and pattern.search((PACKAGE / m).read_text(encoding="utf-8"))]
 
 
-def _submodule_imports(source: str, layer: str) -> set[str]:
+@functools.cache
+def _submodule_imports(source: str, layer: str) -> frozenset[str]:
     """The modules a test file imports as ``from ascend_dsa.<layer> import <module>, ...``."""
-    return {
+    return frozenset(
         a.name
         for node in ast.walk(ast.parse(source))
         if isinstance(node, ast.ImportFrom) and node.module == f"ascend_dsa.{layer}"
         for a in node.names
-    }
+    )
 
 
 def module_tests(module: str, *, hop: bool = True) -> tuple[str, ...]:
