@@ -600,9 +600,6 @@ def _write(scores: list[ModuleScore], command: str, done: int, planned: int) -> 
 def _load() -> tuple[str, int, int, list[ModuleScore]]:
     """The last run's command, modules done and planned, and scores, from the kept summary."""
     data = json.loads(SUMMARY_JSON.read_text(encoding="utf-8"))
-    if isinstance(data, list):  # the summary as first written: a bare list, the command only in the Markdown
-        found = re.search(r"Made by `([^`]*)`", SUMMARY_MD.read_text(encoding="utf-8"))
-        data = {"command": found.group(1) if found else "?", "done": len(data), "planned": len(data), "modules": data}
     names = {f.name for f in fields(ModuleScore)}
     scores = []
     for kept in data["modules"]:
