@@ -224,6 +224,11 @@ def module_tests(module: str, *, hop: bool = True) -> tuple[str, ...]:
     return tuple(dict.fromkeys(tests))
 
 
+def _ratio(part: float, whole: float) -> float:
+    """``part / whole``, or NaN when ``whole`` is 0 (nothing ran)."""
+    return part / whole if whole else math.nan
+
+
 @dataclass
 class ModuleScore:
     """One module's mutants and what became of them."""
@@ -257,14 +262,12 @@ class ModuleScore:
     @property
     def score(self) -> float:
         """Killed over killed and survived (incompetent mutants, which cannot even run, count for neither)."""
-        ran = self.killed + self.survived
-        return self.killed / ran if ran else math.nan
+        return _ratio(self.killed, self.killed + self.survived)
 
     @property
     def score_without_equivalent(self) -> float:
         """Killed over killed and the survivors not shown equivalent."""
-        ran = self.killed + self.survived - self.equivalent
-        return self.killed / ran if ran else math.nan
+        return _ratio(self.killed, self.killed + self.survived - self.equivalent)
 
 
 def wilson(killed: int, ran: int) -> tuple[float, float]:
@@ -511,9 +514,9 @@ def _layer_lines(scores: list[ModuleScore]) -> list[str]:
         low, high = wilson(killed, killed + survived)
         ran = [s for s in mine if s.killed + s.survived]
         weight = sum(s.candidates for s in ran)
-        weighted = sum(s.candidates * s.score for s in ran) / weight if weight else math.nan
-        raw = killed / (killed + survived) if killed + survived else math.nan
-        without = killed / (killed + survived - equivalent) if killed + survived - equivalent else math.nan
+        weighted = _ratio(sum(s.candidates * s.score for s in ran), weight)
+        raw = _ratio(killed, killed + survived)
+        without = _ratio(killed, killed + survived - equivalent)
         lines.append(
             f"| {layer} | {len(mine)} | {sum(s.candidates for s in mine)} | {sum(s.mutants for s in mine)} | "
             f"{killed} | {survived} | {equivalent} | {_percent(raw)} | "
@@ -567,7 +570,7 @@ def _markdown(scores: list[ModuleScore], command: str, done: int, planned: int) 
         "",
         (
             f"Overall: {killed} of {killed + survived} run mutants killed "
-            f"({_percent(killed / (killed + survived) if killed + survived else math.nan)}); "
+            f"({_percent(_ratio(killed, killed + survived))}); "
             f"{equivalent} survivors shown equivalent (goal {GOAL:.0%} killed per layer)."
         ),
         "",
