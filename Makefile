@@ -75,4 +75,4 @@ dist: setup
 	$(BIN)/python -m build --no-isolation --outdir dist .
 
 clean:
-	rm -rf $(VENV) site dist .pytest_cache .mypy_cache .ruff_cache .screenshots docs/assets/vendor
+	rm -rf $(VENV) site dist .pytest_cache .mypy_cache .ruff_cache docs/assets/vendor

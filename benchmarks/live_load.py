@@ -17,21 +17,18 @@ other work, which moves these figures a lot). Exits 1 if a goal is missed. Not a
 from __future__ import annotations
 
 import argparse
-import functools
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from dataclasses import dataclass
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from site_build import CHROMIUM, CHROMIUM_FLAGS, _gzipped, _QuietHandler, build
+from site_build import CHROMIUM, CHROMIUM_FLAGS, build, serving, weigh
 
 if TYPE_CHECKING:
-    from playwright.sync_api import BrowserContext, Playwright, Response
+    from playwright.sync_api import BrowserContext, Page, Playwright, Response
 
 COLD_GOAL_S = 6.0
 WARM_GOAL_S = 3.0
@@ -56,12 +53,21 @@ _TIME_CHANGES = """([command, values]) => {
 }"""
 
 
-def click_to_output(context: BrowserContext, base: str, path: str, command: str) -> tuple[float, list[Response]]:
-    """Open ``path``, click its form's button; seconds until the output shows, and the responses after the click."""
+def open_page(context: BrowserContext, base: str, path: str) -> tuple[Page, list[Response]]:
+    """A new page of ``context`` showing ``path``, loaded until the network is idle, and the list its responses go to.
+
+    The list keeps growing with the page's later responses.
+    """
     page = context.new_page()
-    page.goto(base + path, wait_until="networkidle")
     responses: list[Response] = []
     page.on("response", lambda response: responses.append(response))  # noqa: PLW0108 - playwright cannot wrap a bound builtin
+    page.goto(base + path, wait_until="networkidle")
+    return page, responses
+
+
+def click_to_output(page: Page, responses: list[Response], command: str) -> tuple[float, list[Response]]:
+    """Click the button of the page's form; seconds until the output shows, and the ``responses`` after the click."""
+    loaded = len(responses)
     start = time.perf_counter()
     page.locator(f'form[data-live="{command}"] [data-live-start]').click()
     page.wait_for_function(
@@ -70,14 +76,7 @@ def click_to_output(context: BrowserContext, base: str, path: str, command: str)
         timeout=LOAD_TIMEOUT_MS,
         polling=10,
     )
-    return time.perf_counter() - start, responses
-
-
-def weigh(responses: list[Response]) -> tuple[int, int, list[tuple[int, str]]]:
-    """Bytes and gzipped bytes of the successful GET responses, and the largest files."""
-    bodies = [(r.url, r.body()) for r in responses if r.ok and r.request.method == "GET"]
-    files = sorted(((len(b), u.rsplit("/", 1)[-1]) for u, b in bodies), reverse=True)
-    return sum(len(b) for _, b in bodies), sum(_gzipped(u, b) for u, b in bodies), files
+    return time.perf_counter() - start, responses[loaded:]
 
 
 @dataclass(frozen=True)
@@ -102,18 +101,15 @@ def visit(playwright: Playwright, base: str) -> Visit:
         context = playwright.chromium.launch_persistent_context(
             profile, executable_path=str(CHROMIUM), args=list(CHROMIUM_FLAGS)
         )
-        before = context.new_page()
-        loaded: list[Response] = []
-        before.on("response", lambda response: loaded.append(response))  # noqa: PLW0108 - see click_to_output
-        before.goto(base + COLD_PAGE[0], wait_until="networkidle")
-        page_raw, page_gz, _ = weigh(loaded)
-        before.close()
-        cold_s, cold_responses = click_to_output(context, base, *COLD_PAGE)
+        cold, cold_seen = open_page(context, base, COLD_PAGE[0])
+        page_raw, page_gz, _ = weigh(cold_seen)  # before the click: Chromium may drop these bodies once 14 MB follow
+        cold_s, cold_responses = click_to_output(cold, cold_seen, COLD_PAGE[1])
         live_raw, live_gz, files = weigh(cold_responses)
-        warm_s, warm_responses = click_to_output(context, base, *WARM_PAGE)
+        warm, warm_seen = open_page(context, base, WARM_PAGE[0])
+        warm_s, warm_responses = click_to_output(warm, warm_seen, WARM_PAGE[1])
         # Chromium reports -1 bytes for a body read from its cache.
         warm_sent = [size for r in warm_responses if (size := r.request.sizes()["responseBodySize"]) > 0]
-        changes_ms = context.pages[-1].evaluate(_TIME_CHANGES, [WARM_PAGE[1], list(CHANGES)])
+        changes_ms = warm.evaluate(_TIME_CHANGES, [WARM_PAGE[1], list(CHANGES)])
         context.close()
     return Visit(
         (page_raw, page_gz), (live_raw, live_gz), files, len(warm_responses), warm_sent, cold_s, warm_s, changes_ms
@@ -124,15 +120,8 @@ def measure(site: Path, repeat: int) -> int:
     """Print the downloads and the fastest times of ``repeat`` visits; return 1 if a goal is missed."""
     from playwright.sync_api import sync_playwright  # noqa: PLC0415 - only when a browser is there
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_port}/"
-    try:
-        with sync_playwright() as playwright:
-            visits = [visit(playwright, base) for _ in range(repeat)]
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(site) as base, sync_playwright() as playwright:
+        visits = [visit(playwright, base) for _ in range(repeat)]
 
     first = visits[0]
     cold_s = min(v.cold_s for v in visits)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import json
 import math
 import os
@@ -148,6 +149,7 @@ def all_modules() -> list[str]:
     return [f"{layer}/{p.name}" for layer in LAYERS for p in sorted((PACKAGE / layer).glob("*.py"))]
 
 
+@functools.cache
 def _facade_names() -> dict[str, set[str]]:
     """Dotted module -> the names ``ascend_dsa/__init__.py`` re-exports from it."""
     tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
@@ -158,19 +160,21 @@ def _facade_names() -> dict[str, set[str]]:
     return owned
 
 
-def _facade_imports(source: str) -> set[str]:
+@functools.cache
+def _facade_imports(source: str) -> frozenset[str]:
     """The names a test file takes from the ``ascend_dsa`` facade: imported by name, or read as ``ascend_dsa.X``."""
     names: set[str] = set()
     aliases = {"ascend_dsa"}
-    for node in ast.walk(ast.parse(source)):
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module == "ascend_dsa":
             names.update(a.name for a in node.names)
         elif isinstance(node, ast.Import):
             aliases.update(a.asname for a in node.names if a.name == "ascend_dsa" and a.asname)
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases:
             names.add(node.attr)
-    return names
+    return frozenset(names)
 
 
 #: Test files too slow to run per mutant: the hostile-argument property test of all of ``__all__`` (a minute a run).
@@ -184,14 +188,15 @@ def _importers(module: str) -> list[str]:
     return [m for m in all_modules() if m != module and pattern.search((PACKAGE / m).read_text(encoding="utf-8"))]
 
 
-def _submodule_imports(source: str, layer: str) -> set[str]:
+@functools.cache
+def _submodule_imports(source: str, layer: str) -> frozenset[str]:
     """The modules a test file imports as ``from ascend_dsa.<layer> import <module>, ...``."""
-    return {
+    return frozenset(
         a.name
         for node in ast.walk(ast.parse(source))
         if isinstance(node, ast.ImportFrom) and node.module == f"ascend_dsa.{layer}"
         for a in node.names
-    }
+    )
 
 
 def module_tests(module: str, *, hop: bool = True) -> tuple[str, ...]:
@@ -217,6 +222,11 @@ def module_tests(module: str, *, hop: bool = True) -> tuple[str, ...]:
     if not tests and hop:
         tests = [t for m in _importers(module) for t in module_tests(m, hop=False)]
     return tuple(dict.fromkeys(tests))
+
+
+def _ratio(part: float, whole: float) -> float:
+    """``part / whole``, or NaN when ``whole`` is 0 (nothing ran)."""
+    return part / whole if whole else math.nan
 
 
 @dataclass
@@ -252,14 +262,12 @@ class ModuleScore:
     @property
     def score(self) -> float:
         """Killed over killed and survived (incompetent mutants, which cannot even run, count for neither)."""
-        ran = self.killed + self.survived
-        return self.killed / ran if ran else math.nan
+        return _ratio(self.killed, self.killed + self.survived)
 
     @property
     def score_without_equivalent(self) -> float:
         """Killed over killed and the survivors not shown equivalent."""
-        ran = self.killed + self.survived - self.equivalent
-        return self.killed / ran if ran else math.nan
+        return _ratio(self.killed, self.killed + self.survived - self.equivalent)
 
 
 def wilson(killed: int, ran: int) -> tuple[float, float]:
@@ -506,9 +514,9 @@ def _layer_lines(scores: list[ModuleScore]) -> list[str]:
         low, high = wilson(killed, killed + survived)
         ran = [s for s in mine if s.killed + s.survived]
         weight = sum(s.candidates for s in ran)
-        weighted = sum(s.candidates * s.score for s in ran) / weight if weight else math.nan
-        raw = killed / (killed + survived) if killed + survived else math.nan
-        without = killed / (killed + survived - equivalent) if killed + survived - equivalent else math.nan
+        weighted = _ratio(sum(s.candidates * s.score for s in ran), weight)
+        raw = _ratio(killed, killed + survived)
+        without = _ratio(killed, killed + survived - equivalent)
         lines.append(
             f"| {layer} | {len(mine)} | {sum(s.candidates for s in mine)} | {sum(s.mutants for s in mine)} | "
             f"{killed} | {survived} | {equivalent} | {_percent(raw)} | "
@@ -562,7 +570,7 @@ def _markdown(scores: list[ModuleScore], command: str, done: int, planned: int) 
         "",
         (
             f"Overall: {killed} of {killed + survived} run mutants killed "
-            f"({_percent(killed / (killed + survived) if killed + survived else math.nan)}); "
+            f"({_percent(_ratio(killed, killed + survived))}); "
             f"{equivalent} survivors shown equivalent (goal {GOAL:.0%} killed per layer)."
         ),
         "",
@@ -595,9 +603,6 @@ def _write(scores: list[ModuleScore], command: str, done: int, planned: int) -> 
 def _load() -> tuple[str, int, int, list[ModuleScore]]:
     """The last run's command, modules done and planned, and scores, from the kept summary."""
     data = json.loads(SUMMARY_JSON.read_text(encoding="utf-8"))
-    if isinstance(data, list):  # the summary as first written: a bare list, the command only in the Markdown
-        found = re.search(r"Made by `([^`]*)`", SUMMARY_MD.read_text(encoding="utf-8"))
-        data = {"command": found.group(1) if found else "?", "done": len(data), "planned": len(data), "modules": data}
     names = {f.name for f in fields(ModuleScore)}
     scores = []
     for kept in data["modules"]:

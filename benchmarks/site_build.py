@@ -12,6 +12,7 @@ most 100% over the floor, and no chapter page weighs more than 1 MB with everyth
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import gzip
 import os
@@ -28,6 +29,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from playwright.sync_api import Response
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -137,31 +140,42 @@ def _gzipped(url: str, body: bytes) -> int:
     return len(body) if url.endswith(".woff2") else len(gzip.compress(body, mtime=0))
 
 
+def weigh(responses: list[Response]) -> tuple[int, int, list[tuple[int, str]]]:
+    """Bytes and gzipped bytes of the successful GET responses, and their files, largest first (size, name)."""
+    bodies = [(r.url, r.body()) for r in responses if r.ok and r.request.method == "GET"]
+    files = sorted(((len(b), u.rsplit("/", 1)[-1]) for u, b in bodies), reverse=True)
+    return sum(len(b) for _, b in bodies), sum(_gzipped(u, b) for u, b in bodies), files
+
+
+@contextlib.contextmanager
+def serving(site: Path) -> Iterator[str]:
+    """Serve ``site`` on 127.0.0.1 at a free port while the block runs; yields its base URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def browser_weights(site: Path, pages: list[str]) -> dict[str, tuple[int, int]]:
     """(bytes, gzipped bytes) each page really fetches in Debian's Chromium (fresh cache), served from 127.0.0.1."""
     from playwright.sync_api import sync_playwright  # noqa: PLC0415 - only when a browser is there
 
-    handler = functools.partial(_QuietHandler, directory=str(site))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_port}/"
     measured = {}
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(CHROMIUM_FLAGS))
-            for name in pages:
-                context = browser.new_context()
-                page = context.new_page()
-                responses: list[Response] = []
-                page.on("response", lambda response, seen=responses: seen.append(response))
-                page.goto(base + ("" if name == "(home)" else name + "/"), wait_until="networkidle")
-                bodies = [(r.url, r.body()) for r in responses if r.ok and r.request.method == "GET"]
-                measured[name] = (sum(len(b) for _, b in bodies), sum(_gzipped(u, b) for u, b in bodies))
-                context.close()
-            browser.close()
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(site) as base, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(CHROMIUM_FLAGS))
+        for name in pages:
+            context = browser.new_context()
+            page = context.new_page()
+            responses: list[Response] = []
+            page.on("response", lambda response, seen=responses: seen.append(response))
+            page.goto(base + ("" if name == "(home)" else name + "/"), wait_until="networkidle")
+            raw, packed, _ = weigh(responses)
+            measured[name] = (raw, packed)
+            context.close()
+        browser.close()
     return measured
 
 

@@ -87,6 +87,15 @@ def load_module(name: str, path: Path) -> ModuleType:
     return module
 
 
+def load_hook(name: str) -> ModuleType:
+    """Import hooks/<name>.py as MkDocs does, by path, with hooks/ on the import path while it loads."""
+    sys.path.insert(0, str(ROOT / "hooks"))
+    try:
+        return load_module(f"hook_{name}", ROOT / "hooks" / f"{name}.py")
+    finally:
+        sys.path.remove(str(ROOT / "hooks"))
+
+
 @dataclass(frozen=True)
 class BuildResult:
     """Exit status and combined output of one ``mkdocs build --strict``."""
@@ -124,20 +133,24 @@ def free_port() -> int:
     return port
 
 
-def wait_for_text(url: str, text: str, timeout_s: float) -> str:
-    """The body of ``url`` once it contains ``text``; fails the test after ``timeout_s`` seconds."""
+def wait_for_text(url: str, text: str, timeout_s: float, *, absent: bool = False) -> str:
+    """The body of ``url`` once it contains ``text`` (once it no longer does, if ``absent``).
+
+    A request the server refuses, resets or lets time out while it (re)builds is tried again; the test fails after
+    ``timeout_s`` seconds.
+    """
     deadline = time.monotonic() + timeout_s
-    body = ""
     while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(url, timeout=5) as response:  # noqa: S310 - our own server on 127.0.0.1
                 body = response.read().decode("utf-8")
-        except OSError:  # refused, reset or timed out while the server (re)builds
-            body = ""
-        if text in body:
-            return body
+        except OSError:
+            pass
+        else:
+            if (text in body) != absent:
+                return body
         time.sleep(0.5)
-    pytest.fail(f"{url} did not show {text!r} within {timeout_s} s")
+    pytest.fail(f"{url} {'still showed' if absent else 'did not show'} {text!r} within {timeout_s} s")
 
 
 @contextlib.contextmanager

@@ -87,6 +87,16 @@ def html_files(site: Path) -> list[Path]:
     return sorted(site.rglob("*.html"))
 
 
+def page_html(site: Path, path: str) -> str:
+    """The built HTML of the page at URL path ``path`` (``""``, ``pipeline/``, ``en/pipeline/``)."""
+    return (site / path / "index.html").read_text(encoding="utf-8")
+
+
+def article(html: str) -> str:
+    """A page's ``<article>``, from its opening tag up to its closing one ("" when the page has none)."""
+    return html[html.find("<article") : html.find("</article>")]
+
+
 def page_paths(site: Path) -> list[str]:
     """URL paths (``""``, ``discussion/heads-per-core/``, ``en/...``) of every page built from docs, sorted."""
     paths = []

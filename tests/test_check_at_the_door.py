@@ -6,7 +6,6 @@ makes. Checking a value again below the public function that took it would push 
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,25 +23,13 @@ from ascend_dsa.models.memory_plans import l0c_used_bytes, l1_plan, ub_plan
 from ascend_dsa.models.mte2 import requests_per_block
 from ascend_dsa.models.roofline import cube_cycles, head_roofline, head_roofline_sweep, l2_bytes, l2_cycles
 from ascend_dsa.render.design_space import render_design_limits
+from tests.conftest import load_module
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from types import ModuleType
 
 BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "require_calls.py"
-
-
-def _benchmark() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("require_calls", BENCHMARK)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("require_calls", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-require_calls = _benchmark()
+require_calls = load_module("require_calls", BENCHMARK)
 
 
 def test_render_design_limits_checks_its_arguments_once() -> None:

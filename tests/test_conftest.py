@@ -1,14 +1,19 @@
-"""The browser-test guard: a missing Chromium skips with a message on a user's machine and fails in CI."""
+"""conftest's helpers: the browser-test guard (a missing Chromium skips on a user's machine, fails in CI), and
+wait_for_text, which waits for a served page to show a text or to lose it."""
 
 from __future__ import annotations
 
+import functools
+import threading
+from http.server import ThreadingHTTPServer
 from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.conftest import CHROMIUM, require_chromium, running_in_ci
+from tests.conftest import CHROMIUM, _QuietHandler, free_port, require_chromium, running_in_ci, wait_for_text
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from pathlib import Path
 
 
@@ -43,3 +48,32 @@ def test_ci_variable(monkeypatch: pytest.MonkeyPatch, value: str, *, expected: b
 def test_chromium_is_debians() -> None:
     """The tests drive the Chromium that apt installs, never a downloaded browser build."""
     assert str(CHROMIUM) == "/usr/bin/chromium"
+
+
+@pytest.fixture
+def served_page(tmp_path: Path) -> Iterator[str]:
+    """The URL of a page reading "built", served from ``tmp_path`` on 127.0.0.1."""
+    (tmp_path / "index.html").write_text("built", encoding="utf-8")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(tmp_path)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def test_wait_for_text_returns_the_body_once_the_text_shows_or_is_gone(served_page: str) -> None:
+    """The body comes back as soon as it holds the text, or, with ``absent``, as soon as it does not."""
+    assert wait_for_text(served_page, "built", timeout_s=5) == "built"
+    assert wait_for_text(served_page, "error", timeout_s=5, absent=True) == "built"
+    with pytest.raises(pytest.fail.Exception, match="still showed 'built' within 1 s"):
+        wait_for_text(served_page, "built", timeout_s=1, absent=True)
+
+
+def test_wait_for_text_never_takes_a_refused_request_for_an_absent_text() -> None:
+    """A server that does not answer (yet) shows nothing: waiting for a text to go keeps waiting."""
+    with pytest.raises(pytest.fail.Exception, match="still showed 'error' within 1 s"):
+        wait_for_text(f"http://127.0.0.1:{free_port()}/", "error", timeout_s=1, absent=True)

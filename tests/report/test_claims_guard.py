@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 
     from ascend_dsa.facts.report_figures import HeadRooflineRow
     from ascend_dsa.report.claims import ClaimResult
+    from ascend_dsa.report.rules import Claim
     from tests.conftest import BuildResult
 
 ROOFLINE_KEYS = [f.key for f in head_roofline_figures()]
@@ -142,9 +143,9 @@ def test_every_claim_is_checked_by_a_page_in_both_languages(
     assert twins, (claim_id, sorted(pages))
 
 
-def claims_using(key: str) -> list[str]:
-    """Ids of the claims that compare, or take as input, the figure ``key``."""
-    return [c.claim_id for c in CLAIMS if key == c.claim_id or key in c.inputs]
+def claims_using(key: str, claims: Iterable[Claim] = CLAIMS) -> list[str]:
+    """Ids of the ``claims`` (the report's, by default) that compare, or take as input, the figure ``key``."""
+    return [c.claim_id for c in claims if key == c.claim_id or key in c.inputs]
 
 
 @dataclass(frozen=True)
@@ -228,11 +229,16 @@ def perturb_in_process(monkeypatch: pytest.MonkeyPatch, step: Step) -> None:
         replace_everywhere(monkeypatch, HEAD_ROOFLINE_PUBLISHED_TEXT, text)
         replace_everywhere(monkeypatch, published_head_roofline, rows)
         return
-    figures = tuple(
+    replace_figure(monkeypatch, PUBLISHED_FIGURES, step)
+
+
+def replace_figure(monkeypatch: pytest.MonkeyPatch, figures: tuple[PublishedFigure, ...], step: Step) -> None:
+    """Rebind ``figures`` everywhere to a copy whose figure ``step.key`` has one number changed by ``step``."""
+    changed = tuple(
         dataclasses.replace(f, value=with_leaf(f.value, step.index, step.value)) if f.key == step.key else f
-        for f in PUBLISHED_FIGURES
+        for f in figures
     )
-    replace_everywhere(monkeypatch, PUBLISHED_FIGURES, figures)
+    replace_everywhere(monkeypatch, figures, changed)
 
 
 def names_a_claim(message: str, key: str) -> bool:
@@ -261,8 +267,12 @@ def test_every_smallest_change_fails_the_claims_check(monkeypatch: pytest.Monkey
     assert names_a_claim(str(raised.value), step.key), str(raised.value)
 
 
-#: One step per figure (its first number, up), for the slower page-block test.
-FIRST_STEPS = list({step.key: step for step in reversed(ALL_STEPS) if step.index == 0}.values())
+def first_steps(steps: Iterable[Step]) -> list[Step]:
+    """One step per figure (its first number, up), for the slower page-block tests."""
+    return list({step.key: step for step in reversed(list(steps)) if step.index == 0}.values())
+
+
+FIRST_STEPS = first_steps(ALL_STEPS)
 
 
 @pytest.mark.parametrize("step", FIRST_STEPS, ids=[s.key for s in FIRST_STEPS])

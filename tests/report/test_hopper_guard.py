@@ -9,7 +9,6 @@ tests/conftest.py (``dense-decode-tflops``), built once with the other mutations
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from typing import TYPE_CHECKING
 
@@ -21,7 +20,15 @@ from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.ledger_hopper import DISAGREEMENTS, HOPPER_CLAIMS, Disagreement, evaluate_disagreements
 from ascend_dsa.report.rules import HOPPER_CHAPTERS, plain
 from tests.conftest import MUTATIONS
-from tests.report.test_claims_guard import DOCS, Step, figure_steps, page_blocks, replace_everywhere, with_leaf
+from tests.report.test_claims_guard import (
+    DOCS,
+    Step,
+    claims_using,
+    figure_steps,
+    first_steps,
+    page_blocks,
+    replace_figure,
+)
 
 if TYPE_CHECKING:
     from tests.conftest import BuildResult
@@ -32,22 +39,12 @@ PAGES = [DOCS / f"{chapter}.md" for chapter in HOPPER_CHAPTERS] + [DOCS / f"{c}.
 
 def users(key: str) -> list[str]:
     """The claims and disagreements that compare, or take as input, the Hopper figure ``key``."""
-    claims = [c.claim_id for c in HOPPER_CLAIMS if key == c.claim_id or key in c.inputs]
-    return claims + [d.key for d in DISAGREEMENTS if key in d.figures]
+    return claims_using(key, HOPPER_CLAIMS) + [d.key for d in DISAGREEMENTS if key in d.figures]
 
 
 def names_a_user(message: str, key: str) -> bool:
     """Whether a FigureMismatch message names a claim or disagreement that uses ``key``."""
     return any(f"claim {name} (" in message or f"disagreement {name} (" in message for name in users(key))
-
-
-def perturb(monkeypatch: pytest.MonkeyPatch, step: Step) -> None:
-    """Give the loaded package one changed published Hopper number, as a changed hopper_figures.py would."""
-    figures = tuple(
-        dataclasses.replace(f, value=with_leaf(f.value, step.index, step.value)) if f.key == step.key else f
-        for f in HOPPER_FIGURES
-    )
-    replace_everywhere(monkeypatch, HOPPER_FIGURES, figures)
 
 
 def test_every_hopper_figure_is_used() -> None:
@@ -73,13 +70,13 @@ def test_shipped_hopper_ledger_passes() -> None:
 @pytest.mark.parametrize("step", ALL_STEPS, ids=[s.label for s in ALL_STEPS])
 def test_every_smallest_change_fails_the_hopper_check(monkeypatch: pytest.MonkeyPatch, step: Step) -> None:
     """One published Hopper number moved by its smallest printed step: the check raises naming a user of it."""
-    perturb(monkeypatch, step)
+    replace_figure(monkeypatch, HOPPER_FIGURES, step)
     with pytest.raises(FigureMismatch) as raised:
         check_claims(source="hopper")
     assert names_a_user(str(raised.value), step.key), str(raised.value)
 
 
-FIRST_STEPS = list({step.key: step for step in reversed(ALL_STEPS) if step.index == 0}.values())
+FIRST_STEPS = first_steps(ALL_STEPS)
 
 
 @pytest.mark.parametrize("step", FIRST_STEPS, ids=[s.key for s in FIRST_STEPS])
@@ -87,7 +84,7 @@ def test_perturbed_figure_fails_every_page_block(monkeypatch: pytest.MonkeyPatch
     """Every block of the two-chips page, in both languages, raises on a changed Hopper figure."""
     blocks = [block for page in PAGES for block in page_blocks(page)]
     assert len(blocks) >= 10
-    perturb(monkeypatch, step)
+    replace_figure(monkeypatch, HOPPER_FIGURES, step)
     for block in blocks:
         with pytest.raises(FigureMismatch) as raised:
             block.run()

@@ -17,7 +17,7 @@ import pytest
 from ascend_dsa import published_head_roofline
 from ascend_dsa.render.svg import FIGURE_CLASS, figure, to_svg
 from tests.site.test_search import BROWSER_QUERIES, EN_BROWSER_QUERIES
-from tests.site_html import page_paths
+from tests.site_html import article, page_html, page_paths
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -83,6 +83,21 @@ def open_page(page: Page, site_url: str, path: str) -> Page:
     """Load ``path`` of the site and wait until the network is idle (scripts ran, fonts loaded)."""
     page.goto(site_url + path, wait_until="networkidle")
     return page
+
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+#: What a test is run across: the edition, the window's width, the system's colour scheme.
+EDITIONS = pytest.mark.parametrize("edition", ["", "en/"])
+WIDTHS = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
+SCHEMES = pytest.mark.parametrize("scheme", ["light", "dark"])
+
+
+def open_at(page: Page, site_url: str, viewport: dict[str, int], path: str, scheme: str = "light") -> Page:
+    """Load ``path`` as :func:`open_page` does, in a window of ``viewport`` with the system's colour ``scheme``."""
+    page.set_viewport_size(viewport)
+    page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
+    return open_page(page, site_url, path)
 
 
 #: JavaScript: decode a PNG (base64) in a canvas and measure it: mean luminance (0 black, 1 white), the share of
@@ -153,9 +168,7 @@ def test_roofline_table_has_the_reports_eight_rows(page: Page, site_url: str, tr
 
 def math_pages(site: Path) -> list[str]:
     """Pages whose HTML holds formulas left by pymdownx.arithmatex."""
-    return [
-        p for p in page_paths(site) if 'class="arithmatex"' in (site / p / "index.html").read_text(encoding="utf-8")
-    ]
+    return [p for p in page_paths(site) if 'class="arithmatex"' in page_html(site, p)]
 
 
 #: JavaScript: whether KaTeX's main font face was declared (by the site's katex.min.css) and has loaded.
@@ -175,9 +188,8 @@ def figure_pages(site: Path) -> list[str]:
     """Pages whose article holds a figure: the package's inline SVG, or an SVG output of a notebook cell."""
     found = []
     for path in page_paths(site):
-        html = (site / path / "index.html").read_text(encoding="utf-8")
-        article = html[html.find("<article") : html.find("</article>")]
-        if FIGURE_MARK in article or NOTEBOOK_FIGURE_MARK in article:
+        text = article(page_html(site, path))
+        if FIGURE_MARK in text or NOTEBOOK_FIGURE_MARK in text:
             found.append(path)
     return found
 
@@ -328,8 +340,6 @@ _WIDE_TABLES = """() => {
     .map((table, index) => [index, Math.round(table.scrollWidth), Math.round(column)])
     .filter(([, width, limit]) => width > limit + 1);
 }"""
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
 
 
 def test_every_page_loads_from_localhost_and_fits_its_tables(
@@ -404,7 +414,7 @@ SCREENSHOT_PAGES = ("discussion/heads-per-core/", "design/", "en/pipeline/", "en
 LIGHT_AT_LEAST, DARK_AT_MOST = 0.8, 0.3
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
+@SCHEMES
 @pytest.mark.parametrize(("width", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])
 def test_screenshots_in_both_schemes_and_widths(
     page: Page, site_url: str, traffic: Traffic, scheme: str, width: str, viewport: dict[str, int]
@@ -414,10 +424,8 @@ def test_screenshots_in_both_schemes_and_widths(
     Each page's viewport is photographed and measured: light pages are mostly white and dark ones mostly dark,
     with text on them (some pixels far from the background, several colours), at the viewport's size.
     """
-    page.set_viewport_size(viewport)
-    page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
     for path in SCREENSHOT_PAGES:
-        open_page(page, site_url, path)
+        open_at(page, site_url, viewport, path, scheme)
         expected = "slate" if scheme == "dark" else "default"
         assert page.locator("body").get_attribute("data-md-color-scheme") == expected
         stats = pixel_stats(page, page.screenshot())
@@ -432,12 +440,10 @@ def test_screenshots_in_both_schemes_and_widths(
     assert traffic.requests
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
+@SCHEMES
 def test_a_figure_draws_in_both_schemes(page: Page, site_url: str, traffic: Traffic, scheme: str) -> None:
     """The roofline chapter's first figure, photographed alone, has lines and text on its background, in colour."""
-    page.set_viewport_size(DESKTOP)
-    page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
-    open_page(page, site_url, "discussion/heads-per-core/")
+    open_at(page, site_url, DESKTOP, "discussion/heads-per-core/", scheme)
     figure_svg = page.locator(FIGURE_SELECTOR).first
     figure_svg.scroll_into_view_if_needed()
     stats = pixel_stats(page, figure_svg.screenshot())
@@ -454,7 +460,7 @@ API_PAGES = (
 _RAW_ROLE = re.compile(r":(?:class|data|func|meth|attr|mod|exc|obj):`?\w")
 
 
-@pytest.mark.parametrize("edition", ["", "en/"])
+@EDITIONS
 def test_api_pages_link_instead_of_raw_roles(page: Page, site_url: str, traffic: Traffic, edition: str) -> None:
     """No Sphinx role shows raw on the API pages; cross-references are links into the same edition's pages."""
     links = 0
@@ -497,19 +503,12 @@ def test_chinese_text_renders_with_real_glyphs(page: Page, site_url: str, traffi
 # that fits at 1280 px and scrolls with a cue at 390 px, lists in cells that break only between items, copy
 # buttons that never cover code; at both widths, in both editions and schemes.
 
-EDITIONS = pytest.mark.parametrize("edition", ["", "en/"])
-WIDTHS = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
-SCHEMES = pytest.mark.parametrize("scheme", ["light", "dark"])
-
 
 def measure_at(
     page: Page, site_url: str, viewport: dict[str, int], path: str, script: str, scheme: str = "light"
 ) -> Any:  # noqa: ANN401 - whatever the script returns, as JSON
     """What ``script`` (JavaScript) returns on ``path`` opened in a window of ``viewport``, in ``scheme``."""
-    page.set_viewport_size(viewport)
-    page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
-    open_page(page, site_url, path)
-    return page.evaluate(script)
+    return open_at(page, site_url, viewport, path, scheme).evaluate(script)
 
 
 #: JavaScript: the article's emoji status marks, and each drawn mark's icon, size and word.
@@ -657,7 +656,7 @@ _FIGURE_TEXT = """(minimum) => [...document.querySelectorAll("article .ascend-fi
 MIN_FIGURE_TEXT_PX = 10.95
 
 
-@pytest.mark.parametrize("edition", ["", "en/"])
+@EDITIONS
 def test_figures_stand_alone(page: Page, built_site: Path, site_url: str, traffic: Traffic, edition: str) -> None:
     """At 1280 px no figure text overlaps another or a legend, none is under 11 px, none leaves the figure."""
     page.set_viewport_size(DESKTOP)
@@ -673,16 +672,14 @@ def test_figures_stand_alone(page: Page, built_site: Path, site_url: str, traffi
     assert traffic.requests
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
+@SCHEMES
 @pytest.mark.parametrize(("edition", "close"), [("", "关闭"), ("en/", "Close")])
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
+@WIDTHS
 def test_full_size_view_shows_the_whole_figure_with_a_close_button(
     page: Page, site_url: str, traffic: Traffic, scheme: str, edition: str, close: str, viewport: dict[str, int]
 ) -> None:
     """The design page's three-panel figure opens whole inside the window, and its close button closes it."""
-    page.set_viewport_size(viewport)
-    page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
-    open_page(page, site_url, f"{edition}design/")
+    open_at(page, site_url, viewport, f"{edition}design/", scheme)
     page.locator("article .ascend-figure").first.click()
     full = page.locator(".ascend-figure--full")
     assert full.count() == 1
@@ -721,16 +718,14 @@ _AI_CORE_TEXT = """() => {
 }"""
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("edition", ["", "en/"])
+@SCHEMES
+@EDITIONS
 @pytest.mark.parametrize(("width", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])
 def test_ai_core_figure_reads_at_both_widths(
     page: Page, site_url: str, traffic: Traffic, scheme: str, edition: str, width: str, viewport: dict[str, int]
 ) -> None:
     """The AI Core figure: every label at least 11 px, none over another, all inside; drawn in both schemes."""
-    page.set_viewport_size(viewport)
-    page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
-    open_page(page, site_url, f"{edition}algorithm/model/")
+    open_at(page, site_url, viewport, f"{edition}algorithm/model/", scheme)
     figure_svg = page.locator(".ascend-figure svg[viewBox='0 0 860 770']")
     figure_svg.scroll_into_view_if_needed()
     measured = page.evaluate(_AI_CORE_TEXT)
@@ -745,7 +740,7 @@ def test_ai_core_figure_reads_at_both_widths(
     assert traffic.requests
 
 
-@pytest.mark.parametrize("edition", ["", "en/"])
+@EDITIONS
 def test_hover_definitions_and_unit_pointer(page: Page, site_url: str, traffic: Traffic, edition: str) -> None:
     """A chapter's first MTE3 carries its definition in the page's language; the chapter points to the figure."""
     page.set_viewport_size(DESKTOP)
@@ -763,7 +758,7 @@ def test_hover_definitions_and_unit_pointer(page: Page, site_url: str, traffic: 
     assert traffic.requests
 
 
-@pytest.mark.parametrize("edition", ["", "en/"])
+@EDITIONS
 def test_tables_download_the_rows_they_show(page: Page, site_url: str, traffic: Traffic, edition: str) -> None:
     """The pipeline page's tables each have a CSV link in the page's language; the file holds the shown rows."""
     page.set_viewport_size(PHONE)
@@ -780,7 +775,7 @@ def test_tables_download_the_rows_they_show(page: Page, site_url: str, traffic: 
     assert traffic.requests
 
 
-@pytest.mark.parametrize("edition", ["", "en/"])
+@EDITIONS
 def test_api_names_link_both_ways(page: Page, site_url: str, traffic: Traffic, edition: str) -> None:
     """algorithm/flow's blocked_sparse_attn_fwd goes to its entry; the entry's page lists flow among its users."""
     page.set_viewport_size(DESKTOP)

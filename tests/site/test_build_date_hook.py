@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.site.test_hooks import load_hook
+from tests.conftest import load_hook
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -15,8 +15,7 @@ from markdown_exec import ExecutionError, validator
 from mkdocs.exceptions import Abort
 
 from ascend_dsa.errors import FigureMismatch, Mismatch
-from tests.conftest import mkdocs_serve, wait_for_text
-from tests.site.test_hooks import load_hook
+from tests.conftest import load_hook, mkdocs_serve, wait_for_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.site_html import article, page_html
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -23,7 +25,5 @@ RELIES_ON = [
 @pytest.mark.parametrize(("chapter", "target"), RELIES_ON)
 def test_chapter_links_what_it_relies_on(built_site: Path, edition: str, chapter: str, target: str) -> None:
     """The chapter's article holds a relative link to the chapter it builds on."""
-    html = (built_site / edition / chapter / "index.html").read_text(encoding="utf-8")
-    article = html[html.find("<article") : html.find("</article>")]
     up = "../" * chapter.count("/")
-    assert f'href="{up}{target}"' in article
+    assert f'href="{up}{target}"' in article(page_html(built_site, f"{edition}{chapter}"))

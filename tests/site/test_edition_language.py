@@ -13,7 +13,7 @@ import pytest
 
 from ascend_dsa import cli
 from ascend_dsa.render.fences import blank_fences
-from tests.site_html import page_paths
+from tests.site_html import article, page_html, page_paths
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -31,21 +31,13 @@ _NUMBERED_ANCHOR = re.compile(r"^[^.]*_\d+$")
 _MARKDOWN_HEADING = re.compile(r"^#{1,6} (?P<text>.*?)(?: \{#(?P<id>[A-Za-z][\w-]*)\})?$")
 
 
-def _html(site: Path, path: str) -> str:
-    return (site / path / "index.html").read_text(encoding="utf-8")
-
-
-def _article(html: str) -> str:
-    return html[html.find("<article") : html.find("</article>")]
-
-
 @pytest.mark.parametrize(("edition", "lang"), [("", "zh"), ("en/", "en")])
 def test_api_reference_labels_are_in_the_editions_language(built_site: Path, edition: str, lang: str) -> None:
     """mkdocstrings' section titles and table heads (Returns, Raises, Type...) speak the edition's language."""
     labels = set()
     for path in page_paths(built_site):
         if path.startswith(f"{edition}reference/api/") and (edition or not path.startswith("en/")):
-            for title, head in _SECTION_LABEL.findall(_article(_html(built_site, path))):
+            for title, head in _SECTION_LABEL.findall(article(page_html(built_site, path))):
                 labels.add((title or head).strip())
     assert labels, edition
     chinese = {label for label in labels if CJK.search(label)}
@@ -58,7 +50,7 @@ def test_tooltips_permalinks_and_meta_are_in_the_editions_language(built_site: P
     for path in page_paths(built_site):
         if path.startswith("en/") != (edition == "en/"):
             continue
-        html = _html(built_site, path)
+        html = page_html(built_site, path)
         toggles, permalinks = _TOGGLE_TITLES.findall(html), _PERMALINK_TITLES.findall(html)
         descriptions = _DESCRIPTION.findall(html)
         assert len(toggles) == 3, path
@@ -72,7 +64,7 @@ def test_tooltips_permalinks_and_meta_are_in_the_editions_language(built_site: P
 
 def test_cli_reference_summaries_follow_the_edition(built_site: Path) -> None:
     """The Chinese command-line page gives each command a Chinese summary; the English page the program's own."""
-    zh, en = _article(_html(built_site, "reference/cli/")), _article(_html(built_site, "en/reference/cli/"))
+    zh, en = article(page_html(built_site, "reference/cli/")), article(page_html(built_site, "en/reference/cli/"))
     for module in cli.SUBCOMMANDS:
         assert module.HELP_ZH.split("（")[0][:12] in zh, module.NAME
         assert f"<p>{module.HELP_ZH}" not in en, module.NAME
@@ -85,8 +77,8 @@ def test_chinese_headings_share_their_english_twins_anchors(built_site: Path) ->
     for path in page_paths(built_site):
         if path.startswith("en/"):
             continue
-        zh_ids = _HEADING_ID.findall(_article(_html(built_site, path)))
-        en_ids = _HEADING_ID.findall(_article(_html(built_site, f"en/{path}")))
+        zh_ids = _HEADING_ID.findall(article(page_html(built_site, path)))
+        en_ids = _HEADING_ID.findall(article(page_html(built_site, f"en/{path}")))
         assert zh_ids == en_ids, path
         assert not [anchor for anchor in zh_ids if _NUMBERED_ANCHOR.search(anchor)], (path, zh_ids)
         checked += len(zh_ids)

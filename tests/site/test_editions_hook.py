@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
+
+from tests.conftest import load_hook
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -18,42 +19,33 @@ HEAD = (
 )
 
 
-def load_hook(root: Path) -> Any:  # noqa: ANN401 - a module loaded from a file
-    spec = importlib.util.spec_from_file_location("editions_hook", root / "hooks" / "editions.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_english_page_gets_english_base_and_twin_links(project_root: Path) -> None:
+def test_english_page_gets_english_base_and_twin_links() -> None:
     """An English notebook page: base ends in en/, the selector links both twins relatively, no alternate tags."""
-    html = load_hook(project_root).rewrite_page(HEAD, "en/design/what-if/")
+    html = load_hook("editions").rewrite_page(HEAD, "en/design/what-if/")
     assert '"base": "../../../en/"' in html
     assert '<a href="../../../design/what-if/" hreflang="zh"' in html
     assert '<a href="../../../en/design/what-if/" hreflang="en"' in html
     assert 'rel="alternate"' not in html
 
 
-def test_chinese_page_keeps_its_base(project_root: Path) -> None:
+def test_chinese_page_keeps_its_base() -> None:
     """A Chinese page keeps Material's base; its English twin is en/ plus its own URL."""
-    html = load_hook(project_root).rewrite_page(HEAD, "pipeline/")
+    html = load_hook("editions").rewrite_page(HEAD, "pipeline/")
     assert '"base": "../../.."' in html
     assert '<a href="../en/pipeline/" hreflang="en"' in html
     assert '<a href="../pipeline/" hreflang="zh"' in html
 
 
-def test_twin_url_rejects_unknown_language(project_root: Path) -> None:
+def test_twin_url_rejects_unknown_language() -> None:
     """Only zh and en are editions."""
     with pytest.raises(ValueError, match="'fr'"):
-        load_hook(project_root).twin_url("pipeline/", "fr")
+        load_hook("editions").twin_url("pipeline/", "fr")
 
 
-def test_english_sitemap_keeps_english_urls(project_root: Path) -> None:
+def test_english_sitemap_keeps_english_urls() -> None:
     """en/sitemap.xml lists the English pages only."""
     sitemap = "<urlset>\n<url><loc>http://h/a/</loc></url>\n<url><loc>http://h/en/a/</loc></url>\n</urlset>"
-    english = load_hook(project_root).english_sitemap(sitemap, "http://h/")
+    english = load_hook("editions").english_sitemap(sitemap, "http://h/")
     assert "http://h/en/a/" in english
     assert "<loc>http://h/a/</loc>" not in english
 
@@ -65,9 +57,9 @@ def test_built_site_has_english_sitemap_and_no_alternate_links(built_site: Path)
         assert '<link rel="alternate"' not in (built_site / page).read_text(encoding="utf-8")
 
 
-def test_not_found_page_offers_both_home_pages(project_root: Path) -> None:
+def test_not_found_page_offers_both_home_pages() -> None:
     """The 404 page, served at any URL, links each edition's home under the site's path."""
-    html = load_hook(project_root).rewrite_not_found(HEAD, "/docs")
+    html = load_hook("editions").rewrite_not_found(HEAD, "/docs")
     assert '<a href="/docs/" hreflang="zh"' in html
     assert '<a href="/docs/en/" hreflang="en"' in html
     assert 'rel="alternate"' not in html

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
 import textwrap
-from types import ModuleType, SimpleNamespace
+from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 import nbformat
@@ -15,28 +14,13 @@ import pytest
 from markdown_exec import formatter, validator
 from mkdocs.exceptions import PluginError
 
-from tests.conftest import ROOT, build_site, copy_project, mkdocs_serve, perturb, wait_for_text
+from tests.conftest import ROOT, build_site, copy_project, load_hook, mkdocs_serve, perturb, wait_for_text
 from tests.site.test_offline import external_resources
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from tests.conftest import ProjectCopy
-
-
-def load_hook(name: str) -> ModuleType:
-    """Import hooks/<name>.py as MkDocs does, by path, with hooks/ on the import path while it loads."""
-    spec = importlib.util.spec_from_file_location(f"hook_{name}", ROOT / "hooks" / f"{name}.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    sys.path.insert(0, str(ROOT / "hooks"))
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(ROOT / "hooks"))
-    return module
 
 
 _RELOAD_SCRIPT = textwrap.dedent(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import nbformat
 
-from tests.site.test_hooks import load_hook
+from tests.conftest import load_hook
 
 CELLS = load_hook("notebook_cells")
 

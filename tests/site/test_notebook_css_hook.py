@@ -2,41 +2,33 @@
 
 from __future__ import annotations
 
-import importlib.util
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
+
+from tests.conftest import load_hook
 
 if TYPE_CHECKING:
     from pathlib import Path
 
 
-def load_hook(root: Path) -> Any:  # noqa: ANN401 - a module loaded from a file
-    spec = importlib.util.spec_from_file_location("notebook_css_hook", root / "hooks" / "notebook_css.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_prune_keeps_used_rules_only(project_root: Path) -> None:
+def test_prune_keeps_used_rules_only() -> None:
     """Rules naming an absent class go; element rules, :not()/:is() alternatives, @media and @charset stay."""
     css = (
         '@charset "UTF-8";.w{--x: 1}.w .used{a:b}.w .unused{c:d}.w :is(.used,.other) p{e:f}'
         ".w .used:not(.absent){g:h}@media (max-width:1px){.w .unused{i:j}.w .used{k:l}}table{m:n}"
         '.w .a,.w .unused{o:p}.w .s::before{content:"}"}'
     )
-    pruned = load_hook(project_root).prune(css, {"w", "used", "a", "s"})
+    pruned = load_hook("notebook_css").prune(css, {"w", "used", "a", "s"})
     assert pruned == (
         '@charset "UTF-8";.w{--x: 1}.w .used{a:b}.w :is(.used,.other) p{e:f}.w .used:not(.absent){g:h}'
         '@media (max-width:1px){.w .used{k:l}}table{m:n}.w .a{o:p}.w .s::before{content:"}"}'
     )
 
 
-def test_only_notebook_pages_and_large_sheets(project_root: Path) -> None:
+def test_only_notebook_pages_and_large_sheets() -> None:
     """A page without a notebook, and a notebook page's small style blocks, are left alone."""
-    hook = load_hook(project_root)
+    hook = load_hook("notebook_css")
     small = '<div class="jupyter-wrapper"><style>.gone{a:b}</style></div>'
     assert hook.prune_page(small) == small
     plain = "<style>" + ".gone{a:b}" * 20_000 + "</style>"

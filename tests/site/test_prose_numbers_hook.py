@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import pytest
 from mkdocs.exceptions import PluginError
 
-from tests.site.test_hooks import load_hook
+from tests.conftest import load_hook
 
 if TYPE_CHECKING:
     from pathlib import Path

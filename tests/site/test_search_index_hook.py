@@ -2,47 +2,39 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
+
+from tests.conftest import load_hook
 
 if TYPE_CHECKING:
     from pathlib import Path
 
 
-def load_hook(root: Path) -> Any:  # noqa: ANN401 - a module loaded from a file
-    spec = importlib.util.spec_from_file_location("search_index_hook", root / "hooks" / "search_index.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_index_is_rewritten_as_utf8(project_root: Path, tmp_path: Path) -> None:
+def test_index_is_rewritten_as_utf8(tmp_path: Path) -> None:
     """Escaped Chinese and zero-width spaces become raw UTF-8; the parsed JSON is unchanged and smaller."""
     index = tmp_path / "search" / "search_index.json"
     index.parent.mkdir()
     data = {"config": {"lang": ["zh"]}, "docs": [{"location": "", "title": "前言", "text": "对应\u200b报告"}]}
     index.write_text(json.dumps(data), encoding="utf-8")
     before = index.stat().st_size
-    load_hook(project_root).on_post_build({"site_dir": str(tmp_path)})
+    load_hook("search_index").on_post_build({"site_dir": str(tmp_path)})
     text = index.read_text(encoding="utf-8")
     assert "\\u" not in text
     assert json.loads(text) == data
     assert index.stat().st_size < before
 
 
-def test_index_is_split_per_edition(project_root: Path, tmp_path: Path) -> None:
+def test_index_is_split_per_edition(tmp_path: Path) -> None:
     """English pages go to en/search/ relative to en/, configured for English, British spellings twinned."""
     index = tmp_path / "search" / "search_index.json"
     index.parent.mkdir()
     zh = {"location": "pipeline/", "title": "流水线", "text": "流水\u200b线"}
     en = {"location": "en/pipeline/", "title": "The\u200bpipeline", "text": "dequantisation is synchronised"}
     index.write_text(json.dumps({"config": {"lang": ["zh", "en"], "fields": {}}, "docs": [zh, en]}), "utf-8")
-    load_hook(project_root).on_post_build({"site_dir": str(tmp_path)})
+    load_hook("search_index").on_post_build({"site_dir": str(tmp_path)})
     chinese = json.loads(index.read_text(encoding="utf-8"))
     english = json.loads((tmp_path / "en" / "search" / "search_index.json").read_text(encoding="utf-8"))
     assert (chinese["config"]["lang"], chinese["docs"]) == (["zh"], [zh])
@@ -54,17 +46,17 @@ def test_index_is_split_per_edition(project_root: Path, tmp_path: Path) -> None:
     assert "spellings" in english["config"]["fields"]
 
 
-def test_entries_dropped_as_duplicates_come_back_to_the_english_index(project_root: Path) -> None:
+def test_entries_dropped_as_duplicates_come_back_to_the_english_index() -> None:
     """mkdocs-static-i18n drops an English entry equal to its Chinese twin; the English index gets it back."""
     zh_page = {"location": "gather2/", "title": "gather2", "text": ""}
     zh_section = {"location": "gather2/#x", "title": "问题", "text": "请求"}
     en_section = {"location": "en/gather2/#x", "title": "The problem", "text": "requests"}
     data = {"config": {"lang": ["zh", "en"], "fields": {}}, "docs": [zh_page, zh_section, en_section]}
-    _, english = load_hook(project_root).split_index(data)
+    _, english = load_hook("search_index").split_index(data)
     assert [doc["location"] for doc in english["docs"]] == ["gather2/", "gather2/#x"]  # page first, as Material needs
 
 
-def test_figures_tables_and_permalinks_leave_the_index(project_root: Path) -> None:
+def test_figures_tables_and_permalinks_leave_the_index() -> None:
     """SVG, tables, code, citation notes and "¶" permalinks carry Material's data-search-exclude; prose does not."""
     html = (
         '<p>x</p><svg width="1"><text>0</text></svg><table>\n<tr></tr></table><a class="anchor-link">¶</a>'
@@ -74,7 +66,7 @@ def test_figures_tables_and_permalinks_leave_the_index(project_root: Path) -> No
         '<div class="jp-OutputPrompt">Out[1]:</div><div class="jp-RenderedMarkdown jp-OutputArea-output">1</div>'
         '<div class="jp-MarkdownOutput">prose</div>'
     )
-    marked = load_hook(project_root).exclude_from_search(html)
+    marked = load_hook("search_index").exclude_from_search(html)
     assert marked.count("data-search-exclude") == 10
     assert '<div class="jp-MarkdownOutput">prose' in marked
     assert "<p>x</p>" in marked
@@ -83,7 +75,7 @@ def test_figures_tables_and_permalinks_leave_the_index(project_root: Path) -> No
     assert "<blockquote><p>A quoted thought." in marked
 
 
-def test_segmenter_bound_is_patched(project_root: Path, tmp_path: Path) -> None:
+def test_segmenter_bound_is_patched(tmp_path: Path) -> None:
     """The worker's query segmenter tries the whole query; a changed worker fails the build with its name."""
     workers = tmp_path / "assets" / "javascripts" / "workers"
     workers.mkdir(parents=True)
@@ -91,7 +83,7 @@ def test_segmenter_bound_is_patched(project_root: Path, tmp_path: Path) -> None:
     (tmp_path / "search" / "search_index.json").write_text('{"docs": []}', encoding="utf-8")
     worker = workers / "search.abc.min.js"
     worker.write_text("for(let o=s+1;o<t.length;o++)t.slice(s,o)in e;n[a]&&a<t.length-1&&x", encoding="utf-8")
-    hook = load_hook(project_root)
+    hook = load_hook("search_index")
     hook.on_post_build({"site_dir": str(tmp_path)})
     patched = worker.read_text(encoding="utf-8")
     assert patched.startswith("for(let o=s+1;o<=t.length;o++)t.slice(s,o)in e;n[a]&&a<t.length&&x\n")
@@ -103,9 +95,9 @@ def test_segmenter_bound_is_patched(project_root: Path, tmp_path: Path) -> None:
         hook.on_post_build({"site_dir": str(tmp_path)})
 
 
-def test_no_index_no_error(project_root: Path, tmp_path: Path) -> None:
+def test_no_index_no_error(tmp_path: Path) -> None:
     """A build without search leaves nothing to rewrite and raises nothing."""
-    load_hook(project_root).on_post_build({"site_dir": str(tmp_path)})
+    load_hook("search_index").on_post_build({"site_dir": str(tmp_path)})
     assert not (tmp_path / "search").exists()
 
 

@@ -8,20 +8,14 @@ import json
 import re
 from typing import TYPE_CHECKING
 
-from tests.site_html import page_paths
+from tests.site_html import article, page_html, page_paths
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-_ARTICLE = re.compile(r"<article\b.*?</article>", re.DOTALL)
 _TABLE = re.compile(r"<table\b.*?</table>", re.DOTALL)
 _BODY_ROW = re.compile(r"<tr>\s*<td")
 _DOWNLOAD = re.compile(r'<p class="ascend-download" data-search-exclude><a href="([^"]+)" download>([^<]+)</a></p>')
-
-
-def _article(site: Path, path: str) -> str:
-    found = _ARTICLE.search((site / path / "index.html").read_text(encoding="utf-8"))
-    return found.group(0) if found else ""
 
 
 def test_every_computed_table_downloads_its_rows(built_site: Path) -> None:
@@ -30,9 +24,9 @@ def test_every_computed_table_downloads_its_rows(built_site: Path) -> None:
     for path in page_paths(built_site):
         if "reference/api/" in path:
             continue
-        article = _article(built_site, path)
-        tables = _TABLE.findall(article)
-        links = [(href, label) for href, label in _DOWNLOAD.findall(article) if href.endswith(".csv")]
+        text = article(page_html(built_site, path))
+        tables = _TABLE.findall(text)
+        links = [(href, label) for href, label in _DOWNLOAD.findall(text) if href.endswith(".csv")]
         assert len(links) == len(tables), path
         for table, (href, label) in zip(tables, links, strict=True):
             assert label == ("Download CSV" if path.startswith("en/") else "下载 CSV"), path
@@ -45,10 +39,10 @@ def test_every_computed_table_downloads_its_rows(built_site: Path) -> None:
 def test_claims_ledger_downloads_json(built_site: Path) -> None:
     """The claims page links one JSON file holding every claim its summary counts, in each edition."""
     for edition in ("", "en/"):
-        article = _article(built_site, f"{edition}reference/claims/")
-        (href,) = [h for h, _ in _DOWNLOAD.findall(article) if h.endswith(".json")]
+        text = article(page_html(built_site, f"{edition}reference/claims/"))
+        (href,) = [h for h, _ in _DOWNLOAD.findall(text) if h.endswith(".json")]
         records = json.loads((built_site / f"{edition}reference/claims" / href).read_text(encoding="utf-8"))
-        counted = re.search(r"(?:共 )?(\d+)(?: 条，| claims, )(\d+)", article)
+        counted = re.search(r"(?:共 )?(\d+)(?: 条，| claims, )(\d+)", text)
         assert counted is not None, edition
         assert len(records) == int(counted.group(1))
         assert sum(r["agrees"] for r in records) == int(counted.group(2))
@@ -60,10 +54,10 @@ def test_every_chapter_naming_a_unit_points_to_the_ai_core_figure(built_site: Pa
     for path in page_paths(built_site):
         if "reference/" in path or path.endswith(("algorithm/model/", "what-if/")):
             continue
-        article = _article(built_site, path)
-        if "<abbr" not in article:
+        text = article(page_html(built_site, path))
+        if "<abbr" not in text:
             continue
         pointer = r'<blockquote[^>]*>(?:(?!</blockquote>).)*href="[^"]*model/#ai-core"'
-        assert re.search(pointer, article, re.DOTALL), path
+        assert re.search(pointer, text, re.DOTALL), path
         pointed += 1
     assert pointed >= 30

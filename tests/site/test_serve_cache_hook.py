@@ -7,15 +7,12 @@ import os
 import subprocess
 import sys
 import textwrap
-import time
-import urllib.request
 from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.conftest import mkdocs_env, mkdocs_serve, wait_for_text
-from tests.site.test_hooks import load_hook
+from tests.conftest import load_hook, mkdocs_env, mkdocs_serve, wait_for_text
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -163,14 +160,7 @@ def test_serve_shows_a_src_edit_in_the_blocks_that_import_it_and_reuses_the_rest
         other = wait_for_text(f"{base}optimizations/icache/", "</html>", timeout_s=30)
         assert "build-guard-error" not in other
         figures.write_text(right, encoding="utf-8")
-        deadline = time.monotonic() + 240
-        while time.monotonic() < deadline:
-            with urllib.request.urlopen(page, timeout=60) as response:  # noqa: S310 - our own server on 127.0.0.1
-                if b"build-guard-error" not in response.read():
-                    break
-            time.sleep(0.5)
-        else:
-            pytest.fail("the page kept its error box after the figure was mended")
+        wait_for_text(page, "build-guard-error", timeout_s=240, absent=True)
         assert server.poll() is None
 
 
