@@ -323,10 +323,10 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         """Log nothing."""
 
 
-@pytest.fixture(scope="session")
-def site_url(built_site: Path) -> Iterator[str]:
-    """The built site served over HTTP on 127.0.0.1 at an ephemeral port, for the browser tests."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(built_site)))
+@contextlib.contextmanager
+def serving(directory: Path) -> Iterator[str]:
+    """``directory`` served over HTTP on 127.0.0.1 at an ephemeral port while the ``with`` block runs: its URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(directory)))
     thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
     thread.start()
     try:
@@ -335,6 +335,13 @@ def site_url(built_site: Path) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join()
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site: Path) -> Iterator[str]:
+    """The built site served over HTTP on 127.0.0.1 at an ephemeral port, for the browser tests."""
+    with serving(built_site) as url:
+        yield url
 
 
 def running_in_ci() -> bool:

@@ -3,14 +3,11 @@ wait_for_text, which waits for a served page to show a text or to lose it."""
 
 from __future__ import annotations
 
-import functools
-import threading
-from http.server import ThreadingHTTPServer
 from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.conftest import CHROMIUM, _QuietHandler, free_port, require_chromium, running_in_ci, wait_for_text
+from tests.conftest import CHROMIUM, free_port, require_chromium, running_in_ci, serving, wait_for_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -54,15 +51,8 @@ def test_chromium_is_debians() -> None:
 def served_page(tmp_path: Path) -> Iterator[str]:
     """The URL of a page reading "built", served from ``tmp_path`` on 127.0.0.1."""
     (tmp_path / "index.html").write_text("built", encoding="utf-8")
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(tmp_path)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    with serving(tmp_path) as url:
+        yield url
 
 
 def test_wait_for_text_returns_the_body_once_the_text_shows_or_is_gone(served_page: str) -> None:
