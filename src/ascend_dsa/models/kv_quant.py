@@ -20,8 +20,7 @@ from numpy.typing import NDArray
 
 from ascend_dsa.facts.kv_formats import ELEMENT_BITS, ELEMENT_MAX, KvTokenFormat, token_format
 from ascend_dsa.facts.provenance import Source
-from ascend_dsa.models.arrays import require_array, require_elements
-from ascend_dsa.units import MiB
+from ascend_dsa.models.arrays import require_array, require_elements, row_chunks
 from ascend_dsa.validate import require_bool
 
 if TYPE_CHECKING:
@@ -32,9 +31,6 @@ UE8M0_SCALE_INV_FLOOR: Final = 1e-4
 #: FlashMLA's clamp of the FP4 e4m3 scale: the smallest e4m3 subnormal and the largest e4m3 (tests/quant.py:114).
 E4M3_SCALE_RANGE: Final = (2.0**-9, ELEMENT_MAX["e4m3"])
 QUANT_PY_SOURCE: Final = Source("FlashMLA tests/quant.py @ 9a7d253, quantize_k_cache (lines 58-133)", "code")
-
-#: Largest float32 temporaries one step of the quantiser keeps (a chunk of tokens at a time); only memory, not results.
-CHUNK_BYTES: Final = 16 * MiB
 FLOAT32_MAX: Final = float(np.finfo(np.float32).max)
 
 E4M3 = np.dtype(ml_dtypes.float8_e4m3fn)
@@ -87,10 +83,8 @@ def _float32_chunk(array: NDArray[Any], rows: slice) -> NDArray[np.float32]:
 
 
 def _token_chunks(tokens: int, dims: int) -> Iterator[slice]:
-    """Consecutive slices of tokens whose float64 temporaries (``[chunk, dims]``) stay within ``CHUNK_BYTES``."""
-    step = max(1, CHUNK_BYTES // (dims * np.dtype(np.float64).itemsize))
-    for first in range(0, tokens, step):
-        yield slice(first, min(first + step, tokens))
+    """Consecutive slices of tokens whose float64 temporaries (``[chunk, dims]``) stay within ``arrays.CHUNK_BYTES``."""
+    return row_chunks(tokens, dims * np.dtype(np.float64).itemsize)
 
 
 def _check_representable(
