@@ -111,8 +111,6 @@ def matrix_fma_rate(spec: AnyChip) -> tuple[str, int]:
 
 def as_chip(spec: AnyChip) -> ChipSpec:
     """``spec`` as a ChipSpec: an AscendSpec's AI Core, L2, L0C and one VECTOR Core's UB, sources kept."""
-    if isinstance(spec, ChipSpec):
-        return spec
     spec = require_chip(spec)
     if isinstance(spec, ChipSpec):
         return spec
@@ -143,7 +141,11 @@ def as_chip(spec: AnyChip) -> ChipSpec:
 
 def bandwidth_bytes_per_cycle_per_core(spec: AnyChip) -> float:
     """Bytes one core can draw per cycle when all cores share the bounding bandwidth evenly."""
-    spec = require_chip(spec)
+    return _bandwidth_bytes_per_cycle_per_core(require_chip(spec))
+
+
+def _bandwidth_bytes_per_cycle_per_core(spec: AnyChip) -> float:
+    """[`bandwidth_bytes_per_cycle_per_core`][] of a ``spec`` already checked (the package's own callers)."""
     if isinstance(spec, AscendSpec):
         return _l2_bytes_per_cycle_per_core(spec)
     rate = spec.bandwidth_bytes_per_s / spec.cores / spec.clock_hz
