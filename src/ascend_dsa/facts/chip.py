@@ -86,8 +86,7 @@ class ChipSpec:
 
     def with_overrides(self, **changes: Any) -> ChipSpec:  # noqa: ANN401 - values are checked by __post_init__
         """A copy with some numbers changed; each changed field's source becomes a what-if assumption."""
-        current = {name: getattr(self, name) for name in CHIP_FIELD_UNITS}
-        name, sources = overridden_preset(self.name, self.sources, CHIP_FIELD_UNITS, current, changes)
+        name, sources = overridden_preset(self, CHIP_FIELD_UNITS, changes)
         return dataclasses.replace(self, name=name, sources=sources, **changes)
 
 

@@ -89,9 +89,7 @@ class AscendSpec:
 
     def with_overrides(self, **changes: Any) -> AscendSpec:  # noqa: ANN401 - values are checked by __post_init__
         """A copy with some fields changed; each changed field's source becomes a what-if assumption."""
-        numeric = numeric_fields()
-        current = {name: getattr(self, name) for name in numeric}
-        name, sources = overridden_preset(self.name, self.sources, numeric, current, changes)
+        name, sources = overridden_preset(self, numeric_fields(), changes)
         return dataclasses.replace(self, name=name, sources=sources, **changes)
 
 
