@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeAlias
 
-from ascend_dsa.facts.hardware import AscendSpec, _l2_bytes_per_cycle_per_core
-from ascend_dsa.facts.provenance import Source, check_sources, overridden_preset
+from ascend_dsa.facts.hardware import AscendSpec, _check_preset_numbers, _l2_bytes_per_cycle_per_core
+from ascend_dsa.facts.provenance import Source, overridden_preset
 from ascend_dsa.lang import Text
-from ascend_dsa.validate import LARGEST_EXACT_WHOLE, finite_result, require_finite, require_instance, require_int
+from ascend_dsa.validate import finite_result, require_finite, require_instance
 
 #: The numeric fields of a ChipSpec, each with its unit (tables and error messages).
 CHIP_FIELD_UNITS: Mapping[str, str] = MappingProxyType(
@@ -30,7 +30,13 @@ CHIP_FIELD_UNITS: Mapping[str, str] = MappingProxyType(
         "staging_bytes_per_core": "B",
     }
 )
-_RATES = ("clock_hz", "bandwidth_bytes_per_s")
+#: The fields of a ChipSpec that count things (the others are rates).
+_WHOLE_NUMBER_FIELDS = (
+    "matrix_flop_per_cycle_per_core",
+    "cores",
+    "accumulator_bytes_per_core",
+    "staging_bytes_per_core",
+)
 
 
 @dataclass(frozen=True)
@@ -59,25 +65,12 @@ class ChipSpec:
         require_instance("name", self.name, str)
         for name in ("bandwidth", "accumulator", "staging"):
             require_instance(name, getattr(self, name), Text)
-        if not isinstance(self.sources, Mapping):
-            raise TypeError(f"sources must map field names to Source, got {self.sources!r}")
-        check_sources(self.sources, CHIP_FIELD_UNITS, "chip")
-        for name, unit in CHIP_FIELD_UNITS.items():
-            value = getattr(self, name)
-            if name in _RATES:
-                try:
-                    checked: float = require_finite(name, value, positive=True)
-                except ValueError:
-                    raise ValueError(f"{name} must be a positive finite number of {unit}, got {value!r}") from None
-            else:
-                checked = require_int(name, value, minimum=1, maximum=LARGEST_EXACT_WHOLE)
-            object.__setattr__(self, name, checked)
+        _check_preset_numbers(self, CHIP_FIELD_UNITS, _WHOLE_NUMBER_FIELDS, "chip")
         if self.matrix_flop_per_cycle_per_core % 2:
             raise ValueError(
                 "matrix_flop_per_cycle_per_core must be even (two FLOP per multiply-add), "
                 f"got {self.matrix_flop_per_cycle_per_core}"
             )
-        object.__setattr__(self, "sources", MappingProxyType(dict(self.sources)))
 
     @property
     def matrix_fma_per_cycle_per_core(self) -> int:
