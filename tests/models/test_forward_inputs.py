@@ -11,7 +11,7 @@ from ascend_dsa.models.forward_inputs import ForwardInputs, largest_magnitude, t
 from ascend_dsa.models.reference import output_tolerance, sparse_attn_fwd
 from ascend_dsa.units import MiB
 
-#: The gather budget: 16 MiB of gathered keys and scores at once (forward_inputs.GATHER_BUDGET_BYTES).
+#: The gather budget: 16 MiB of gathered keys and scores at once (arrays.CHUNK_BYTES).
 BUDGET_BYTES = 16 * MiB
 
 

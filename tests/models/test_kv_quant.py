@@ -24,7 +24,7 @@ from ascend_dsa.facts.kv_formats import (
     check_token_bytes,
     token_format,
 )
-from ascend_dsa.models import kv_quant
+from ascend_dsa.models import arrays
 from ascend_dsa.models.kv_quant import _GRIDS, dequantize_tokens, quantize_tokens, roundtrip_error_bound
 from ascend_dsa.models.mte2 import copies_per_token, token_byte_ranges
 from tests.flashmla_quant import quantize_fp4, quantize_fp8
@@ -289,5 +289,5 @@ def test_quantisation_works_a_chunk_of_tokens_at_a_time() -> None:
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert kv_quant.CHUNK_BYTES == 16 * 2**20  # the module's stated budget
-    assert peak <= 10 * kv_quant.CHUNK_BYTES + values.nbytes
+    assert arrays.CHUNK_BYTES == 16 * 2**20  # the models' stated budget
+    assert peak <= 10 * arrays.CHUNK_BYTES + values.nbytes

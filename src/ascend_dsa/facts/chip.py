@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeAlias
 
-from ascend_dsa.facts.hardware import AscendSpec, _l2_bytes_per_cycle_per_core
-from ascend_dsa.facts.provenance import Source, check_sources, overridden_preset
+from ascend_dsa.facts.hardware import AscendSpec, _check_preset_numbers, _l2_bytes_per_cycle_per_core
+from ascend_dsa.facts.provenance import Source, overridden_preset
 from ascend_dsa.lang import Text
-from ascend_dsa.validate import LARGEST_EXACT_WHOLE, finite_result, require_finite, require_instance, require_int
+from ascend_dsa.validate import finite_result, require_finite, require_instance
 
 #: The numeric fields of a ChipSpec, each with its unit (tables and error messages).
 CHIP_FIELD_UNITS: Mapping[str, str] = MappingProxyType(
@@ -30,7 +30,13 @@ CHIP_FIELD_UNITS: Mapping[str, str] = MappingProxyType(
         "staging_bytes_per_core": "B",
     }
 )
-_RATES = ("clock_hz", "bandwidth_bytes_per_s")
+#: The fields of a ChipSpec that count things (the others are rates).
+_WHOLE_NUMBER_FIELDS = (
+    "matrix_flop_per_cycle_per_core",
+    "cores",
+    "accumulator_bytes_per_core",
+    "staging_bytes_per_core",
+)
 
 
 @dataclass(frozen=True)
@@ -59,25 +65,12 @@ class ChipSpec:
         require_instance("name", self.name, str)
         for name in ("bandwidth", "accumulator", "staging"):
             require_instance(name, getattr(self, name), Text)
-        if not isinstance(self.sources, Mapping):
-            raise TypeError(f"sources must map field names to Source, got {self.sources!r}")
-        check_sources(self.sources, CHIP_FIELD_UNITS, "chip")
-        for name, unit in CHIP_FIELD_UNITS.items():
-            value = getattr(self, name)
-            if name in _RATES:
-                try:
-                    checked: float = require_finite(name, value, positive=True)
-                except ValueError:
-                    raise ValueError(f"{name} must be a positive finite number of {unit}, got {value!r}") from None
-            else:
-                checked = require_int(name, value, minimum=1, maximum=LARGEST_EXACT_WHOLE)
-            object.__setattr__(self, name, checked)
+        _check_preset_numbers(self, CHIP_FIELD_UNITS, _WHOLE_NUMBER_FIELDS, "chip")
         if self.matrix_flop_per_cycle_per_core % 2:
             raise ValueError(
                 "matrix_flop_per_cycle_per_core must be even (two FLOP per multiply-add), "
                 f"got {self.matrix_flop_per_cycle_per_core}"
             )
-        object.__setattr__(self, "sources", MappingProxyType(dict(self.sources)))
 
     @property
     def matrix_fma_per_cycle_per_core(self) -> int:
@@ -86,8 +79,7 @@ class ChipSpec:
 
     def with_overrides(self, **changes: Any) -> ChipSpec:  # noqa: ANN401 - values are checked by __post_init__
         """A copy with some numbers changed; each changed field's source becomes a what-if assumption."""
-        current = {name: getattr(self, name) for name in CHIP_FIELD_UNITS}
-        name, sources = overridden_preset(self.name, self.sources, CHIP_FIELD_UNITS, current, changes)
+        name, sources = overridden_preset(self, CHIP_FIELD_UNITS, changes)
         return dataclasses.replace(self, name=name, sources=sources, **changes)
 
 
@@ -111,8 +103,6 @@ def matrix_fma_rate(spec: AnyChip) -> tuple[str, int]:
 
 def as_chip(spec: AnyChip) -> ChipSpec:
     """``spec`` as a ChipSpec: an AscendSpec's AI Core, L2, L0C and one VECTOR Core's UB, sources kept."""
-    if isinstance(spec, ChipSpec):
-        return spec
     spec = require_chip(spec)
     if isinstance(spec, ChipSpec):
         return spec
@@ -143,7 +133,11 @@ def as_chip(spec: AnyChip) -> ChipSpec:
 
 def bandwidth_bytes_per_cycle_per_core(spec: AnyChip) -> float:
     """Bytes one core can draw per cycle when all cores share the bounding bandwidth evenly."""
-    spec = require_chip(spec)
+    return _bandwidth_bytes_per_cycle_per_core(require_chip(spec))
+
+
+def _bandwidth_bytes_per_cycle_per_core(spec: AnyChip) -> float:
+    """[`bandwidth_bytes_per_cycle_per_core`][] of a ``spec`` already checked (the package's own callers)."""
     if isinstance(spec, AscendSpec):
         return _l2_bytes_per_cycle_per_core(spec)
     rate = spec.bandwidth_bytes_per_s / spec.cores / spec.clock_hz

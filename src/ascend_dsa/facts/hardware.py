@@ -10,12 +10,23 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ascend_dsa.facts.provenance import Source, check_sources, code_line, overridden_preset, report_line, report_lines
+from ascend_dsa.facts.provenance import (
+    Preset,
+    Source,
+    check_sources,
+    code_line,
+    overridden_preset,
+    report_line,
+    report_lines,
+)
 from ascend_dsa.lang import Text
 from ascend_dsa.units import TB, KiB, MHz
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE, finite_result, require_finite, require_instance, require_int
+
+if TYPE_CHECKING:
+    from collections.abc import Collection
 
 #: Unit of each hardware field, for tables and error messages.
 FIELD_UNITS: Mapping[str, str] = MappingProxyType(
@@ -68,31 +79,36 @@ class AscendSpec:
         take any real number and are stored as ``float``.
         """
         require_instance("name", self.name, str)
-        if not isinstance(self.sources, Mapping):
-            raise TypeError(f"sources must map field names to Source, got {self.sources!r}")
-        numeric = numeric_fields()
-        check_sources(self.sources, numeric, "hardware")
-        whole = whole_number_fields()
-        for name in numeric:
-            value = getattr(self, name)
-            if name in whole:
-                checked: float = require_int(name, value, minimum=1, maximum=LARGEST_EXACT_WHOLE)
-            else:
-                try:
-                    checked = require_finite(name, value, positive=True)
-                except ValueError:
-                    raise ValueError(
-                        f"{name} must be a positive finite number of {FIELD_UNITS[name]}, got {value!r}"
-                    ) from None
-            object.__setattr__(self, name, checked)
-        object.__setattr__(self, "sources", MappingProxyType(dict(self.sources)))
+        _check_preset_numbers(self, FIELD_UNITS, whole_number_fields(), "hardware")
 
     def with_overrides(self, **changes: Any) -> AscendSpec:  # noqa: ANN401 - values are checked by __post_init__
         """A copy with some fields changed; each changed field's source becomes a what-if assumption."""
-        numeric = numeric_fields()
-        current = {name: getattr(self, name) for name in numeric}
-        name, sources = overridden_preset(self.name, self.sources, numeric, current, changes)
+        name, sources = overridden_preset(self, numeric_fields(), changes)
         return dataclasses.replace(self, name=name, sources=sources, **changes)
+
+
+def _check_preset_numbers(preset: Preset, units: Mapping[str, str], whole: Collection[str], what: str) -> None:
+    """The checks of a frozen preset's ``__post_init__``: its sources, then each of its numbers, stored checked.
+
+    ``units`` names the numeric fields in order, each with its unit. A field in ``whole`` takes any integer type and
+    is stored as ``int``; the others (rates) take any real number and are stored as ``float``. Rejects a missing or
+    unknown source (``what`` names the kind of preset), a float in a whole-number field, and a value not positive and
+    finite.
+    """
+    if not isinstance(preset.sources, Mapping):
+        raise TypeError(f"sources must map field names to Source, got {preset.sources!r}")
+    check_sources(preset.sources, units, what)
+    for name, unit in units.items():
+        value = getattr(preset, name)
+        if name in whole:
+            checked: float = require_int(name, value, minimum=1, maximum=LARGEST_EXACT_WHOLE)
+        else:
+            try:
+                checked = require_finite(name, value, positive=True)
+            except ValueError:
+                raise ValueError(f"{name} must be a positive finite number of {unit}, got {value!r}") from None
+        object.__setattr__(preset, name, checked)
+    object.__setattr__(preset, "sources", MappingProxyType(dict(preset.sources)))
 
 
 def numeric_fields() -> tuple[str, ...]:

@@ -57,7 +57,6 @@ REGISTER_BYTES: Final = FP32_BYTES
 H800_REGISTERS_PER_SM: Final = 65536
 #: The clock the H800 throttles to under the dense kernel (dense blog line 13).
 H800_THROTTLED_CLOCK_HZ: Final = 1600 * MHz
-H800_THROTTLED_CLOCK_SOURCE: Final = hopper_source(DENSE_BLOG_PATH, 13)
 
 H800: Final = ChipSpec(
     name="H800 SXM5",
@@ -127,7 +126,6 @@ DEQUANT_RESULTS_PER_CYCLE: Final = (
     (Text("float32 → bfloat16", "float32 -> bfloat16"), 16),
     (Text("乘 scale", "multiply by the scale"), 256),
 )
-DEQUANT_SOURCE: Final = hopper_source(FP8_BLOG_PATH, 19, 25)
 
 #: Shared-memory plan of the FP8 decoding kernel (decode config.h lines 91-103): alignment of ``s`` and the
 #: barriers' size.
@@ -137,4 +135,3 @@ SMEM_BARRIER_BYTES: Final = 8
 SMEM_BARRIERS: Final = 1 + 3 * HOPPER_K_BUFFERS
 #: The per-row fp32 arrays ``sM``, ``sL``, ``sScale``, ``sOScale`` (line 101).
 SMEM_ROW_ARRAYS: Final = 4
-SMEM_PLAN_SOURCE: Final = hopper_source(DECODE_FP8_CONFIG_PATH, 91, 103)

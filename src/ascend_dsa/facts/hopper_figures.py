@@ -20,7 +20,7 @@ from ascend_dsa.facts.hopper import (
     PREFILL_SPARSE_CONFIG_PATH,
     hopper_cite,
 )
-from ascend_dsa.facts.report_figures import FigureValue, PublishedFigure
+from ascend_dsa.facts.report_figures import FigureValue, PublishedFigure, figure_named
 from ascend_dsa.units import TFLOPS
 
 
@@ -85,10 +85,7 @@ HOPPER_FIGURES: Final = (
 
 def hopper_figure(key: str) -> PublishedFigure:
     """The published Hopper figure named ``key``."""
-    for figure in HOPPER_FIGURES:
-        if figure.key == key:
-            return figure
-    raise ValueError(f"key must name a published Hopper figure, got {key!r}")
+    return figure_named(HOPPER_FIGURES, key, "published Hopper figure")
 
 
 #: Measured throughputs the pages take as given (each compared by a stated claim of the Hopper ledger).

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, Literal, get_args
+from typing import TYPE_CHECKING, Final, Literal, Protocol, get_args
 
 from ascend_dsa.lang import Lang, Text, pick
 
@@ -113,12 +113,20 @@ def what_if_source(note: str) -> Source:
     return Source(WHAT_IF_OVERRIDE, "assumed", note=note)
 
 
+class Preset(Protocol):
+    """What the preset helpers read of a hardware preset (AscendSpec, ChipSpec): its name and a source per field."""
+
+    @property
+    def name(self) -> str:
+        """The preset's name (``Ascend 950``)."""
+
+    @property
+    def sources(self) -> Mapping[str, Source]:
+        """The source of each numeric field, by the field's name."""
+
+
 def overridden_preset(
-    name: str,
-    sources: Mapping[str, Source],
-    fields: Iterable[str],
-    current: Mapping[str, object],
-    changes: Mapping[str, object],
+    preset: Preset, fields: Iterable[str], changes: Mapping[str, object]
 ) -> tuple[str, dict[str, Source]]:
     """The name and sources of a hardware preset's what-if copy: each changed field's source becomes an assumption.
 
@@ -128,9 +136,11 @@ def overridden_preset(
     unknown = sorted(set(changes) - set(allowed))
     if unknown:
         raise ValueError(f"cannot override {', '.join(unknown)}; expected one of {', '.join(allowed)}")
-    changed = dict(sources)
+    name = preset.name
+    changed = dict(preset.sources)
     for field_name, value in changes.items():
-        changed[field_name] = what_if_source(f"{field_name} set to {value!r} (preset {name}: {current[field_name]!r})")
+        was = getattr(preset, field_name)
+        changed[field_name] = what_if_source(f"{field_name} set to {value!r} (preset {name}: {was!r})")
     return (name if not changes else f"{name} (what-if)", changed)
 
 

@@ -238,17 +238,27 @@ def head_roofline_figures() -> tuple[PublishedFigure, ...]:
     )
 
 
-def published_figure(key: str) -> PublishedFigure:
-    """The published figure named ``key`` (including ``head-roofline-line-N``)."""
-    for figure in (*PUBLISHED_FIGURES, *head_roofline_figures()):
+def figure_named(figures: tuple[PublishedFigure, ...], key: str, kind: str) -> PublishedFigure:
+    """The figure of ``figures`` named ``key``, else a ValueError: ``key`` must name a ``kind``."""
+    for figure in figures:
         if figure.key == key:
             return figure
-    raise ValueError(f"key must name a published figure, got {key!r}")
+    raise ValueError(f"key must name a {kind}, got {key!r}")
+
+
+def number_named(figures: tuple[PublishedFigure, ...], key: str, kind: str) -> float:
+    """[`figure_named`][]'s value, which must be a single number (else a TypeError naming ``kind``)."""
+    value = figure_named(figures, key, kind).value
+    if isinstance(value, tuple):
+        raise TypeError(f"{kind} {key} must be a single number, got {value!r}")
+    return value
+
+
+def published_figure(key: str) -> PublishedFigure:
+    """The published figure named ``key`` (including ``head-roofline-line-N``)."""
+    return figure_named((*PUBLISHED_FIGURES, *head_roofline_figures()), key, "published figure")
 
 
 def published_number(key: str) -> float:
     """The published figure named ``key``, which must be a single number."""
-    value = published_figure(key).value
-    if isinstance(value, tuple):
-        raise TypeError(f"published figure {key} must be a single number, got {value!r}")
-    return value
+    return number_named((*PUBLISHED_FIGURES, *head_roofline_figures()), key, "published figure")

@@ -334,7 +334,7 @@ def blocked_sparse_attn_fwd(  # noqa: PLR0913 - FlashMLA's signature plus the ke
     rounded to bfloat16 as ``get_final_output_vf`` writes it (kernel_body.h:822-826); ``max_logits`` and ``lse`` stay
     float32. The plain forwards are the float oracles this model is compared with.
 
-    Tokens are independent, so they are processed a few at a time (gathered keys within ``GATHER_BUDGET_BYTES``);
+    Tokens are independent, so they are processed a few at a time (gathered keys within ``arrays.CHUNK_BYTES``);
     a chunk's ``P`` is one matmul over all its keys, sliced per block, and ``S @ V`` is one matmul over the blocks O
     stayed in L0C for. Only rounding order differs from block-by-block products.
 

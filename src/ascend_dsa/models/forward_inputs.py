@@ -16,8 +16,7 @@ import ml_dtypes
 import numpy as np
 from numpy.typing import NDArray
 
-from ascend_dsa.models.arrays import require_array, require_elements
-from ascend_dsa.units import MiB
+from ascend_dsa.models.arrays import CHUNK_BYTES, require_array, require_elements, row_chunks
 from ascend_dsa.validate import require_int, require_real
 
 FloatArray = NDArray[np.float32]
@@ -28,10 +27,6 @@ IntArray = NDArray[np.int64]
 BFLOAT16: Final = np.dtype(ml_dtypes.bfloat16)
 #: Element types the forwards accept for ``q``, ``kv`` and ``attn_sink``.
 FLOAT_DTYPES: Final = (BFLOAT16, np.dtype(np.float32), np.dtype(np.float64))
-
-#: Largest buffers of gathered keys and their scores a forward keeps at once (``[tokens, keys, d_qk + h_q]``);
-#: only memory, not results.
-GATHER_BUDGET_BYTES: Final = 16 * MiB
 
 
 @dataclass(frozen=True)
@@ -168,10 +163,9 @@ def largest_magnitude(array: NDArray[Any], dims: int) -> float:
         return 0.0
     dims = min(dims, array.shape[-1])
     rows = array.reshape(-1, array.shape[-1])[:, :dims]
-    step = max(1, GATHER_BUDGET_BYTES // max(1, dims * np.dtype(np.float64).itemsize))
     largest = 0.0
-    for first in range(0, rows.shape[0], step):
-        part = np.asarray(rows[first : first + step], dtype=np.float64)
+    for block in row_chunks(rows.shape[0], dims * np.dtype(np.float64).itemsize):
+        part = np.asarray(rows[block], dtype=np.float64)
         with np.errstate(invalid="ignore"):
             part_largest = float(np.abs(part).max())
         if not math.isfinite(part_largest):
@@ -240,11 +234,11 @@ def lonely_tokens(valid: BoolArray) -> BoolArray:
 def tokens_per_chunk(inputs: ForwardInputs) -> int:
     """Tokens a forward takes at once: their gathered keys and scores (``[tokens, topk, d_qk + h_q]``) fit the budget.
 
-    The budget is ``GATHER_BUDGET_BYTES``; at least one token.
+    The budget is ``arrays.CHUNK_BYTES``; at least one token.
     """
     _, h_q, topk = inputs.shape
     d_qk = inputs.kv.shape[1]
-    tokens: int = GATHER_BUDGET_BYTES // max(1, topk * (d_qk + h_q) * inputs.q.dtype.itemsize)
+    tokens: int = CHUNK_BYTES // max(1, topk * (d_qk + h_q) * inputs.q.dtype.itemsize)
     return max(1, tokens)
 
 

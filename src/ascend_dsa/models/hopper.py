@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ascend_dsa.facts.chip import AnyChip, as_chip, bandwidth_bytes_per_cycle_per_core, chip_peak_flops
+from ascend_dsa.facts.chip import AnyChip, as_chip, chip_peak_flops
 from ascend_dsa.facts.hopper import (
     DEQUANT_RESULTS_PER_CYCLE,
     FP8_BYTES,
@@ -111,11 +111,6 @@ def break_even_tokens(topk: int, sparse_flops: float, dense_flops: float) -> flo
     """Context length at which dense decoding takes as long as sparse decoding of ``topk`` tokens."""
     sparse = require_finite("sparse_flops", sparse_flops, positive=True)
     return _count("topk", topk) * require_finite("dense_flops", dense_flops, positive=True) / sparse
-
-
-def memory_cycles_per_token(spec: AnyChip, token_bytes: int) -> float:
-    """Cycles one core's share of the bounding bandwidth needs for ``token_bytes``."""
-    return _count("token_bytes", token_bytes) / bandwidth_bytes_per_cycle_per_core(spec)
 
 
 @dataclass(frozen=True)

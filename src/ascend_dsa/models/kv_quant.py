@@ -20,8 +20,7 @@ from numpy.typing import NDArray
 
 from ascend_dsa.facts.kv_formats import ELEMENT_BITS, ELEMENT_MAX, KvTokenFormat, token_format
 from ascend_dsa.facts.provenance import Source
-from ascend_dsa.models.arrays import require_array, require_elements
-from ascend_dsa.units import MiB
+from ascend_dsa.models.arrays import require_array, require_elements, row_chunks
 from ascend_dsa.validate import require_bool
 
 if TYPE_CHECKING:
@@ -32,9 +31,6 @@ UE8M0_SCALE_INV_FLOOR: Final = 1e-4
 #: FlashMLA's clamp of the FP4 e4m3 scale: the smallest e4m3 subnormal and the largest e4m3 (tests/quant.py:114).
 E4M3_SCALE_RANGE: Final = (2.0**-9, ELEMENT_MAX["e4m3"])
 QUANT_PY_SOURCE: Final = Source("FlashMLA tests/quant.py @ 9a7d253, quantize_k_cache (lines 58-133)", "code")
-
-#: Largest float32 temporaries one step of the quantiser keeps (a chunk of tokens at a time); only memory, not results.
-CHUNK_BYTES: Final = 16 * MiB
 FLOAT32_MAX: Final = float(np.finfo(np.float32).max)
 
 E4M3 = np.dtype(ml_dtypes.float8_e4m3fn)
@@ -87,21 +83,19 @@ def _float32_chunk(array: NDArray[Any], rows: slice) -> NDArray[np.float32]:
 
 
 def _token_chunks(tokens: int, dims: int) -> Iterator[slice]:
-    """Consecutive slices of tokens whose float64 temporaries (``[chunk, dims]``) stay within ``CHUNK_BYTES``."""
-    step = max(1, CHUNK_BYTES // (dims * np.dtype(np.float64).itemsize))
-    for first in range(0, tokens, step):
-        yield slice(first, min(first + step, tokens))
+    """Consecutive slices of tokens whose float64 temporaries (``[chunk, dims]``) stay within ``arrays.CHUNK_BYTES``."""
+    return row_chunks(tokens, dims * np.dtype(np.float64).itemsize)
 
 
 def _check_representable(
-    groups: NDArray[np.float32], scales: NDArray[np.float32], fmt: KvTokenFormat, first_token: int
+    amax: NDArray[np.float32], scales: NDArray[np.float32], fmt: KvTokenFormat, first_token: int
 ) -> None:
-    """Raise unless each group's largest value, rounded to the element type and times its scale, is finite in float32.
+    """Raise unless each group's ``amax``, rounded to the element type and times its scale, is finite in float32.
 
     FP8's power-of-two scale rounds ``amax / 448`` up, so a value near float32's top can round to an element whose
     product with the scale overflows (3.4e38 -> 256 x 2^120); the bytes would then decode to inf.
     """
-    top = np.abs(groups).max(axis=2, initial=0.0) / scales  # [tokens, scale_count]
+    top = amax / scales  # [tokens, scale_count]
     if fmt.element == "e2m1":
         np.minimum(top, np.float32(fmt.element_max), out=top)  # saturates, as the quantiser does
     with np.errstate(over="ignore", invalid="ignore"):
@@ -110,10 +104,9 @@ def _check_representable(
     bad = ~(decoded <= FLOAT32_MAX)
     if bad.any():
         token, group = (int(i) for i in np.argwhere(bad)[0])
-        amax = float(np.abs(groups[token, group]).max())
         raise ValueError(
-            f"values of token {first_token + token}, group {group} (largest {amax:.6g}) cannot be stored in "
-            f"{fmt.name}: their scale {float(scales[token, group]):.6g} times the rounded element "
+            f"values of token {first_token + token}, group {group} (largest {float(amax[token, group]):.6g}) cannot "
+            f"be stored in {fmt.name}: their scale {float(scales[token, group]):.6g} times the rounded element "
             f"{float(rounded[token, group]):g} decodes beyond float32's largest {FLOAT32_MAX:.6g}"
         )
 
@@ -140,6 +133,23 @@ def _scale_values(codes: NDArray[np.uint8], fmt: KvTokenFormat) -> NDArray[np.fl
     return np.asarray(codes.view(dtype), dtype=np.float32)
 
 
+def _scaled_groups(
+    array: NDArray[Any], fmt: KvTokenFormat
+) -> Iterator[tuple[slice, NDArray[np.float32], NDArray[np.float32]]]:
+    """Per chunk of checked ``values``: its tokens, their float32 groups and each group's scale, amax taken once.
+
+    The groups are ``[n, scale_count, dims_per_scale]``, the scales ``[n, scale_count]``; ValueError for a value not
+    finite in float32 or not storable in ``fmt`` (see ``_check_representable``).
+    """
+    for rows in _token_chunks(array.shape[0], fmt.dims):
+        x = _float32_chunk(array, rows)
+        groups = x.reshape(x.shape[0], fmt.scale_count, -1)
+        amax = np.abs(groups).max(axis=2, initial=0.0)  # [n, scale_count]
+        scales = _scales(amax, fmt)
+        _check_representable(amax, scales, fmt, rows.start)
+        yield rows, groups, scales
+
+
 def quantize_tokens(values: NDArray[Any], fmt: KvTokenFormat | str) -> NDArray[np.uint8]:
     """Tokens ``[tokens, 512]`` as cache bytes ``[tokens, token_bytes]``: the data, then the scales of that token.
 
@@ -148,14 +158,9 @@ def quantize_tokens(values: NDArray[Any], fmt: KvTokenFormat | str) -> NDArray[n
     """
     fmt = _quantised(fmt)
     array = _check_values(values, fmt)
-    tokens = array.shape[0]
-    out = np.empty((tokens, fmt.token_bytes), dtype=np.uint8)
-    for rows in _token_chunks(tokens, fmt.dims):
-        x = _float32_chunk(array, rows)
-        n = x.shape[0]
-        groups = x.reshape(n, fmt.scale_count, -1)  # [n, scale_count, dims_per_scale]
-        scales = _scales(np.abs(groups).max(axis=2, initial=0.0), fmt)  # [n, scale_count]
-        _check_representable(groups, scales, fmt, rows.start)
+    out = np.empty((array.shape[0], fmt.token_bytes), dtype=np.uint8)
+    for rows, groups, scales in _scaled_groups(array, fmt):
+        n = groups.shape[0]
         scaled = groups / scales[:, :, None]
         if fmt.element == "e2m1":
             np.clip(scaled, -fmt.element_max, fmt.element_max, out=scaled)  # saturate, as cvt.rn.satfinite does
@@ -228,21 +233,15 @@ def roundtrip_error_bound(values: NDArray[Any], fmt: KvTokenFormat | str) -> NDA
     """
     fmt = _quantised(fmt)
     array = _check_values(values, fmt)
-    tokens = array.shape[0]
-    out = np.empty((tokens, fmt.dims), dtype=np.float32)
+    out = np.empty((array.shape[0], fmt.dims), dtype=np.float32)
     grid = _GRIDS[fmt.element]
-    for rows in _token_chunks(tokens, fmt.dims):
-        x = _float32_chunk(array, rows)
-        n = x.shape[0]
-        groups = x.reshape(n, fmt.scale_count, -1)  # [n, scale_count, dims_per_scale]
-        scales = _scales(np.abs(groups).max(axis=2, initial=0.0), fmt)
-        _check_representable(groups, scales, fmt, rows.start)
+    for rows, groups, scales in _scaled_groups(array, fmt):
         y = np.abs(groups.astype(np.float64)) / scales[:, :, None]
         upper = np.minimum(np.searchsorted(grid, y, side="left"), grid.size - 1)
         lower = np.maximum(upper - 1, 0)
         half_gap = np.maximum((grid[upper] - grid[lower]) / 2, y - grid[-1])  # beyond the top: saturation
         bound = half_gap * scales[:, :, None] + np.abs(groups) * 2.0**-23
-        out[rows] = bound.reshape(n, fmt.dims)
+        out[rows] = bound.reshape(-1, fmt.dims)
     if not np.isfinite(out).all():  # a saturation error beyond float32 (FP4 of values near its top)
         raise ValueError(f"values' round-trip error bound in {fmt.name} is beyond float32: scale the values down")
     return out

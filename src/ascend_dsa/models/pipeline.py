@@ -233,17 +233,21 @@ class StageCosts:
 
     def with_cycles(self, **changes: float) -> StageCosts:
         """A copy with some tasks' cycles replaced (keyword = task value with ``_`` for ``-``), marked assumed."""
-        cycles, sources = dict(self.cycles), dict(self.sources)
-        for name, value in changes.items():
-            task = Task(name.replace("_", "-"))
-            cycles[task] = float(value)
-            sources[task] = what_if_source(f"{task.value} set to {value!r} cycles")
-        return StageCosts(cycles, sources)
+        return _with_task_cycles(self, {Task(name.replace("_", "-")): value for name, value in changes.items()})
 
     @property
     def vector_path_cycles(self) -> float:
         """FixPipe of P, softmax and S to L1: the work between ``P[i]`` ready and ``S[i]`` in L1."""
         return self.cycles[Task.P_OUT] + self.cycles[Task.SOFTMAX] + self.cycles[Task.S_TO_L1]
+
+
+def _with_task_cycles(costs: StageCosts, changes: Mapping[Task, float]) -> StageCosts:
+    """``StageCosts.with_cycles`` keyed by the tasks themselves."""
+    cycles, sources = dict(costs.cycles), dict(costs.sources)
+    for task, value in changes.items():
+        cycles[task] = float(value)
+        sources[task] = what_if_source(f"{task.value} set to {value!r} cycles")
+    return StageCosts(cycles, sources)
 
 
 def stage_costs(
@@ -586,7 +590,7 @@ def first_waiting_cycles(
     limit_cycles = require_int("limit_cycles", limit_cycles, minimum=1)
 
     def waits(cycles: int) -> bool:
-        timeline = simulate(costs.with_cycles(**{task.value.replace("-", "_"): cycles}), config, blocks)
+        timeline = simulate(_with_task_cycles(costs, {task: cycles}), config, blocks)
         return timeline.cycles_per_block > costs.cycles[Task.QK] + costs.cycles[Task.SV]
 
     low, high = 0, limit_cycles

@@ -69,7 +69,7 @@ def _dense_forward(inputs: ForwardInputs) -> tuple[NDArray[Any], NDArray[Any], N
     """Softmax over all of a token's gathered keys at once, in the compute type of ``inputs``.
 
     Tokens are processed a few at a time so that the gathered keys (``[tokens, topk, d_qk]``) stay within
-    ``GATHER_BUDGET_BYTES`` in one reused buffer; every step is vectorised over the tokens and heads of a chunk.
+    ``arrays.CHUNK_BYTES`` in one reused buffer; every step is vectorised over the tokens and heads of a chunk.
     """
     s_q, h_q, topk = inputs.shape
     dtype = inputs.q.dtype

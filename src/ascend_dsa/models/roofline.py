@@ -21,7 +21,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.errors import OutOfRange
-from ascend_dsa.facts.chip import AnyChip, bandwidth_bytes_per_cycle_per_core, matrix_fma_rate, require_chip
+from ascend_dsa.facts.chip import AnyChip, _bandwidth_bytes_per_cycle_per_core, matrix_fma_rate, require_chip
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.validate import (
     LARGEST_EXACT_WHOLE,
@@ -143,7 +143,7 @@ def l2_cycles(
 
 def _l2_cycles(spec: AnyChip, heads: int, topk: int, model: ModelShape, kv_token_bytes: int) -> float:
     """[`l2_cycles`][] of values already checked (the package's own callers)."""
-    cycles = _l2_bytes(heads, topk, model, kv_token_bytes) / bandwidth_bytes_per_cycle_per_core(spec)
+    cycles = _l2_bytes(heads, topk, model, kv_token_bytes) / _bandwidth_bytes_per_cycle_per_core(spec)
     return finite_result("L2 cycles", cycles, positive=True)
 
 

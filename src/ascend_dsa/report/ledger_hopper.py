@@ -32,6 +32,7 @@ from ascend_dsa.facts.hopper import (
 )
 from ascend_dsa.facts.hopper_figures import (
     DENSE_DECODE_ACHIEVED_FLOPS,
+    HOPPER_FIGURES,
     LARGE_TOPK_ACHIEVED_FLOPS,
     NO_CROSSOVER_ACHIEVED_FLOPS,
     SPARSE_DECODE_ACHIEVED_FLOPS,
@@ -39,6 +40,7 @@ from ascend_dsa.facts.hopper_figures import (
     SPARSE_PREFILL_ACHIEVED_FLOPS,
     hopper_figure,
 )
+from ascend_dsa.facts.report_figures import number_named
 from ascend_dsa.lang import Lang, pick
 from ascend_dsa.models.hopper import (
     break_even_tokens,
@@ -453,10 +455,7 @@ def _moved_line(m: Mismatch) -> str:
 
 
 def _figure_value(key: str) -> float:
-    value = hopper_figure(key).value
-    if isinstance(value, tuple):
-        raise TypeError(f"published Hopper figure {key} must be a single number, got {value!r}")
-    return value
+    return number_named(HOPPER_FIGURES, key, "published Hopper figure")
 
 
 DISAGREEMENTS: Final = (
