@@ -83,17 +83,15 @@ KATEX = Pin(
     required=("katex.min.js", "katex.min.css"),
 )
 
+_PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 #: Pyodide's core only (no package wheels): the loader, the Emscripten module, the WebAssembly, the standard library
 #: and the lock file ``loadPyodide`` reads at start-up. The tarball has no licence file; Pyodide is MPL-2.0.
 PYODIDE = Pin(
     name="pyodide",
     version="314.0.7",
     integrity="sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq+HbE5uyuGD82LN7y2q+SNvi/6V5JEsOlD2R1A==",
-    keep={
-        f"package/{name}": name
-        for name in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
-    },
-    required=("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"),
+    keep={f"package/{name}": name for name in _PYODIDE_FILES},
+    required=_PYODIDE_FILES,
 )
 
 PINS = {pin.name: pin for pin in (KATEX, PYODIDE)}

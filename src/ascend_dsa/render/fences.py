@@ -21,6 +21,8 @@ FENCE: Final = re.compile(
     r"^(?P<indent>[ \t]*)(?P<marker>`{3,}|~{3,})(?P<info>[^\n]*)\n(?P<body>.*?)^(?P=indent)(?P=marker)[ \t]*$",
     re.MULTILINE | re.DOTALL,
 )
+#: Inline code: a run of backticks, the code, and the same run closing it (CommonMark's code span).
+CODE_SPAN: Final = re.compile(r"(`+)(?!`).+?(?<!`)\1", re.DOTALL)
 _EXEC: Final = re.compile(r"""\bexec=["']?(?:true|1|yes|on)\b""")
 _ID: Final = re.compile(r"""\bid=["']?(?P<id>[^"'\s]+)""")
 

@@ -32,7 +32,7 @@ from ascend_dsa.facts.provenance import (
     UPSTREAM_REPOSITORY,
 )
 from ascend_dsa.lang import Lang, pick
-from ascend_dsa.render.fences import docs_pages, fences, notebook_cells, outside_fences
+from ascend_dsa.render.fences import CODE_SPAN, docs_pages, fences, notebook_cells, outside_fences
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -53,7 +53,6 @@ _CITATION: Final = re.compile(
 )
 #: Inline code holding a bare name or a call, not inside a link's text: `` `name` `` or `` `name(...)` ``.
 _NAME_SPAN: Final = re.compile(r"(?<![\[`])`(?P<name>[A-Za-z_]\w*)(?P<call>\([^`\n]*\))?`(?![`\]])")
-_CODE_SPAN: Final = re.compile(r"(`+)(?!`).+?(?<!`)\1", re.DOTALL)
 _LINK: Final = re.compile(r"\[[^\]\n]*\]\([^)\n]*\)|\[[^\]\n]*\]\[[^\]\n]*\]")
 _DOCUMENTED: Final = re.compile(r"^::: (ascend_dsa[\w.]*)\s*$", re.MULTILINE)
 _CALLED: Final = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
@@ -69,7 +68,7 @@ def upstream_url(file: str, first: int, last: int | None = None) -> str:
     return f"https://github.com/{UPSTREAM_REPOSITORY}/blob/{commit}/{path}#{lines}"
 
 
-_CODE_OR_LINK: Final = re.compile(f"{_CODE_SPAN.pattern}|{_LINK.pattern}", re.DOTALL)
+_CODE_OR_LINK: Final = re.compile(f"{CODE_SPAN.pattern}|{_LINK.pattern}", re.DOTALL)
 
 
 def _outside_code_and_links(text: str, change: re.Pattern[str], replace: Callable[[re.Match[str]], str]) -> str:

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ascend_dsa.lang import Lang, check_lang
-from ascend_dsa.render.fences import Fence, fences
+from ascend_dsa.render.fences import CODE_SPAN, Fence, fences
 from ascend_dsa.render.format import format_quantity
 from ascend_dsa.report.prose_values import PROSE_VALUES, Quantity
 
@@ -100,7 +100,6 @@ EXEMPTIONS: Final = (
 
 _FENCE_COMMENT: Final = {"bash": "#", "sh": "#", "shell": "#", "python": "#", "py": "#", "toml": "#", "yaml": "#"}
 _FENCE_COMMENT.update(dict.fromkeys(("c", "cpp", "c++", "h"), "//"))
-_CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1", re.DOTALL)
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 #: A page's YAML front matter (``search: boost: ...``): settings for MkDocs, never shown to the reader.
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
@@ -182,7 +181,7 @@ def typed_numbers(markdown: str) -> list[TypedNumber]:
     text = _TAG.sub(lambda m: _keep(_ATTRIBUTE_VALUE, m.group(0)), text)
     for pattern in (_LINK_TARGET, _FOOTNOTE_LABEL, MARKER, *(e.pattern for e in EXEMPTIONS)):
         text = _blank(pattern, text)
-    text = _CODE_SPAN.sub(_unquote, text)
+    text = CODE_SPAN.sub(_unquote, text)
     text = _blank(_NEIGHBOUR, text)
     text = _MATH.sub(lambda m: _blank(_MATH_NOTATION, m.group(0)), text)
     text = _blank_list_markers(text)
