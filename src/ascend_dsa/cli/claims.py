@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from ascend_dsa.cli.exit_status import ExitStatus, fail
 from ascend_dsa.cli.head_roofline import check_shown_cycles
 from ascend_dsa.cli.options import HARDWARE_OVERRIDES, add_hardware_options, given, hardware_of, positive_int
+from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.lang import Lang
 from ascend_dsa.models.roofline import head_roofline_sweep
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 NAME = "claims"
 HELP = (
     "List every figure of the report (or, with --source hopper, of FlashMLA's Hopper documents) with ours, theirs, "
-    "the rule and the status; exit 1 if any differs."
+    f"the rule and the status; exit {ExitStatus.FINDING} if any differs."
 )
 FINDING = (
     "a finding: at least one claim differs from the report or the published Hopper figures, or a stated "
@@ -35,7 +36,7 @@ FINDING = (
 #: The same summary for the Chinese command-line reference page.
 HELP_ZH = (
     "列出报告（或用 --source hopper 时 FlashMLA Hopper 文档）的每一个数：我们算的、对方写的、比对规则和结论；"
-    "有任何一个对不上就以状态 1 退出。"
+    f"有任何一个对不上就以状态 {ExitStatus.FINDING} 退出。"
 )
 
 #: ``--source`` values: the report's ledger, the Hopper ledger, or both.
@@ -57,9 +58,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--chapter", choices=CHAPTERS, help="only the claims of this chapter (a site page)")
     add_hardware_options(parser)
-    parser.add_argument("--fixpipe-rate", type=positive_int, help="FixPipe B/cycle under 1C1V (preset 128)")
-    parser.add_argument("--b-topk", type=positive_int, help="KV tokens per block (shipped 64)")
-    parser.add_argument("--heads-per-core", type=positive_int, help="q heads per AI Core (shipped 64)")
+    parser.add_argument(
+        "--fixpipe-rate",
+        type=positive_int,
+        help=f"FixPipe B/cycle under 1C1V (preset {ASCEND_950.fixpipe_bytes_per_cycle_1c1v})",
+    )
+    parser.add_argument("--b-topk", type=positive_int, help=f"KV tokens per block (shipped {SHIPPED_KERNEL.b_topk})")
+    parser.add_argument(
+        "--heads-per-core", type=positive_int, help=f"q heads per AI Core (shipped {SHIPPED_KERNEL.heads_per_core})"
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -16,12 +16,13 @@ if TYPE_CHECKING:
 NAME = "design-point"
 HELP = (
     "Each limit of one design point (L2, FixPipe, L0C, UB, MTE2 queue, L1) as demand against capacity, as on the "
-    "design page; exit 0 if all fit, 1 if one is exceeded, 2 if the kernel forbids the combination."
+    f"design page; exit {ExitStatus.OK} if all fit, {ExitStatus.FINDING} if one is exceeded, {ExitStatus.USAGE} if the "
+    "kernel forbids the combination."
 )
 #: The same summary for the Chinese command-line reference page.
 HELP_ZH = (
     "一个设计点的每项限制（L2、FixPipe、L0C、UB、MTE2 队列、L1）：需求对容量，与设计页相同；"
-    "全部满足退出 0，有一项超出退出 1，源码不允许的组合退出 2。"
+    f"全部满足退出 {ExitStatus.OK}，有一项超出退出 {ExitStatus.FINDING}，源码不允许的组合退出 {ExitStatus.USAGE}。"
 )
 FINDING = "a finding: at least one limit is exceeded"
 USAGE = "; or a combination of options the kernel forbids (the line names the rule)"
@@ -31,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the point's options (defaults: the report's design point) and the hardware overrides."""
     point = SHIPPED_DESIGN
     parser.add_argument("--lang", choices=("zh", "en"), default="en", help="language of the output (default en)")
-    parser.add_argument("--topk", type=positive_int, default=point.topk, help="topk (default 512)")
+    parser.add_argument("--topk", type=positive_int, default=point.topk, help="topk (default %(default)s)")
     parser.add_argument(
         "--kv-cache",
         choices=[c.value for c in KvCache],

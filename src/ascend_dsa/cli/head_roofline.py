@@ -21,6 +21,7 @@ from ascend_dsa.facts.hardware import AscendSpec
 from ascend_dsa.facts.hopper import MLA_V32
 from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.facts.report_figures import HEAD_ROOFLINE_CITATION
+from ascend_dsa.models.hopper import fp8_token_bytes
 from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK, head_roofline_sweep
 from ascend_dsa.render.roofline import seed_row, verdict_line
 from ascend_dsa.report.checks import head_roofline_differences
@@ -51,19 +52,25 @@ USAGE = f", or a grid of more than {GRID_POINTS_MAX} (heads, topk) pairs, or --a
 _MODELS: Final = {"ascend-950": DSA_V41, "h800": MLA_V32}
 
 
+def _listed(values: Iterable[int]) -> str:
+    """Values as the option takes them: ``16,32,64,128``."""
+    return ",".join(str(v) for v in values)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the options: grid, hardware overrides, the report check."""
     parser.add_argument(
         "--heads",
         type=positive_int_list,
         default=REPORT_HEADS,
-        help=f"q heads per AI Core, e.g. 16,32,64,128 (at most {LIST_ITEMS_MAX} values)",
+        help=f"q heads per AI Core, e.g. {_listed(REPORT_HEADS)} (at most {LIST_ITEMS_MAX} values)",
     )
     parser.add_argument(
         "--topk",
         type=positive_int_list,
         default=REPORT_TOPK,
-        help=f"topk values, e.g. 512,1024 (at most {LIST_ITEMS_MAX} values, and {GRID_POINTS_MAX} pairs with --heads)",
+        help=f"topk values, e.g. {_listed(REPORT_TOPK)} (at most {LIST_ITEMS_MAX} values, and {GRID_POINTS_MAX} pairs "
+        "with --heads)",
     )
     parser.add_argument(
         "--chip",
@@ -74,19 +81,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--kv-token-bytes",
         type=positive_int,
-        help="bytes of one KV token (default d_qk bf16 values: 1024 on ascend-950, 1152 on h800; FP8 on h800: 656)",
+        help=(
+            "bytes of one KV token (default d_qk bf16 values: "
+            + ", ".join(f"{m.d_qk * m.element_bytes} on {chip}" for chip, m in _MODELS.items())
+            + f"; FP8 on h800: {fp8_token_bytes()})"
+        ),
     )
     add_hardware_options(parser, h800=True)
     parser.add_argument(
         "--balanced-within",
         type=unit_fraction,
         default=0.0,
-        help="call a ratio within this fraction of 1 balanced (default 0)",
+        help="call a ratio within this fraction of 1 balanced (default %(default)g)",
     )
     parser.add_argument(
         "--assert-report",
         action="store_true",
-        help=f"exit 1 with a row diff unless the table equals {HEAD_ROOFLINE_CITATION.short}",
+        help=f"exit {ExitStatus.FINDING} with a row diff unless the table equals {HEAD_ROOFLINE_CITATION.short}",
     )
 
 

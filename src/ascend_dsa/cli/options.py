@@ -17,6 +17,7 @@ from typing import Any
 
 from ascend_dsa.facts.chip import ChipSpec
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
+from ascend_dsa.facts.hopper import H800
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE
 
@@ -120,25 +121,42 @@ CHIP_OVERRIDES = {
 }
 
 
+def preset_text(value: float) -> str:
+    """A preset's number as the help prints it: a whole number below a million in digits, others as ``5e12``."""
+    if float(value).is_integer() and abs(value) < 1e6:  # noqa: PLR2004 - where digits stop being readable
+        return str(int(value))
+    mantissa, _, exponent = f"{value:g}".partition("e")
+    return f"{mantissa}e{int(exponent)}" if exponent else mantissa
+
+
 def add_hardware_options(parser: argparse.ArgumentParser, *, h800: bool = False) -> None:
     """Register the hardware overrides of ``HARDWARE_OVERRIDES``; each left out keeps the preset's value.
 
     With ``h800`` the help also names what each option means on the H800 (``--chip h800`` of head-roofline).
     """
     on_h800 = {
-        "l2": "; HBM on --chip h800 (3.35e12)",
-        "cores": "; SMs on --chip h800 (132)",
-        "clock": "; 1.83e9 on --chip h800",
-        "fma": "; per SM on --chip h800 (2048)",
+        "l2": f"; HBM on --chip h800 ({preset_text(H800.bandwidth_bytes_per_s)})",
+        "cores": f"; SMs on --chip h800 ({preset_text(H800.cores)})",
+        "clock": f"; {preset_text(H800.clock_hz)} on --chip h800",
+        "fma": f"; per SM on --chip h800 ({preset_text(H800.matrix_fma_per_cycle_per_core)})",
     }
     extra = on_h800 if h800 else dict.fromkeys(on_h800, "")
+    spec = ASCEND_950
     parser.add_argument(
-        "--l2-bandwidth", type=positive_float, help=f"total L2 bandwidth in B/s (preset 5e12{extra['l2']})"
+        "--l2-bandwidth",
+        type=positive_float,
+        help=f"total L2 bandwidth in B/s (preset {preset_text(spec.l2_bandwidth_bytes_per_s)}{extra['l2']})",
     )
-    parser.add_argument("--cores", type=positive_int, help=f"AI Cores sharing the L2 (preset 32{extra['cores']})")
-    parser.add_argument("--clock", type=positive_float, help=f"clock in Hz (preset 1.65e9{extra['clock']})")
     parser.add_argument(
-        "--cube-fma", type=positive_int, help=f"CUBE FMA per cycle per AI Core (preset 4096{extra['fma']})"
+        "--cores", type=positive_int, help=f"AI Cores sharing the L2 (preset {spec.ai_cores}{extra['cores']})"
+    )
+    parser.add_argument(
+        "--clock", type=positive_float, help=f"clock in Hz (preset {preset_text(spec.clock_hz)}{extra['clock']})"
+    )
+    parser.add_argument(
+        "--cube-fma",
+        type=positive_int,
+        help=f"CUBE FMA per cycle per AI Core (preset {spec.cube_fma_per_cycle}{extra['fma']})",
     )
 
 
@@ -164,21 +182,24 @@ def chip_of(args: argparse.Namespace, preset: ChipSpec) -> ChipSpec:
 def add_instantiation_options(parser: argparse.ArgumentParser) -> None:
     """Register a kernel instantiation's B_TOPK, INDEX_BLOCK_SIZE, VECTOR Cores and heads (defaults: shipped)."""
     parser.add_argument(
-        "--b-topk", type=positive_int, default=SHIPPED_KERNEL.b_topk, help="KV tokens per block (shipped: 64)"
+        "--b-topk", type=positive_int, default=SHIPPED_KERNEL.b_topk, help="KV tokens per block (shipped: %(default)s)"
     )
     parser.add_argument(
         "--index-block-size",
         type=positive_int,
         default=SHIPPED_KERNEL.index_block_size,
-        help="indices read per index group (shipped: 640)",
+        help="indices read per index group (shipped: %(default)s)",
     )
     parser.add_argument(
         "--vector-cores",
         type=positive_int,
         choices=(1, 2),
         default=SHIPPED_KERNEL.vector_cores_per_cube,
-        help="VECTOR Cores per CUBE Core (shipped: 2)",
+        help="VECTOR Cores per CUBE Core (shipped: %(default)s)",
     )
     parser.add_argument(
-        "--heads", type=positive_int, default=SHIPPED_KERNEL.heads_per_core, help="q heads per AI Core (shipped: 64)"
+        "--heads",
+        type=positive_int,
+        default=SHIPPED_KERNEL.heads_per_core,
+        help="q heads per AI Core (shipped: %(default)s)",
     )

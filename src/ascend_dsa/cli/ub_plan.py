@@ -19,13 +19,17 @@ if TYPE_CHECKING:
 
 NAME = "ub-plan"
 HELP = (
-    "UB bytes per VECTOR Core of one instantiation, field by field (config.h:77-125), against 262144 B; "
-    "exit 0 if it fits, 1 if not, 2 if the kernel forbids the combination."
+    "UB bytes per VECTOR Core of one instantiation, field by field (config.h:77-125), against "
+    f"{ASCEND_950.ub_bytes_per_vector_core} B; "
+    f"exit {ExitStatus.OK} if it fits, {ExitStatus.FINDING} if not, {ExitStatus.USAGE} if the kernel forbids the "
+    "combination."
 )
 #: The same summary for the Chinese command-line reference page.
 HELP_ZH = (
-    "逐个字段列出一种实例化在每个 VECTOR Core 上占用的 UB 字节（config.h:77-125），与 262144 B 比较；"
-    "放得下以状态 0 退出，放不下以 1 退出，内核不允许这种组合则以 2 退出。"
+    "逐个字段列出一种实例化在每个 VECTOR Core 上占用的 UB 字节（config.h:77-125），"
+    f"与 {ASCEND_950.ub_bytes_per_vector_core} B 比较；"
+    f"放得下以状态 {ExitStatus.OK} 退出，放不下以 {ExitStatus.FINDING} 退出，"
+    f"内核不允许这种组合则以 {ExitStatus.USAGE} 退出。"
 )
 FINDING = "a finding: the plan does not fit in UB"
 USAGE = "; or a combination of options the kernel forbids (the line names the rule), or a --chip other than ascend-950"
