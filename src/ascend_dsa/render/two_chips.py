@@ -324,7 +324,7 @@ def render_two_chips_roofline_figure(*, lang: Lang = "zh") -> str:
     check_two_chips()
     lines = (
         (
-            ASCEND_950.name + pick(lang, "，bf16 KV（d = 512）", ", bf16 KV (d = 512)"),
+            ASCEND_950.name + pick(lang, f"，bf16 KV（d = {DSA_V41.d_qk}）", f", bf16 KV (d = {DSA_V41.d_qk})"),
             ASCEND_950,
             DSA_V41,
             kv_bytes_per_token(KvFormat.BF16),
@@ -332,7 +332,12 @@ def render_two_chips_roofline_figure(*, lang: Lang = "zh") -> str:
             "-",
         ),
         (
-            H800.name + pick(lang, "，bf16 KV（576 / 512）", ", bf16 KV (576 / 512)"),
+            H800.name
+            + pick(
+                lang,
+                f"，bf16 KV（{MLA_V32.d_qk} / {MLA_V32.d_v}）",
+                f", bf16 KV ({MLA_V32.d_qk} / {MLA_V32.d_v})",
+            ),
             H800,
             MLA_V32,
             MLA_V32.d_qk * MLA_V32.element_bytes,
