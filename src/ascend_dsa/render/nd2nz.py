@@ -28,16 +28,18 @@ def render_token_blocks(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = 
     """One token as 32 B blocks, and the L1 stride the rejected on-the-way conversion would have needed."""
     check_claims(design, ids=("token-as-blocks",))
     config, model = design.config, design.model
+    block = nz_block_bytes(config, model)
     rows = [
         [pick(lang, "一个 token", "one token"), f"{model.d_qk} × {model.element_bytes} B = {token_bytes(model)} B"],
-        [
-            pick(lang, "NZ 数据块", "NZ block"),
-            f"{config.fractal_cols} × {model.element_bytes} B = {nz_block_bytes(config, model)} B",
-        ],
+        [pick(lang, "NZ 数据块", "NZ block"), f"{config.fractal_cols} × {model.element_bytes} B = {block} B"],
         [pick(lang, "每 token 的块数", "blocks per token"), f"{blocks_per_token(config, model)}"],
         [
-            pick(lang, "L1 中相邻两块的间距（B_TOPK × 32 B）", "L1 distance between a token's blocks (B_TOPK x 32 B)"),
-            f"{config.b_topk} × {nz_block_bytes(config, model)} B = {l1_nz_stride_bytes(config, model)} B",
+            pick(
+                lang,
+                f"L1 中相邻两块的间距（B_TOPK × {block} B）",
+                f"L1 distance between a token's blocks (B_TOPK x {block} B)",
+            ),
+            f"{config.b_topk} × {block} B = {l1_nz_stride_bytes(config, model)} B",
         ],
     ]
     return table([term("column:quantity", lang), term("column:value", lang)], rows, ("left", "right")) + "\n"
@@ -50,6 +52,7 @@ def render_nd2nz_banks(
     check_claims(design, ids=("nz-padding-rows", "nd2nz-vector-pair"))
     config, model = design.config, design.model
     block = nz_block_bytes(config, model)
+    slots = UB_VECTOR_BYTES // block  # the blocks of one vector, one slot each when conflict-free
     rows = []
     for pad in require_iterable("pad_rows", pad_rows):
         stride = ub_nz_stride_bytes(config, model, pad)
@@ -66,7 +69,7 @@ def render_nd2nz_banks(
         pick(lang, "pad 行数", "padded rows"),
         pick(lang, "间距", "stride"),
         pick(lang, f"间距 mod {UB_VECTOR_BYTES}", f"stride mod {UB_VECTOR_BYTES}"),
-        pick(lang, "8 个块落在的槽（0-7）", "slot of each of the 8 blocks (0-7)"),
+        pick(lang, f"{slots} 个块落在的槽（0-{slots - 1}）", f"slot of each of the {slots} blocks (0-{slots - 1})"),
         pick(lang, "最多几块挤同一槽", "most blocks in one slot"),
     ]
     return table(headers, rows, ("right", "right", "right", "left", "right")) + "\n"
