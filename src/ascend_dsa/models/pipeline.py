@@ -372,6 +372,11 @@ class Timeline:
                 return o
         raise ValueError(f"no {task.value} op for block {block} in this timeline")
 
+    @property
+    def steady_blocks(self) -> range:
+        """The blocks the steady state is read over, away from the job's ends (what [`steady`][] takes the min of)."""
+        return range(*_steady_window(self.blocks))
+
     def steady(self, values: tuple[float, ...]) -> float:
         """The smallest per-block value away from the job's ends (the steady state)."""
         first, last = _steady_window(self.blocks)

@@ -10,6 +10,7 @@ from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.provenance import WHAT_IF_OVERRIDE
+from ascend_dsa.facts.report_figures import published_number
 from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.models.pipeline import (
     P_READY_TO_USED_SOURCE,
@@ -128,6 +129,9 @@ def render_pipeline_summary(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh")
     window = timeline.steady(timeline.p_ready_to_used)
     spare = timeline.steady(timeline.spare)
     path = timeline.costs.vector_path_cycles
+    reported = published_number("softmax-slack-cycles")
+    steady = timeline.steady_blocks
+    tail = timeline.blocks - steady.stop  # blocks at the job's end the steady state leaves out
     rows = [
         [pick(lang, "稳态 CUBE 利用率", "steady-state CUBE use"), f"{timeline.cube_utilisation:.1%}", "—"],
         [pick(lang, "稳态每块周期数", "steady-state cycles per block"), f"{timeline.cycles_per_block:.0f}", "—"],
@@ -136,8 +140,8 @@ def render_pipeline_summary(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh")
             f"{window:.0f}",
             pick(
                 lang,
-                f"约 1024（{citation(P_READY_TO_USED_SOURCE, lang)}）",
-                f"about 1024 ({P_READY_TO_USED_SOURCE.citation})",
+                f"约 {reported:g}（{citation(P_READY_TO_USED_SOURCE, lang)}）",
+                f"about {reported:g} ({P_READY_TO_USED_SOURCE.citation})",
             ),
         ],
         [
@@ -162,8 +166,9 @@ def render_pipeline_summary(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh")
     headers = [term("column:quantity", lang), pick(lang, "模型", "model"), pick(lang, "对照", "reference")]
     caption = pick(
         lang,
-        f"{timeline.blocks} 个块的一个 job；稳态取第 6 块之后、倒数第 2 块之前。",
-        f"One job of {timeline.blocks} blocks; the steady state is taken after block 6 and before the last two.",
+        f"{timeline.blocks} 个块的一个 job；稳态取第 {steady.start} 块之后、倒数第 {tail} 块之前。",
+        f"One job of {timeline.blocks} blocks; the steady state is taken after block {steady.start} and before the last"
+        " two.",
     )
     return table(headers, rows, ("left", "right", "left")) + "\n\n" + caption + "\n"
 
