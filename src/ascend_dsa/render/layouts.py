@@ -18,6 +18,7 @@ from ascend_dsa.facts.kv_formats import (
     bits_per_value,
     check_token_bytes,
 )
+from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.models.gather2 import BF16_TOKEN_BYTES, check_gather2_fills_queue, gather2_plan
 from ascend_dsa.models.kv_quant import dequantize_tokens, quantize_tokens, roundtrip_error_bound
@@ -255,12 +256,13 @@ def render_nd2nz_example(lang: Lang = "zh", tokens: int = ND2NZ_EXAMPLE_TOKENS, 
             f"NZ: column block after column block, plus {pad} pad row",
         ),
     ]
+    second = f"{piece}-{2 * piece - 1}"  # the dims of a token's second piece, as the labels write them
     caption = pick(
         lang,
-        f"`t1:16-31` 表示 token 1 的第 16-31 维（16 个 bf16 = {block_bytes()} B）。真实的块是 "
-        f"{SHIPPED_KERNEL.b_topk_per_vector_core} 个 token × 512 维，规则相同。",
-        f"`t1:16-31` is dims 16-31 of token 1 (16 bf16 = {block_bytes()} B). The real tile is "
-        f"{SHIPPED_KERNEL.b_topk_per_vector_core} tokens × 512 dims; the rule is the same.",
+        f"`t1:{second}` 表示 token 1 的第 {second} 维（{piece} 个 bf16 = {block_bytes()} B）。真实的块是 "
+        f"{SHIPPED_KERNEL.b_topk_per_vector_core} 个 token × {DSA_V41.d_qk} 维，规则相同。",
+        f"`t1:{second}` is dims {second} of token 1 ({piece} bf16 = {block_bytes()} B). The real tile is "
+        f"{SHIPPED_KERNEL.b_topk_per_vector_core} tokens × {DSA_V41.d_qk} dims; the rule is the same.",
     )
     return table(headers, rows, ("right", "right", "left", "left")) + "\n\n" + caption + "\n"
 
@@ -294,7 +296,7 @@ def render_nd2nz_bank_slots(lang: Lang = "zh") -> str:
         lang,
         f"每个 VECTOR Core 一次转换 {tokens} 个 token。一条 {UB_VECTOR_BYTES} B 的写入把一个 token 的 {pieces} 段"
         f"（各 {block_bytes()} B）写到 {pieces} 个相邻的列块里；没有填充时要排 {plain.passes} 轮，"
-        f"多 1 行填充后各占一个槽，{padded.passes} 轮写完（报告 (zh) 第 228 行）。",
+        f"多 {padded.pad_rows} 行填充后各占一个槽，{padded.passes} 轮写完（报告 (zh) 第 228 行）。",
         f"Each VECTOR Core converts {tokens} tokens at a time. One {UB_VECTOR_BYTES} B store writes a token's "
         f"{pieces} pieces ({block_bytes()} B each) into {pieces} neighbouring column blocks; without padding they take "
         f"{plain.passes} passes, with one padding row each piece has its own slot and {padded.passes} pass suffices "
