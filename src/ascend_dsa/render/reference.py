@@ -16,6 +16,7 @@ from ascend_dsa.models.reference import sparse_attn_fwd, sparse_attn_weights
 from ascend_dsa.render.format import fixed
 from ascend_dsa.render.markdown import Align, table
 from ascend_dsa.report.forward_cases import (
+    RANDOM_INVALID_SHARE,
     TRACE_B_TOPK,
     ForwardCase,
     check_forwards_agree,
@@ -34,7 +35,10 @@ def _case_label(case: ForwardCase, lang: Lang) -> str:  # noqa: PLR0911 - one la
     topk = case.indices.shape[2]
     b_topk = SHIPPED_KERNEL.b_topk
     if case.name == "random":
-        return pick(lang, "随机输入（约 1/10 的 index 无效）", "random (about 1 index in 10 invalid)")
+        one, every = RANDOM_INVALID_SHARE.numerator, RANDOM_INVALID_SHARE.denominator
+        return pick(
+            lang, f"随机输入（约 {one}/{every} 的 index 无效）", f"random (about {one} index in {every} invalid)"
+        )
     if case.name in {"rising", "huge-first"}:
         step = float(case.kv[b_topk, 0, 0].astype(np.float32) - case.kv[0, 0, 0].astype(np.float32))
         if case.name == "rising":
@@ -71,7 +75,11 @@ def render_forward_shapes(lang: Lang = "zh") -> str:
     out, max_logits, lse = sparse_attn_fwd(q, kv, indices, DSA_V41.d_qk**-0.5)
     rows = [
         ("q", q.shape, pick(lang, "输入：每个 q token 的各个 head 的查询", "in: every head's query of each q token")),
-        ("kv", kv.shape, pick(lang, "输入：全部 KV token，只有 1 个 KV head", "in: all KV tokens, a single KV head")),
+        (
+            "kv",
+            kv.shape,
+            pick(lang, f"输入：全部 KV token，只有 {kv.shape[1]} 个 KV head", "in: all KV tokens, a single KV head"),
+        ),
         (
             "indices",
             indices.shape,

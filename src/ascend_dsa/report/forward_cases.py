@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any, Final
 
 import ml_dtypes
@@ -25,6 +26,8 @@ from ascend_dsa.validate import require_finite, require_int
 _S_Q, _H_Q, _D_QK, _D_V, _S_KV = 4, 8, 64, 48, 400
 #: Most indices per token a named case may have: the cases are for every site build, not for benchmarks.
 MAX_CASE_TOPK: Final = 2**16
+#: Share of the random case's indices marked invalid (-1): about one in ten.
+RANDOM_INVALID_SHARE: Final = Fraction(1, 10)
 
 
 def _check_config(config: object) -> None:
@@ -58,7 +61,7 @@ def random_case(seed: int = 0, topk: int = 4 * SHIPPED_KERNEL.b_topk, spread: fl
     q = (rng.standard_normal((_S_Q, _H_Q, _D_QK)) * spread).astype(ml_dtypes.bfloat16)
     kv = rng.standard_normal((_S_KV, 1, _D_QK)).astype(ml_dtypes.bfloat16)
     indices = rng.integers(0, _S_KV, (_S_Q, 1, topk)).astype(np.int32)
-    indices[rng.random(indices.shape) < 0.1] = -1  # noqa: PLR2004 - one index in ten
+    indices[rng.random(indices.shape) < float(RANDOM_INVALID_SHARE)] = -1
     return ForwardCase("random", q, kv, indices, _D_QK**-0.5, _D_V)
 
 
