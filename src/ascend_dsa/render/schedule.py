@@ -13,6 +13,7 @@ from ascend_dsa.models.schedule import (
     report_order_share,
     softmax_slack_cycles,
     sv_cycles_per_block,
+    vector_stage,
 )
 from ascend_dsa.render.markdown import citation, status_text, table
 from ascend_dsa.report.claims import check_claims
@@ -98,12 +99,13 @@ def render_schedule_order_share(design: ClaimContext = SHIPPED_CONTEXT, *, lang:
     config = design.config
     group = blocks_per_index_group(config)
     share = report_order_share(config)
+    ahead = vector_stage("kv-gather").offset  # the block the gather fetches, ahead of block i
     return pick(
         lang,
         f"一组 index 有 {config.index_block_size} 个，按 B_TOPK = {config.b_topk} 切成 {group} 块；"
-        f"只有第 i+5 块恰好开启新一组时（每 {group} 步 1 次，{float(share):.0%}），"
+        f"只有第 i+{ahead} 块恰好开启新一组时（每 {share.denominator} 步 {share.numerator} 次，{float(share):.0%}），"
         "源码才按报告的顺序先写标志、再发 gather。\n",
         f"A group of indices holds {config.index_block_size}, cut by B_TOPK = {config.b_topk} into {group} blocks; only"
-        f" when block i+5 starts a new group (1 step in {group}, {float(share):.0%}) does the code write the flag"
-        " before issuing the gather, as the report lists them.\n",
+        f" when block i+{ahead} starts a new group ({share.numerator} step in {share.denominator}, {float(share):.0%})"
+        " does the code write the flag before issuing the gather, as the report lists them.\n",
     )
