@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST
 from ascend_dsa.lang import Lang, pick, term
@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 
     from ascend_dsa.facts.hardware import AscendSpec
     from ascend_dsa.facts.kernel_config import KernelConfig
+
+#: Tokens one MTE2 request moves without gather2: a plain copy fetches a single token.
+_PLAIN_TOKENS_PER_REQUEST: Final = 1
 
 
 def _queue_headers(lang: Lang) -> list[str]:
@@ -64,7 +67,11 @@ def render_gather2_requests(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lan
     """MTE2 requests per VECTOR Core per block with one token per request and with gather2's two."""
     check_claims(design, ids=("mte2-queue-depth", "gather2-burst-count"))
     spec, config = design.spec, design.config
-    ways = ((pick(lang, "每请求 1 个 token", "1 token per request"), 1), ("gather2", GATHER2_TOKENS_PER_REQUEST))
+    plain = _PLAIN_TOKENS_PER_REQUEST
+    ways = (
+        (pick(lang, f"每请求 {plain} 个 token", f"{plain} token per request"), plain),
+        ("gather2", GATHER2_TOKENS_PER_REQUEST),
+    )
     rows = [[name, tokens, config.b_topk_per_vector_core, *_queue_cells(spec, config, tokens)] for name, tokens in ways]
     headers = [
         pick(lang, "方式", "how"),
