@@ -289,6 +289,10 @@ class L1Plan:
         return self.bank_capacity_bytes(spec) - self.bytes_per_bank
 
 
+#: Buffers of S in L1: a single one, across the 256K boundary (kernel_body.h ``l1_s_buf``).
+L1_S_BUFFERS: Final = 1
+
+
 def l1_plan(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41) -> L1Plan:
     """Q (``NUM_L1_Q_BUFS`` buffers), gathered KV (``NUM_L1_KV_BUFS``) and S in L1, as the kernel places them."""
     return _l1_plan(*require_spec_config_model(spec, config, model))
@@ -298,7 +302,7 @@ def _l1_plan(spec: AscendSpec, config: KernelConfig, model: ModelShape) -> L1Pla
     """[`l1_plan`][] of values already checked (the package's own callers)."""
     q = config.l1_q_buffers * config.mma_m * model.d_qk * BF16_BYTES
     kv = config.l1_kv_buffers * config.b_topk * model.d_qk * BF16_BYTES
-    s = config.mma_m * config.b_topk * BF16_BYTES
+    s = L1_S_BUFFERS * config.mma_m * config.b_topk * BF16_BYTES
     return L1Plan(
         tensors=(
             L1Tensor("Q", q, Source("config.h:66; kernel_body.h l1_q_buf_lo / l1_q_buf_hi", "code")),

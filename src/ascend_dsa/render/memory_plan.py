@@ -11,6 +11,7 @@ from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.lang import Lang, Text, pick, term
 from ascend_dsa.models.memory_plans import (
+    L1_S_BUFFERS,
     SHIPPED_L1_LAYOUT,
     SHIPPED_L1_LAYOUT_SOURCE,
     l1_plan,
@@ -205,11 +206,11 @@ def render_l1_bank_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
     caption = pick(
         lang,
         f"地址取自 {citation(SHIPPED_L1_LAYOUT_SOURCE, lang)}；每个 bank 的用量另由缓冲个数与形状算出"
-        f"（Q {SHIPPED_KERNEL.l1_q_buffers} 份、KV {SHIPPED_KERNEL.l1_kv_buffers} 份、S 1 份，各自对半分到两个 bank），"
-        f"两者一致才会出现在页面上。",
+        f"（Q {SHIPPED_KERNEL.l1_q_buffers} 份、KV {SHIPPED_KERNEL.l1_kv_buffers} 份、S {L1_S_BUFFERS} 份，"
+        "各自对半分到两个 bank），两者一致才会出现在页面上。",
         f"Addresses from {SHIPPED_L1_LAYOUT_SOURCE.citation}; the bytes per bank are also computed from the buffer "
-        f"counts and shapes (Q x{SHIPPED_KERNEL.l1_q_buffers}, KV x{SHIPPED_KERNEL.l1_kv_buffers}, S x1, each split "
-        f"in half across the banks), and the page only builds when both agree.",
+        f"counts and shapes (Q x{SHIPPED_KERNEL.l1_q_buffers}, KV x{SHIPPED_KERNEL.l1_kv_buffers}, "
+        f"S x{L1_S_BUFFERS}, each split in half across the banks), and the page only builds when both agree.",
     )
     return (
         layout
