@@ -234,12 +234,13 @@ def render_core_decisions(lang: Lang = "zh") -> str:
     ]
     caption = pick(
         lang,
-        f"一个 q token、{case.q.shape[1]} 个 head、`sm_scale = 1`、阈值 {config.rescale_threshold:g}；"
+        f"一个 q token、{case.q.shape[1]} 个 head、`sm_scale = {case.sm_scale:g}`、阈值 {config.rescale_threshold:g}；"
         f"每个 VECTOR Core 负责 {cores} 个 head。涨幅是本块后的最大值减去上一块后 softmax 所用的最大值。"
         "合并判断是把所有 head 放在一起判断、一起更新的做法，内核并不这样做。",
-        f"One q token, {case.q.shape[1]} heads, `sm_scale = 1`, threshold {config.rescale_threshold:g}; each VECTOR "
-        f"Core owns {cores} heads. A rise is the max after this block minus the max the softmax used after the "
-        "previous one. The joint rule decides and updates all heads together; the kernel does not.",
+        f"One q token, {case.q.shape[1]} heads, `sm_scale = {case.sm_scale:g}`, threshold "
+        f"{config.rescale_threshold:g}; each VECTOR Core owns {cores} heads. A rise is the max after this block minus "
+        "the max the softmax used after the previous one. The joint rule decides and updates all heads together; the "
+        "kernel does not.",
     )
     aligns: tuple[Align, ...] = ("left", "right", "center", "center", "center")
     return table(headers, rows, aligns) + "\n\n" + caption + "\n"
