@@ -29,7 +29,7 @@ _ALLOWED = re.compile(
     r"|1/(?:√|sqrt\()"  # the softmax scale 1/sqrt(d)
     r"|[×x] 2 FLOP"  # an FMA is two FLOP
     r"|above 1\b|1 之上"  # a ratio against its ridge at 1
-    r"|2⁻|2·\(|at most 1\b|不超过 1"  # the rounding tolerance's formula; normalised weights sum to at most 1
+    r"|2·2⁻|2⁻|2·\(|at most 1\b|不超过 1"  # the rounding tolerance's formula; normalised weights sum to at most 1
 )
 #: The calls whose string arguments are labels.
 _LABEL_CALLS = frozenset({"pick", "Text"})

@@ -5,9 +5,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import numpy as np
 import pytest
 
 from ascend_dsa import SHIPPED_KERNEL, FigureMismatch
+from ascend_dsa.models.reference import BF16_UNIT_ROUNDOFF, FP32_UNIT_ROUNDOFF, output_tolerance
 from ascend_dsa.render import reference as render
 from ascend_dsa.render.reference import (
     render_forward_comparison,
@@ -72,3 +74,12 @@ def test_trace_guard_fires(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(render, "blocked_sparse_attn_fwd", broken)
     with pytest.raises(FigureMismatch, match="report \\(zh\\) line 67"):
         render_online_softmax_trace(lang="en")
+
+
+def test_the_stated_tolerance_is_the_one_the_check_uses() -> None:
+    """The caption's formula has the two bf16 roundings output_tolerance allows (S, then out), not one."""
+    kv = np.zeros((2, 1, 8), dtype=np.float32)
+    kv[0, 0, 5] = 4.0
+    assert output_tolerance(kv, 8, 1) == (2 * BF16_UNIT_ROUNDOFF + 2 * (8 + 1) * FP32_UNIT_ROUNDOFF) * 4.0
+    for lang in ("zh", "en"):
+        assert "(2·2⁻⁸ + 2·(d_qk + topk)·2⁻²⁴) × max|V|" in render_forward_comparison(lang)

@@ -260,14 +260,15 @@ def render_forward_comparison(lang: Lang = "zh") -> str:
     caption = pick(
         lang,
         f"每种输入有 {comparisons[0].tokens} 个 q token；B_TOPK = {SHIPPED_KERNEL.b_topk}，阈值 "
-        f"{SHIPPED_KERNEL.rescale_threshold:g}。容差 = (2⁻⁸ + 2·(d_qk + topk)·2⁻²⁴) × max|V|：S 转成 bf16 时每个权重"
-        "至多变动自身的 2⁻⁸，归一化后的权重之和不超过 1；后一项留给两边共有的 float32 舍入。每次构建都会重算，"
-        "任何一行超出容差，或 exp 项超过 exp(阈值)，构建就失败。",
+        f"{SHIPPED_KERNEL.rescale_threshold:g}。容差 = (2·2⁻⁸ + 2·(d_qk + topk)·2⁻²⁴) × max|V|："
+        "S 转成 bf16 时每个权重至多变动自身的 2⁻⁸，归一化后的权重之和不超过 1；out 转成 bf16 时再变动至多 2⁻⁸；"
+        "最后一项留给两边共有的 float32 舍入。每次构建都会重算，任何一行超出容差，"
+        "或 exp 项超过 exp(阈值)，构建就失败。",
         f"{comparisons[0].tokens} q tokens per input; B_TOPK = {SHIPPED_KERNEL.b_topk}, threshold "
-        f"{SHIPPED_KERNEL.rescale_threshold:g}. Tolerance = (2⁻⁸ + 2·(d_qk + topk)·2⁻²⁴) × max|V|: rounding S to bf16 "
-        "moves each weight by at most 2⁻⁸ of itself and the normalised weights sum to at most 1; the second term "
-        "covers float32 rounding that both forwards share. Recomputed on every build; a row outside its tolerance, "
-        "or an exp term above exp(threshold), fails the build.",
+        f"{SHIPPED_KERNEL.rescale_threshold:g}. Tolerance = (2·2⁻⁸ + 2·(d_qk + topk)·2⁻²⁴) × max|V|: rounding S "
+        "to bf16 moves each weight by at most 2⁻⁸ of itself and the normalised weights sum to at most 1, rounding out "
+        "to bf16 moves it by at most 2⁻⁸ again; the last term covers float32 rounding that both forwards share. "
+        "Recomputed on every build; a row outside its tolerance, or an exp term above exp(threshold), fails the build.",
     )
     aligns: tuple[Align, ...] = ("left",) + ("right",) * 6
     return table(headers, rows, aligns) + "\n\n" + caption + "\n"
