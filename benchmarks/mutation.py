@@ -41,6 +41,8 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from ascend_dsa.imports import facade_homes, module_graph, package_modules, read_imports
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "ascend_dsa"
 SUMMARY_MD = ROOT / "benchmarks" / "mutation-summary.md"
@@ -152,26 +154,19 @@ def all_modules() -> list[str]:
 @functools.cache
 def _facade_names() -> dict[str, set[str]]:
     """Dotted module -> the names ``ascend_dsa/__init__.py`` re-exports from it."""
-    tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
     owned: dict[str, set[str]] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("ascend_dsa."):
-            owned.setdefault(node.module, set()).update(a.asname or a.name for a in node.names)
+    for name, module in facade_homes((PACKAGE / "__init__.py").read_text(encoding="utf-8")).items():
+        owned.setdefault(module, set()).add(name)
     return owned
 
 
 @functools.cache
 def _facade_imports(source: str) -> frozenset[str]:
     """The names a test file takes from the ``ascend_dsa`` facade: imported by name, or read as ``ascend_dsa.X``."""
-    names: set[str] = set()
-    aliases = {"ascend_dsa"}
-    tree = ast.parse(source)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module == "ascend_dsa":
-            names.update(a.name for a in node.names)
-        elif isinstance(node, ast.Import):
-            aliases.update(a.asname for a in node.names if a.name == "ascend_dsa" and a.asname)
-    for node in ast.walk(tree):
+    found = read_imports(source, "tests.fake").imports
+    names = {i.name for i in found if i.module == "ascend_dsa" and i.name is not None}
+    aliases = {"ascend_dsa"} | {i.alias for i in found if i.module == "ascend_dsa" and i.name is None}
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases:
             names.add(node.attr)
     return frozenset(names)
@@ -181,21 +176,35 @@ def _facade_imports(source: str) -> frozenset[str]:
 TOO_SLOW = frozenset({"tests/test_api_contract.py"})
 
 
+@functools.cache
+def _import_graph() -> dict[str, frozenset[str]]:
+    """Each module of the package -> the modules of the package it imports (any import, type-only ones too)."""
+    modules = package_modules(ROOT / "src")
+    read = {
+        name: read_imports(path.read_bytes(), name, is_package=path.name == "__init__.py")
+        for name, path in modules.items()
+    }
+    return module_graph(read, with_type_only=True)
+
+
+def _dotted(module: str) -> str:
+    """``facts/hardware.py`` -> ``ascend_dsa.facts.hardware``."""
+    layer, name = module.removesuffix(".py").split("/")
+    return f"ascend_dsa.{layer}" if name == "__init__" else f"ascend_dsa.{layer}.{name}"
+
+
 def _importers(module: str) -> list[str]:
     """The modules of the scored layers that import ``module`` (for a module no test imports directly)."""
-    layer, name = module.removesuffix(".py").split("/")
-    pattern = re.compile(rf"\bascend_dsa\.{layer}\.{name}\b|from ascend_dsa\.{layer} import [^\n]*\b{name}\b")
-    return [m for m in all_modules() if m != module and pattern.search((PACKAGE / m).read_text(encoding="utf-8"))]
+    target = _dotted(module)
+    graph = _import_graph()
+    return [m for m in all_modules() if m != module and target in graph.get(_dotted(m), frozenset())]
 
 
 @functools.cache
 def _submodule_imports(source: str, layer: str) -> frozenset[str]:
     """The modules a test file imports as ``from ascend_dsa.<layer> import <module>, ...``."""
     return frozenset(
-        a.name
-        for node in ast.walk(ast.parse(source))
-        if isinstance(node, ast.ImportFrom) and node.module == f"ascend_dsa.{layer}"
-        for a in node.names
+        i.name for i in read_imports(source, "tests.fake").imports if i.module == f"ascend_dsa.{layer}" and i.name
     )
 
 

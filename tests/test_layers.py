@@ -3,28 +3,26 @@
 Every module's imports are read with ``ast`` (type-only ones under ``if TYPE_CHECKING:`` and those inside functions
 included) and each is mapped to its layer. Bottom to top: the leaves (errors, units, lang, validate) < facts < models
 < report < render < site, cli; the facade (``ascend_dsa/__init__.py``) and ``__main__`` sit above everything. A module
-may import its own layer and those below; modules import each other without cycles; ``hooks/`` import only
-``ascend_dsa.site``. Every failure names the file, the line and the import.
+may import its own layer and those below; modules import each other without cycles. The imports are read by
+`ascend_dsa.imports`, the one reader the facade and the site use too. Every failure names the file, the line and
+the import.
 """
 
 from __future__ import annotations
 
-import ast
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-import pytest
-
+from ascend_dsa import imports as import_reader
 from tests.conftest import ROOT
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Mapping
+    from collections.abc import Iterable, Mapping
 
 PACKAGE: Final = "ascend_dsa"
 SRC: Final = ROOT / "src"
-HOOKS: Final = ROOT / "hooks"
 
 #: Rank of each layer, bottom to top; a module may import a layer of lower or equal rank only (and within the top
 #: rank, only its own layer: site and cli do not import each other).
@@ -39,7 +37,7 @@ LAYER_RANKS: Final = {
     "facade": 6,
 }
 #: Top-level modules that import nothing of ours but each other.
-LEAVES: Final = frozenset({"errors", "units", "lang", "validate", "interrupt"})
+LEAVES: Final = frozenset({"errors", "units", "lang", "validate", "interrupt", "imports"})
 #: The third-party libraries that the standard-library core must not need.
 HEAVY: Final = frozenset({"numpy", "matplotlib", "ml_dtypes"})
 #: The closed-form models, the claims ledger and the command line: they, and every module of ours they load,
@@ -73,73 +71,22 @@ def _shown(path: Path) -> str:
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
-def _resolve_relative(module: str, node: ast.ImportFrom, *, is_package: bool) -> str:
-    """The absolute module of ``from .x import y`` written in ``module``."""
-    if not node.level:
-        return node.module or ""
-    parts = module.split(".")
-    base = parts if is_package else parts[:-1]
-    base = base[: len(base) - (node.level - 1)]
-    return ".".join([*base, node.module] if node.module else base)
-
-
-def _import_module_argument(node: ast.Call) -> str | None:
-    """The literal module name of ``importlib.import_module("...")`` / ``import_module("...")``, else None."""
-    func = node.func
-    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
-    if name != "import_module" or not node.args:
-        return None
-    first = node.args[0]
-    return first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else None
-
-
 def read_imports(
     source: str, path: Path, module: str, *, is_package: bool = False, known: Iterable[str] = ()
 ) -> list[Import]:
-    """Every import of ``source`` (the text of ``module``, found at ``path``), including dynamic ones by literal name.
+    """Every import of ``source`` (the text of ``module``, found at ``path``), as ascend_dsa.imports reads it.
 
     ``known`` lists our modules, so that ``from ascend_dsa import cli`` counts as importing ``ascend_dsa.cli``.
     """
     modules = set(known)
-    found: list[Import] = []
-
-    def visit(node: ast.AST, *, module_level: bool) -> None:
-        if isinstance(node, ast.Import):
-            found.extend(Import(path, node.lineno, alias.name, module_level) for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = _resolve_relative(module, node, is_package=is_package)
-            targets = {f"{base}.{alias.name}" for alias in node.names}  # a submodule, or a name in ``base``
-            resolved = sorted({t if t in modules else base for t in targets})
-            found.extend(Import(path, node.lineno, target, module_level) for target in resolved)
-        elif isinstance(node, ast.Call) and (target := _import_module_argument(node)) is not None:
-            found.append(Import(path, node.lineno, target, module_level=False))
-        inner = module_level
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
-            inner = False
-        for child in ast.iter_child_nodes(node):
-            if isinstance(node, ast.If) and _is_type_checking(node.test) and child in node.body:
-                visit(child, module_level=False)
-            else:
-                visit(child, module_level=inner)
-
-    visit(ast.parse(source, filename=str(path)), module_level=True)
-    return found
+    found = import_reader.read_imports(source, module, is_package=is_package).imports
+    targets = {(i.line, i.target(modules), i.runs_on_import) for i in found}
+    return [Import(path, line, target, module_level) for line, target, module_level in sorted(targets)]
 
 
 def package_modules(src: Path = SRC) -> dict[str, Path]:
     """Every module of the package under ``src``: dotted name -> file."""
-    found: dict[str, Path] = {}
-    for path in sorted((src / PACKAGE).rglob("*.py")):
-        parts = path.relative_to(src).with_suffix("").parts
-        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-        found[name] = path
-    return found
+    return import_reader.package_modules(src)
 
 
 def layer_of(module: str) -> str:
@@ -208,13 +155,6 @@ def third_party_imports(
     ]
 
 
-def _parents(module: str) -> Iterator[str]:
-    """The packages Python imports before ``module``: ``ascend_dsa``, ``ascend_dsa.facts``, ..."""
-    parts = module.split(".")
-    for end in range(1, len(parts)):
-        yield ".".join(parts[:end])
-
-
 def runtime_closure(imports: Mapping[str, list[Import]], roots: Iterable[str]) -> set[str]:
     """Our modules that importing ``roots`` runs: module-level imports, followed, and their parent packages."""
     seen: set[str] = set()
@@ -224,7 +164,7 @@ def runtime_closure(imports: Mapping[str, list[Import]], roots: Iterable[str]) -
         if module in seen or module not in imports:
             continue
         seen.add(module)
-        pending.extend(_parents(module))
+        pending.extend(import_reader.parents(module))
         pending.extend(imp.target for imp in imports[module] if imp.module_level and ours(imp.target))
     return seen
 
@@ -255,16 +195,6 @@ def import_cycles(imports: Mapping[str, list[Import]]) -> list[list[str]]:
     return cycles
 
 
-def hook_imports_outside_site(hooks: Path = HOOKS) -> list[str]:
-    """One message per import of the package by a hook that does not go through ``ascend_dsa.site``."""
-    return [
-        f"{imp.where()}: hook imports {imp.target}; hooks may import only {PACKAGE}.site"
-        for path in sorted(hooks.glob("*.py"))
-        for imp in read_imports(path.read_text(encoding="utf-8"), path, f"hooks.{path.stem}")
-        if ours(imp.target) and imp.target != f"{PACKAGE}.site" and not imp.target.startswith(f"{PACKAGE}.site.")
-    ]
-
-
 MODULES: Final = package_modules()
 IMPORTS: Final = all_imports(MODULES)
 
@@ -290,12 +220,6 @@ def test_no_import_cycle() -> None:
     """No two modules import each other, directly or through others."""
     cycles = import_cycles(IMPORTS)
     assert not cycles, "\n".join(" <-> ".join(cycle) for cycle in cycles)
-
-
-def test_hooks_import_only_site() -> None:
-    """The MkDocs hooks reach the package only through ascend_dsa.site (static or importlib imports)."""
-    found = hook_imports_outside_site()
-    assert not found, "\n".join(found)
 
 
 def test_facts_import_only_the_standard_library() -> None:
@@ -389,23 +313,3 @@ def test_checker_follows_the_closure_of_a_closed_form_model() -> None:
     assert message.endswith(
         "fake_heavy.py:1: ascend_dsa.models.fake_heavy imports ml_dtypes, which is not in the standard library"
     )
-
-
-@pytest.mark.parametrize(
-    ("source", "allowed"),
-    [
-        ('import importlib\nimportlib.import_module("ascend_dsa.site.prose_numbers")\n', True),
-        ("from ascend_dsa.site import prose_numbers\n", True),
-        ('import importlib\nimportlib.import_module("ascend_dsa.report.prose_values")\n', False),
-        ("from ascend_dsa.render.markdown import pick\n", False),
-        ("import ascend_dsa\n", False),
-    ],
-)
-def test_checker_limits_hooks_to_site(tmp_path: Path, source: str, *, allowed: bool) -> None:
-    """A hook may import ascend_dsa.site, by statement or by importlib, and nothing else of the package."""
-    (tmp_path / "fake_hook.py").write_text(source, encoding="utf-8")
-    found = hook_imports_outside_site(tmp_path)
-    assert (found == []) is allowed
-    if not allowed:
-        assert "fake_hook.py:" in found[0]
-        assert "hooks may import only ascend_dsa.site" in found[0]

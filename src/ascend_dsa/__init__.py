@@ -6,8 +6,8 @@ closed-form models run on the standard library alone, and a renderer's plotting 
 
 The public names are written twice, on purpose: the ``TYPE_CHECKING`` imports below are the one table of which
 module owns which name (type checkers and editors read them; ``__getattr__`` reads the same statements from this
-file's source, once, to load a module on first use), and ``__all__`` is the sorted public contract that mypy's
-strict re-export rule needs as a literal. tests/test_api.py checks the two agree.
+file's source, once, with `ascend_dsa.imports.facade_homes`, to load a module on first use), and ``__all__`` is the
+sorted public contract that mypy's strict re-export rule needs as a literal. tests/test_api.py checks the two agree.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ import sys
 if os.path.basename(sys.argv[0]) == "ascend-dsa" or "ascend_dsa" in sys.orig_argv:  # noqa: PTH119 - pathlib is not loaded yet
     __import__("ascend_dsa.interrupt")
 
-import ast
 import functools
 import importlib
 from typing import TYPE_CHECKING, Any
@@ -488,10 +487,9 @@ def _homes() -> dict[str, str]:
     source = __spec__.loader.get_source(__name__) if __spec__ and __spec__.loader else None  # type: ignore[attr-defined]
     if source is None:  # only a build that strips sources could get here
         raise ImportError(f"{__name__}: the facade needs its own source to find its names")
-    block = next(n for n in ast.parse(source).body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING")
-    return {
-        alias.name: str(node.module) for node in block.body if isinstance(node, ast.ImportFrom) for alias in node.names
-    }
+    from ascend_dsa.imports import facade_homes  # noqa: PLC0415 - read on first use, as every name is
+
+    return facade_homes(source)
 
 
 def __getattr__(name: str) -> Any:  # noqa: ANN401 - whatever the name is: a class, a function or a constant
