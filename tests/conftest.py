@@ -19,8 +19,9 @@ Two patterns keep the suite fast (one full strict build costs about 15 s of CPU,
   Each such build costs seconds: prefer an in-process check (call the checking function with the changed value)
   when it proves the same thing, and keep one build to prove the wiring.
 * A change that breaks one check of the build, independently of every other, can instead join ``MUTATIONS``:
-  the session-scoped ``mutated_build`` fixture applies them all to one lean copy and builds it once; each test
-  then asserts that the output names its own change (so one build proves several wirings).
+  the session-scoped ``mutated_build`` fixture applies them all to one copy and builds it once (both editions,
+  notebooks executed, ``-q``); each test then asserts that the output names its own change (so one build proves
+  every wiring).
 
 Markers say what a test costs: ``site`` (it reads the shared build) and ``build`` (it runs a build of its own) are
 added here from the fixtures a test uses (``mutated_build`` counts as ``build``); a test that calls
@@ -56,12 +57,12 @@ settings.register_profile("explore", max_examples=500, deadline=None)
 settings.load_profile("repeatable")
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
     from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[1]
 #: What a copy of the project needs in order to build the site.
-SITE_INPUTS = ("mkdocs.yml", "docs", "hooks", "src")
+SITE_INPUTS = ("mkdocs.yml", "docs", "src")
 #: Debian's Chromium, installed by `.ci/run` (apt-get install chromium fonts-noto-cjk).
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = (
@@ -85,15 +86,6 @@ def load_module(name: str, path: Path) -> ModuleType:
     sys.modules[name] = module  # dataclasses look their module up while the file runs
     spec.loader.exec_module(module)
     return module
-
-
-def load_hook(name: str) -> ModuleType:
-    """Import hooks/<name>.py as MkDocs does, by path, with hooks/ on the import path while it loads."""
-    sys.path.insert(0, str(ROOT / "hooks"))
-    try:
-        return load_module(f"hook_{name}", ROOT / "hooks" / f"{name}.py")
-    finally:
-        sys.path.remove(str(ROOT / "hooks"))
 
 
 @dataclass(frozen=True)
@@ -242,8 +234,38 @@ class Mutation:
     new: str
 
 
-#: Changes that each break exactly one check the lean build runs, and no other; ``mutated_build`` applies them all
-#: to one copy. Keyed by what they break; each is asserted by the test named in its comment.
+#: A number typed by hand in each form the prose scanner must catch: the text, and the number it must name.
+TYPED_FORMS: dict[str, tuple[str, str]] = {
+    "digits": ("The block takes 1080 cycles.", "1080"),
+    "percentage": ("94.79%", "94.79%"),
+    "table cell": ("| 16 | 0.35 |", "16"),
+    "grouped": ("1,024", "1,024"),
+    "chinese numeral run": ("每个 AI Core 负责六十四个 head", "六十四"),
+    "chinese two": ("一个 CUBE 配两个 VECTOR Core", "两"),
+    "chinese count": ("六个实例", "六"),
+    "chinese steps": ("分七个步骤", "七"),
+    "digits glued to chinese": ("共74个周期", "74"),
+    "heading number": ("## 67. 标题", "67"),
+    "footnote definition": ("正文[^n]\n\n[^n]: 这里写了 4096 个", "4096"),
+    "seven digits": ("it is 1234567 B", "1234567"),
+    "list marker as text": ("a paragraph that wraps\n83. onto a line", "83"),
+    "numbered step": ("第 3 步", "3"),
+    "numbered block": ("block 8", "8"),
+    "numbered head": ("head 9", "9"),
+    "line list without citation": ("line 5, 80 cycles", "80"),
+    "math one": ("$1$", "1"),
+    "math comparison": ("$x > 0$", "0"),
+    "math product": ("$2 \\times 1.5$", "2"),
+    "inline code": ("`B_TOPK = 64`", "64"),
+    "html attribute": ('<span data-rows="64">x</span>', "64"),
+    "shown block comment": ("```bash\nrun --mode prefill  # 259600 B\n```", "259600"),
+    "shown block output": ("```console\n$ run\n244368\n```", "244368"),
+    "index step other than one": ("$i+5$", "5"),
+}
+
+#: Changes that each break exactly one check of the build, and no other; ``mutated_build`` applies them all to one
+#: copy and builds it once, both editions, notebooks executed, with ``-q``. Keyed by what they break; each is
+#: asserted by the test named in its comment. An ``old`` of "" appends ``new`` to the file.
 MUTATIONS: dict[str, Mutation] = {
     # tests/report/test_hopper_guard.py: a published Hopper figure (FlashMLA dense blog line 3)
     "dense-decode-tflops": Mutation(
@@ -269,16 +291,189 @@ MUTATIONS: dict[str, Mutation] = {
     ),
     # tests/site/test_design_site.py: one shipped UB total (config.h)
     "ub-total": Mutation("src/ascend_dsa/facts/code_figures.py", "total_bytes=259600", "total_bytes=259601"),
+    # tests/site/test_prose_numbers_site.py: a number typed in each form the scanner knows, on one page
+    "typed-forms": Mutation(
+        "docs/discussion/heads-per-core.md", "", "\n\n" + "\n\n".join(text for text, _ in TYPED_FORMS.values()) + "\n"
+    ),
+    # tests/site/test_build_failures.py from here on: each kind of failure the build must name and fail on.
+    "notebook-cell": Mutation(
+        "docs/design/what-if.en.ipynb",
+        '"as_html(render_live_form(\\"design-point\\", lang=\\"en\\"))"',
+        '"total = 1\\n",\n    "total / 0\\n"',
+    ),
+    "time-limit": Mutation("mkdocs.yml", "block_time_limit_s: 60", "block_time_limit_s: 3"),
+    "forever": Mutation(
+        "docs/optimizations/gather2.md", "", '\n```python exec="true" id="forever"\nwhile True:\n    pass\n```\n'
+    ),
+    "huge-output": Mutation(
+        "docs/optimizations/gather2.en.md",
+        "",
+        '\n```python exec="true" html="true" id="huge"\nprint("<p>" + "x" * 2_000_000 + "</p>")\n```\n',
+    ),
+    "syntax-error": Mutation(
+        "src/ascend_dsa/render/accumulator.py", "from __future__ import annotations\n", "def broken(:\n"
+    ),
+    "links": Mutation(
+        "docs/optimizations/kv-cache-layout.md",
+        "",
+        "\n[gone](no-such-page.md), [moved](../pipeline.md#no-such-anchor)\n",
+    ),
+    "marker-and-numbers": Mutation(
+        "docs/optimizations/fast-nd2nz.md", "", "\n{{ b_topk and {{}} and {{ clock_ghz }}}, about 1080 cycles.\n"
+    ),
+    "numbers-elsewhere": Mutation("docs/optimizations/l1-banks.en.md", "", "\nAbout 1234 cycles here.\n"),
+    "external-script": Mutation("docs/index.md", "", '\n<script src="https://cdn.example.com/lib.js"></script>\n'),
+    "external-font": Mutation(
+        "docs/index.en.md", "", '\n<link rel="stylesheet" href="https://fonts.googleapis.com/css2?family=Roboto">\n'
+    ),
 }
+#: Page files the broken build deletes (tests/site/test_build_failures.py): a page the nav still lists.
+DELETED: tuple[str, ...] = ("docs/optimizations/icache.md",)
+
+
+def mutated_copy(destination: Path) -> Path:
+    """A copy of the project in ``destination`` with every change in ``MUTATIONS`` and ``DELETED`` made."""
+    copy = ProjectCopy(copy_project(ROOT, destination))
+    for mutation in MUTATIONS.values():
+        if mutation.old:
+            copy.replace(mutation.file, mutation.old, mutation.new)
+        else:
+            copy.append(mutation.file, mutation.new)
+    for page in DELETED:
+        (copy.root / page).unlink()
+    return copy.root
+
+
+@dataclass(frozen=True)
+class SharedBuild:
+    """A strict build the whole test run shares: made once, in the background, from the moment tests are collected.
+
+    Under pytest-xdist the first worker to collect a test that needs it starts it (a file made with ``O_EXCL`` says
+    who); every worker then waits for its exit status in the run's shared temporary folder. Without xdist the
+    fixture builds it when first asked. The build overlaps with the tests that need no site.
+    """
+
+    name: str
+    fixture: str
+    extra_args: tuple[str, ...]
+    #: Makes the project to build at the path given (a copy, changed); None builds the tree itself.
+    project: Callable[[Path], Path] | None = None
+    #: Variables the build's environment gets besides `mkdocs_env`'s.
+    env: tuple[tuple[str, str], ...] = ()
+
+    def folder(self, config: pytest.Config) -> Path | None:
+        """Where this run keeps it (beside the workers' own temporary folders), or None without xdist."""
+        basetemp = config.option.basetemp
+        if basetemp is None or getattr(config, "workerinput", None) is None:
+            return None
+        return Path(basetemp).parent / f"shared-{self.name}"
+
+    def start(self, folder: Path) -> None:
+        """Start the build into ``folder`` unless another worker has; return at once."""
+        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            os.close(os.open(folder / "started", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            return
+        project = ROOT if self.project is None else self.project(folder / "project")
+        command = [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            *self.extra_args,
+            "--site-dir",
+            str(folder / "site"),
+        ]
+        script = (
+            "import subprocess, sys, pathlib\n"
+            "folder = pathlib.Path(sys.argv[1])\n"
+            "with (folder / 'output.txt').open('wb') as out:\n"
+            "    code = subprocess.run(sys.argv[2:], stdout=out, stderr=subprocess.STDOUT).returncode\n"
+            "(folder / 'returncode.tmp').write_text(str(code))\n"
+            "(folder / 'returncode.tmp').replace(folder / 'returncode')\n"
+        )
+        _BACKGROUND.append(
+            subprocess.Popen(
+                [sys.executable, "-c", script, str(folder), *command],
+                cwd=project,
+                env=mkdocs_env(project, dict(self.env)),
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        )
+
+    def result(self, folder: Path, timeout_s: float = 900) -> tuple[BuildResult, Path]:
+        """Wait for the build in ``folder``: its result and its site."""
+        deadline = time.monotonic() + timeout_s
+        done = folder / "returncode"
+        while not done.is_file():
+            if time.monotonic() > deadline:
+                pytest.fail(f"the shared {self.name} build did not finish within {timeout_s} s")
+            time.sleep(0.5)
+        output = (folder / "output.txt").read_text(encoding="utf-8", errors="replace")
+        return BuildResult(int(done.read_text()), output), folder / "site"
+
+
+#: The shared builds this process started, reaped when the session ends.
+_BACKGROUND: list[subprocess.Popen[bytes]] = []
+
+
+def pytest_sessionfinish() -> None:
+    """Wait for the shared builds this process started (they may still run if no test waited for them)."""
+    for process in _BACKGROUND:
+        process.wait()
+
+
+def floor_copy(destination: Path) -> Path:
+    """A copy of the project whose build renders each edition's API objects itself and runs no notebook."""
+    copy = ProjectCopy(copy_project(ROOT, destination)).lean(english=True)
+    limit = "block_output_limit_bytes: 1000000\n"
+    copy.replace("mkdocs.yml", limit, f"{limit}      share_api_objects: false\n")
+    return copy.root
+
+
+#: The builds the run shares: the tree's own (``built_site``), the one with every mutation (``mutated_build``), and
+#: the floor of the benchmark, both editions, with no speedup (``floor_build``).
+SHARED_BUILDS: tuple[SharedBuild, ...] = (
+    SharedBuild("site", "built_site", ()),
+    SharedBuild("mutated", "mutated_build", ("-q",), mutated_copy),
+    SharedBuild("floor", "floor_build", (), floor_copy, (("ASCEND_DSA_NO_EXEC", "1"),)),
+)
+
+
+@dataclass(frozen=True)
+class SiteBuild:
+    """A finished build: its result, and the site it wrote."""
+
+    result: BuildResult
+    site: Path
 
 
 @pytest.fixture(scope="session")
-def mutated_build(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
-    """One lean strict build of a copy with every change in ``MUTATIONS`` applied (see the module docstring)."""
-    copy = ProjectCopy(copy_project(ROOT, tmp_path_factory.mktemp("mutated") / "project"))
-    for mutation in MUTATIONS.values():
-        copy.replace(mutation.file, mutation.old, mutation.new)
-    return copy.lean().build()
+def floor_build(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> SiteBuild:
+    """The benchmark's floor (``ASCEND_DSA_NO_EXEC=1``) of a copy that shares no API objects, built once per run."""
+    shared = SHARED_BUILDS[2]
+    folder = shared.folder(request.config)
+    if folder is not None:
+        shared.start(folder)
+        return SiteBuild(*shared.result(folder))
+    project = ProjectCopy(floor_copy(tmp_path_factory.mktemp("floor") / "project"))
+    return SiteBuild(project.build(dict(shared.env), shared.extra_args), project.site)
+
+
+@pytest.fixture(scope="session")
+def mutated_build(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
+    """One strict -q build of a copy with every change in ``MUTATIONS`` applied (see the module docstring)."""
+    shared = SHARED_BUILDS[1]
+    folder = shared.folder(request.config)
+    if folder is not None:
+        shared.start(folder)
+        return shared.result(folder)[0]
+    project = mutated_copy(tmp_path_factory.mktemp("mutated") / "project")
+    return ProjectCopy(project).build(extra_args=shared.extra_args)
 
 
 @pytest.fixture
@@ -287,14 +482,23 @@ def project_copy(tmp_path: Path) -> ProjectCopy:
     return ProjectCopy(copy_project(ROOT, tmp_path / "project"))
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark ``site`` the tests that read the shared build and ``build`` those that build a copy of their own."""
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark ``site`` the tests that read the shared build and ``build`` those that build a copy of their own.
+
+    Under xdist, start in the background each shared build some collected test needs (`SharedBuild`).
+    """
+    needed: set[str] = set()
     for item in items:
         fixtures = getattr(item, "fixturenames", ())
+        needed.update(fixtures)
         if "built_site" in fixtures:
             item.add_marker(pytest.mark.site)
-        if "project_copy" in fixtures or "mutated_build" in fixtures:
+        if {"project_copy", "mutated_build", "floor_build"} & set(fixtures):
             item.add_marker(pytest.mark.build)
+    for shared in SHARED_BUILDS:
+        folder = shared.folder(config)
+        if folder is not None and shared.fixture in needed:
+            shared.start(folder)
 
 
 @pytest.fixture(scope="session")
@@ -304,13 +508,20 @@ def project_root() -> Path:
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def built_site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site built once per session, strictly, from the working tree (both languages, notebooks executed).
 
-    Every test that only reads the site shares this one build; it fails the requesting test if the build fails.
+    Every test that only reads the site shares this one build (under xdist, one for all workers: `SharedBuild`); it
+    fails the requesting test if the build fails.
     """
-    site = tmp_path_factory.mktemp("site")
-    result = build_site(ROOT, site)
+    shared = SHARED_BUILDS[0]
+    folder = shared.folder(request.config)
+    if folder is not None:
+        shared.start(folder)
+        result, site = shared.result(folder)
+    else:
+        site = tmp_path_factory.mktemp("site")
+        result = build_site(ROOT, site)
     if result.returncode != 0:
         pytest.fail(f"strict build failed:\n{result.output[-4000:]}")
     return site

@@ -102,7 +102,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.wheel
 def test_wheel_holds_only_the_package(wheel: Path) -> None:
-    """The wheel holds ascend_dsa (with py.typed) and its metadata, and nothing from docs/, tests/ or hooks/."""
+    """The wheel holds ascend_dsa (with py.typed) and its metadata, and nothing from docs/ or tests/."""
     names = zipfile.ZipFile(wheel).namelist()
     tops = {name.split("/")[0] for name in names}
     assert tops == {"ascend_dsa", f"ascend_dsa-{VERSION}.dist-info"}

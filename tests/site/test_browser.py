@@ -79,9 +79,22 @@ def traffic(page: Page, site_url: str) -> Iterator[Traffic]:
     assert log.errors == []
 
 
+#: JavaScript: the page is ready to be read: loaded, its fonts loaded, and every formula typeset by KaTeX with its
+#: main font (katex-init.js loads KaTeX only on pages with a formula).
+PAGE_READY = """() => document.readyState === "complete" && document.fonts.status === "loaded"
+  && [...document.querySelectorAll(".arithmatex")].every(e => e.querySelector(".katex"))
+  && (!document.querySelector(".arithmatex")
+      || [...document.fonts].some(f => f.family.replaceAll('"', "") === "KaTeX_Main" && f.status === "loaded"))"""
+
+
 def open_page(page: Page, site_url: str, path: str) -> Page:
-    """Load ``path`` of the site and wait until the network is idle (scripts ran, fonts loaded)."""
-    page.goto(site_url + path, wait_until="networkidle")
+    """Load ``path`` of the site and wait until it is ready to read (`PAGE_READY`).
+
+    Not Playwright's "networkidle", which waits for half a second without a request after every load: over the
+    few hundred pages the browser tests open, that was most of their time.
+    """
+    page.goto(site_url + path, wait_until="load")
+    page.wait_for_function(PAGE_READY)
     return page
 
 

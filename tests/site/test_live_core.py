@@ -7,7 +7,7 @@ import zipfile
 from pathlib import Path
 
 import ascend_dsa
-from ascend_dsa.site.live import CORE_ZIP_PATH, pack_core, package_sources, write_core
+from ascend_dsa.site.live import CORE_ZIP_PATH, pack_core, package_sources, with_live_script, write_core
 
 
 def test_the_zip_holds_every_source_file_of_the_package_and_nothing_else() -> None:
@@ -42,3 +42,15 @@ def test_write_core_puts_the_zip_where_live_js_fetches_it(tmp_path: Path) -> Non
     live_js = (Path(ascend_dsa.__file__).parents[2] / "docs" / "assets" / "javascripts" / "live.js").read_text("utf-8")
     assert '"../live/ascend_dsa.zip"' in live_js
     assert CORE_ZIP_PATH == "assets/live/ascend_dsa.zip"
+
+
+def test_only_pages_with_a_live_form_load_the_script() -> None:
+    """A page with a live form gets a loader of live.js at its depth; any other page is left as it was."""
+    form = '<body><form data-live="ub-plan"></form></body>'
+    loaded = with_live_script(form, "en/design/")
+    assert loaded.startswith(form.removesuffix("</body>") + '<script type="module">')
+    assert 'import("../../assets/javascripts/live.js")' in loaded
+    assert loaded.endswith("</script></body>")
+    assert 'import("assets/javascripts/live.js")' in with_live_script(form, "")
+    plain = "<body><p>no form</p></body>"
+    assert with_live_script(plain, "design/") == plain

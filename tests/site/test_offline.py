@@ -4,21 +4,27 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
 import yaml
 
+from ascend_dsa.site import offline
+from tests.conftest import MUTATIONS
 from tests.site_html import css_urls, html_files, is_external, js_urls, scan_html
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
-    from tests.conftest import ProjectCopy
+    from tests.conftest import BuildResult
 
 #: (script glob below the site, URL prefix, why the URL is never fetched by this site). Anything else fails.
 JS_NEVER_FETCHED = (
     ("*", "http://www.w3.org/", "an XML namespace name, not a download"),
-    ("assets/javascripts/bundle.*.js", "https://unpkg.com/mermaid@", "only for mermaid diagrams: hooks/offline.py"),
+    (
+        "assets/javascripts/bundle.*.js",
+        "https://unpkg.com/mermaid@",
+        "only for mermaid diagrams, which ascend_dsa.site.offline refuses",
+    ),
     (
         "assets/javascripts/bundle.*.js",
         "https://unpkg.com/resize-observer-polyfill",
@@ -106,22 +112,48 @@ def test_privacy_plugin_fails_on_external_assets(project_root: Path) -> None:
     assert config["theme"]["font"] == "false"
 
 
-#: (page, what to add to it, the URL the build must name): a script in a Chinese page, a font in an English one.
-EXTERNAL_ASSETS = (
-    ("docs/index.md", '\n<script src="https://cdn.example.com/lib.js"></script>\n', "https://cdn.example.com/lib.js"),
-    (
-        "docs/index.en.md",
-        '\n<link rel="stylesheet" href="https://fonts.googleapis.com/css2?family=Roboto">\n',
-        "https://fonts.googleapis.com/css2?family=Roboto",
-    ),
+def test_external_asset_fails_strict_build(mutated_build: BuildResult) -> None:
+    """The shared broken build has an external script in a Chinese page and a font in an English one: it fails,
+    naming each URL (tests/site/test_build_failures.py checks the lines' form)."""
+    assert mutated_build.returncode != 0
+    for key in ("external-script", "external-font"):
+        [url] = re.findall(r'(?:src|href)="(https://[^"]+)"', MUTATIONS[key].new)
+        assert f"External file: {url}" in mutated_build.output, url
+
+
+@pytest.mark.parametrize(
+    ("html", "found"),
+    [
+        ('<pre class="mermaid">graph LR</pre>', True),
+        ('<div class="diagram mermaid">', True),
+        ("<div class='mermaid wide'>", True),
+        ('<code class="language-mermaid">graph</code>', False),
+        ('<p class="mermaidish">', False),
+    ],
 )
+def test_a_mermaid_diagram_is_refused(html: str, *, found: bool) -> None:
+    """A mermaid diagram (which would load mermaid from a CDN) is refused; mermaid source shown as code is not."""
+    if found:
+        with pytest.raises(offline.CdnDiagram, match="fetch mermaid from a CDN"):
+            offline.check_no_cdn_diagram(html)
+    else:
+        offline.check_no_cdn_diagram(html)
 
 
-def test_external_asset_fails_strict_build(project_copy: ProjectCopy) -> None:
-    """Add an external script and a font to pages of a copy (one build): the strict build fails naming each URL."""
-    for page, snippet, _ in EXTERNAL_ASSETS:
-        project_copy.append(page, snippet)
-    result = project_copy.lean(english=True).build()
-    assert result.returncode != 0
-    for _, _, url in EXTERNAL_ASSETS:
-        assert f"External file: {url}" in result.output, url
+def test_missing_katex_names_the_setup_command(tmp_path: Path) -> None:
+    """Without the fetched KaTeX, one line says to run make setup."""
+    with pytest.raises(offline.MissingVendoredFile, match=r"katex\.min\.js is missing: run `make setup`"):
+        offline.check_vendored(tmp_path)
+
+
+def test_missing_pyodide_names_the_command_that_fetches_it(tmp_path: Path) -> None:
+    """With KaTeX in place but no Pyodide, the one line names the command that fetches it."""
+    for name, package in offline.VENDORED.items():
+        if package == "katex":
+            (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / name).write_text("", encoding="utf-8")
+    with pytest.raises(offline.MissingVendoredFile) as raised:
+        offline.check_vendored(tmp_path)
+    message = str(raised.value)
+    assert message.endswith("is missing: run `make setup` (or `python scripts/fetch_vendor.py pyodide`)")
+    assert "\n" not in message

@@ -9,8 +9,19 @@ import pytest
 
 from ascend_dsa.render.format import format_quantity
 from ascend_dsa.report.prose_values import PROSE_VALUES, Quantity
-from ascend_dsa.site.prose_numbers import EXEMPTIONS, fill, fill_html, quantity, typed_numbers
-from tests.conftest import ROOT
+from ascend_dsa.site.prose_numbers import (
+    EXEMPTIONS,
+    ProseProblem,
+    fill,
+    fill_html,
+    malformed_markers,
+    notebook_prose,
+    problems,
+    quantity,
+    typed_numbers,
+    unknown_shown,
+)
+from tests.conftest import ROOT, TYPED_FORMS
 
 NAME = next(iter(PROSE_VALUES))
 
@@ -87,36 +98,6 @@ def test_citations_names_and_markdown_are_exempt(text: str) -> None:
     assert typed_numbers(text) == []
 
 
-#: One wrong number typed in each form the check must catch (issue 16, item 3), with the number it must report.
-TYPED_FORMS: dict[str, tuple[str, str]] = {
-    "digits": ("The block takes 1080 cycles.", "1080"),
-    "percentage": ("94.79%", "94.79%"),
-    "table cell": ("| 16 | 0.35 |", "16"),
-    "grouped": ("1,024", "1,024"),
-    "chinese numeral run": ("每个 AI Core 负责六十四个 head", "六十四"),
-    "chinese two": ("一个 CUBE 配两个 VECTOR Core", "两"),
-    "chinese count": ("六个实例", "六"),
-    "chinese steps": ("分七个步骤", "七"),
-    "digits glued to chinese": ("共74个周期", "74"),
-    "heading number": ("## 67. 标题", "67"),
-    "footnote definition": ("正文[^n]\n\n[^n]: 这里写了 4096 个", "4096"),
-    "seven digits": ("it is 1234567 B", "1234567"),
-    "list marker as text": ("a paragraph that wraps\n83. onto a line", "83"),
-    "numbered step": ("第 3 步", "3"),
-    "numbered block": ("block 8", "8"),
-    "numbered head": ("head 9", "9"),
-    "line list without citation": ("line 5, 80 cycles", "80"),
-    "math one": ("$1$", "1"),
-    "math comparison": ("$x > 0$", "0"),
-    "math product": ("$2 \\times 1.5$", "2"),
-    "inline code": ("`B_TOPK = 64`", "64"),
-    "html attribute": ('<span data-rows="64">x</span>', "64"),
-    "shown block comment": ("```bash\nrun --mode prefill  # 259600 B\n```", "259600"),
-    "shown block output": ("```console\n$ run\n244368\n```", "244368"),
-    "index step other than one": ("$i+5$", "5"),
-}
-
-
 @pytest.mark.parametrize("form", TYPED_FORMS)
 def test_every_form_of_a_typed_number_is_caught(form: str) -> None:
     """A number typed in any form a reader sees is reported, with its line."""
@@ -166,3 +147,69 @@ def test_front_matter_is_not_prose() -> None:
     """A page's front matter is settings for MkDocs, not text a reader sees; the same number in prose is typed."""
     assert typed_numbers("---\nsearch:\n  boost: 0.2\n---\n\n# Title\n") == []
     assert [t.number for t in typed_numbers("# Title\n\nboost: 0.2\n")] == ["0.2"]
+
+
+@pytest.mark.parametrize(
+    ("text", "fault"),
+    [
+        ("a {{ b_topk and {{}} c", "{{ b_topk and"),
+        ("x {{ clock_ghz }}} y", "{{ clock_ghz }}}"),
+        ("x {{{ clock_ghz }} y", "{{{ clock_ghz }}"),
+        ("x }} y", "}} y"),
+        ("math $ {{ b_ $", "{{ b_"),
+    ],
+)
+def test_a_marker_written_wrong_is_found_with_its_line(text: str, fault: str) -> None:
+    """Braces that open or close no marker, or a marker with a brace glued to it, are found."""
+    [first, *_] = malformed_markers(f"# T\n\n{text}\n")
+    assert first.line == 3
+    assert fault in first.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{{ clock_ghz }} and {{ l2_tb_per_s }}",
+        r"$\mathbb{R}^{h_q \times d_{qk}}$ and $x^{{{ clock_ghz }}}$",
+        '```python exec="true"\nx = {"a": {"b": 1}}\n```',
+    ],
+)
+def test_markers_and_latex_braces_are_not_faults(text: str) -> None:
+    """Whole markers, LaTeX's nested braces in math and executed code hold no fault."""
+    assert malformed_markers(text) == []
+
+
+def test_problems_names_every_kind_in_one_error() -> None:
+    """A page's unknown names, markers written wrong and typed numbers make one error naming each."""
+    problem = problems("# T\n\n{{ no_such_value }} and {{ x }}} and about 1080 cycles\n")
+    assert isinstance(problem, ProseProblem)
+    message = str(problem)
+    assert "unknown prose value {{ no_such_value }}" in message
+    assert "written wrong" in message
+    assert "line 3: 1080" in message
+    assert problems("# T\n\n{{ clock_ghz }} GHz\n") is None
+
+
+def test_unknown_markers_are_shown_as_code_so_the_rest_fills() -> None:
+    """An unknown marker becomes code with entity braces (not filled again); a known one is left to fill."""
+    shown = unknown_shown("{{ no_such_value }} {{ clock_ghz }}")
+    assert shown.startswith("<code>&#123;&#123; no_such_value &#125;&#125;</code>")
+    assert fill(shown, "en").endswith(format_quantity(PROSE_VALUES["clock_ghz"](), "en"))
+
+
+def test_values_are_computed_once_for_a_build() -> None:
+    """Given a dict, fill keeps each value it computes there and takes it from there the next time."""
+    values: dict[str, Quantity] = {}
+    fill("{{ clock_ghz }}", "zh", values)
+    assert set(values) == {"clock_ghz"}
+    values["clock_ghz"] = Quantity(2.5, "GHz", 1)
+    assert fill("{{ clock_ghz }}", "en", values) == "2.5"
+
+
+def test_a_notebooks_prose_is_its_markdown_cells() -> None:
+    """A notebook's prose is its markdown cells, joined; code cells are not prose."""
+    cells = [
+        {"cell_type": "markdown", "source": ["## Only ", "{{ ai_cores }} cores\n"]},
+        {"cell_type": "code", "source": ["x = 24\n"]},
+    ]
+    assert notebook_prose(json.dumps({"cells": cells})) == "## Only {{ ai_cores }} cores\n"

@@ -88,7 +88,7 @@ def test_language_switcher_and_search_stay_under_a_subpath(served_under_subpath:
         config = json.loads(match.group(1))
         base = resolve(root, path, config["base"].rstrip("/") + "/")
         worker = resolve(root, path, config["search"])
-        # Each edition searches its own index (hooks/editions.py): English pages take en/ as their search base.
+        # Each edition searches its own index (ascend_dsa.site.editions): English pages take en/ as their search base.
         edition = site / "en" if path.is_relative_to(site / "en") else site
         if base is None or base[0].parent != edition or worker is None or not worker[0].is_file():
             wrong.append(f"{path.relative_to(site)}: base {config['base']!r}, search {config['search']!r}")

@@ -8,19 +8,21 @@
 - Each API reference page ends with the chapters whose code calls, or whose prose names, something it documents
   (`chapters_using`, `used_by_section`), found at build time from the pages' sources.
 
+The identifiers and the chapters using each module are read from the sources (`ascend_dsa.site.sources`), never
+by importing the package, once per build for both editions (`ApiIndex`); a module with a syntax error documents
+nothing until it is fixed, and the API page that documents it says so.
+
 Only prose changes: fenced blocks, inline code that is not a bare name, and existing links stay as they are.
 """
 
 from __future__ import annotations
 
 import ast
-import importlib
-import importlib.util
-import inspect
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ascend_dsa.facts.provenance import (
     CONFIG_H_COMMIT,
@@ -36,6 +38,8 @@ from ascend_dsa.render.fences import CODE_SPAN, docs_pages, fences, notebook_cel
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
+
+    from ascend_dsa.site.sources import SourceTree
 
 #: Each upstream file the pages cite by line: its path in the repository and the commit the package pins.
 UPSTREAM_FILES: Final = {
@@ -56,7 +60,7 @@ _NAME_SPAN: Final = re.compile(r"(?<![\[`])`(?P<name>[A-Za-z_]\w*)(?P<call>\([^`
 _LINK: Final = re.compile(r"\[[^\]\n]*\]\([^)\n]*\)|\[[^\]\n]*\]\[[^\]\n]*\]")
 _DOCUMENTED: Final = re.compile(r"^::: (ascend_dsa[\w.]*)\s*$", re.MULTILINE)
 _CALLED: Final = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
-_TITLE: Final = re.compile(r"^# (.+)$", re.MULTILINE)
+_TITLE: Final = re.compile(r"^# (.+?)(?:\s*\{\s*#[\w-]+\s*\})?\s*$", re.MULTILINE)
 
 
 def upstream_url(file: str, first: int, last: int | None = None) -> str:
@@ -98,16 +102,47 @@ def documented_modules(docs_dir: Path) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-def api_identifiers(modules: tuple[str, ...]) -> dict[str, str]:
-    """Each public function and class defined in ``modules``, and its identifier in the API reference."""
+def defined_names(source: str | bytes) -> tuple[str, ...]:
+    """The public functions and classes a module's source defines at its top level, in source order."""
+    kinds = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+    return tuple(n.name for n in ast.parse(source).body if isinstance(n, kinds) and not n.name.startswith("_"))
+
+
+def api_identifiers(tree: SourceTree, modules: tuple[str, ...], memo: Memo | None = None) -> dict[str, str]:
+    """Each public function and class defined in ``modules``, and its identifier in the API reference.
+
+    A module whose source does not parse defines nothing here: the API page documenting it fails and says so.
+    ``memo`` keeps each file's names by its digest, for the next build.
+    """
     found: dict[str, str] = {}
     for module_name in modules:
-        module = importlib.import_module(module_name)
-        for name, value in vars(module).items():
-            defined_here = getattr(value, "__module__", None) == module_name
-            if not name.startswith("_") and defined_here and (inspect.isfunction(value) or inspect.isclass(value)):
-                found.setdefault(name, f"{module_name}.{name}")
+        file = tree.modules.get(module_name)
+        if file is None:
+            raise ValueError(f"the API reference documents {module_name}, which is not a module under {tree.src}")
+        for name in _remembered(memo, "defined", file, tree, _defined_if_it_parses):
+            found.setdefault(name, f"{module_name}.{name}")
     return found
+
+
+def _defined_if_it_parses(file: Path) -> tuple[str, ...]:
+    try:
+        return defined_names(file.read_bytes())
+    except (SyntaxError, ValueError):
+        return ()
+
+
+#: What the readers of this module keep between builds: by reader, file and digest, what they read.
+Memo = dict[tuple[str, Path, str], Any]
+
+
+def _remembered(memo: Memo | None, reader: str, file: Path, tree: SourceTree, read: Callable[[Path], Any]) -> Any:  # noqa: ANN401 - each reader's own result
+    """``read(file)``, or what it returned for the same content before."""
+    if memo is None:
+        return read(file)
+    key = (reader, file, tree.digests.file(file))
+    if key not in memo:
+        memo[key] = read(file)
+    return memo[key]
 
 
 def api_links(markdown: str, identifiers: Mapping[str, str]) -> str:
@@ -132,18 +167,17 @@ def _page_names(page: Path) -> set[str]:
     return called | {m["name"] for m in _NAME_SPAN.finditer(prose)}
 
 
-def _imports(module_name: str) -> set[str]:
+def _imports(tree: SourceTree, module_name: str) -> set[str]:
     """The package's modules that ``module_name`` imports (type-only imports too), read from its source."""
-    spec = importlib.util.find_spec(module_name)
-    if spec is None or spec.origin is None:
-        raise ValueError(f"module {module_name} has no source to read")
-    tree = ast.parse(Path(spec.origin).read_text(encoding="utf-8"))
-    found = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
-    found |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    return {m for m in found if m.startswith("ascend_dsa.")}
+    found = tree.imports_of(module_name) if module_name in tree.modules else None
+    if found is None:
+        raise ValueError(f"module {module_name} has no source that parses under {tree.src}")
+    return {i.target(tree.modules) for i in found.ours() if i.module != "ascend_dsa"}
 
 
-def chapters_using(docs_dir: Path, modules: frozenset[str], identifiers: Mapping[str, str]) -> dict[str, list[str]]:
+def chapters_using(
+    docs_dir: Path, modules: frozenset[str], identifiers: Mapping[str, str], tree: SourceTree, memo: Memo | None = None
+) -> dict[str, list[str]]:
     """The Chinese page files (not the API pages) that use one of ``modules``, and which ones.
 
     A page uses a module when its code calls, or its prose names, a function or class defined there, or defined in
@@ -154,12 +188,31 @@ def chapters_using(docs_dir: Path, modules: frozenset[str], identifiers: Mapping
         relative = page.relative_to(docs_dir).as_posix()
         if relative.startswith(API_FOLDER) or PurePosixPath(relative).stem.endswith(".en"):
             continue
-        direct = {identifiers[n].rsplit(".", 1)[0] for n in _page_names(page) if n in identifiers}
-        reached = direct.union(*(_imports(m) for m in direct))
+        names = _remembered(memo, "names", page, tree, _page_names)
+        direct = {identifiers[n].rsplit(".", 1)[0] for n in names if n in identifiers}
+        reached = direct.union(*(_imports(tree, m) for m in direct))
         used = sorted(reached & modules)
         if used:
             uses[relative] = used
     return uses
+
+
+@dataclass(frozen=True)
+class ApiIndex:
+    """What the links of one build need: each API name's identifier, and the chapters using each module."""
+
+    identifiers: dict[str, str]
+    uses: dict[str, list[str]]
+
+
+def api_index(docs_dir: Path, tree: SourceTree, memo: Memo | None = None) -> ApiIndex:
+    """The `ApiIndex` of the pages under ``docs_dir`` and the sources ``tree`` reads (for both editions).
+
+    ``memo`` keeps what each file's source said, by its digest, for the next build (under serve).
+    """
+    modules = documented_modules(docs_dir)
+    identifiers = api_identifiers(tree, modules, memo)
+    return ApiIndex(identifiers, chapters_using(docs_dir, frozenset(modules), identifiers, tree, memo))
 
 
 def _title(page: Path) -> str:

@@ -1,13 +1,14 @@
 r"""Numbers in page prose: fill ``{{ name }}`` from the package, and find any number typed by hand.
 
 Prose (Markdown outside code, notebook markdown cells, both languages) never types a number. It writes
-``{{ name }}`` instead, and the MkDocs hook ``hooks/prose_numbers.py`` replaces it at build time with
+``{{ name }}`` instead, and the site's build (`ascend_dsa.site.app`) replaces it at build time with
 `ascend_dsa.report.prose_values.PROSE_VALUES` ``[name]()``, formatted by `format_quantity` (digits grouped by
 commas from 10,000 on; a percentage with its ``%``; the unit is written in the prose, in the page's language).
 Inside math (``$...$``) the marker works the same way.
 
-`typed_numbers` then lists every other number left in a page; the hook fails the build naming the page, the
-line and each number. A number is any run of digits not glued to a Latin letter or ``_`` (so ``FP8``, ``e4m3``,
+`typed_numbers` then lists every other number left in a page, and `malformed_markers` every marker written wrong;
+the build reports each page's problems in one line (`problems`) and fails after the last page. A number is any run
+of digits not glued to a Latin letter or ``_`` (so ``FP8``, ``e4m3``,
 ``L0C``, ``H_Q`` and ``1C2V`` are names, but ``74个`` is a number), and any Chinese numeral (一 to 万, 两) that
 counts or measures: a run of two or more (六十四), or one followed by a measure word (两个, 六个实例, 七个步骤).
 It is looked for everywhere a reader sees text: prose, headings (``## 67. ...``), footnote definitions, math,
@@ -41,6 +42,12 @@ from ascend_dsa.report.prose_values import PROSE_VALUES, Quantity
 
 #: ``{{ name }}``: a value from the package.
 MARKER: Final = re.compile(r"\{\{\s*([a-z][a-z0-9_]*)\s*\}\}")
+#: Marker braces, whole or not: what `malformed_markers` checks each occurrence of.
+_BRACES: Final = re.compile(r"\{\{|\}\}")
+#: A marker written wrong is quoted up to this many characters from where it goes wrong.
+_QUOTED: Final = 16
+#: In math, braces are LaTeX's: only a ``{{`` that starts like a marker (``{{ name``) is one.
+_MATH_MARKER_START: Final = re.compile(r"\{\{\s*[A-Za-z_]")
 #: Product names that carry a number.
 NAMES: Final = ("Ascend 950", "昇腾 950", "DeepSeek V4.1")
 
@@ -139,15 +146,16 @@ class TypedNumber:
     context: str
 
 
-def fill(markdown: str, lang: Lang) -> str:
+def fill(markdown: str, lang: Lang, values: dict[str, Quantity] | None = None) -> str:
     """``markdown`` with every ``{{ name }}`` replaced by the package's value for ``lang``, except in executed code.
 
     Prose, math, inline code and shown code blocks are filled; an executed block is Python and stays as written.
+    ``values`` keeps the values computed so far (by name) for the next pages.
     """
     check_lang(lang)
 
     def value(match: re.Match[str]) -> str:
-        return format_quantity(quantity(match.group(1)), lang)
+        return format_quantity(quantity(match.group(1), values), lang)
 
     parts, position = [], 0
     for fence in fences(markdown):
@@ -159,19 +167,124 @@ def fill(markdown: str, lang: Lang) -> str:
     return "".join(parts)
 
 
-def fill_html(html: str, lang: Lang) -> str:
+def fill_html(html: str, lang: Lang, values: dict[str, Quantity] | None = None) -> str:
     """``html`` (a rendered notebook) with every ``{{ name }}`` replaced, as `fill` does in Markdown."""
     check_lang(lang)
-    return MARKER.sub(lambda m: format_quantity(quantity(m.group(1)), lang), html)
+    return MARKER.sub(lambda m: format_quantity(quantity(m.group(1), values), lang), html)
 
 
-def quantity(name: str) -> Quantity:
-    """The package's value for ``name``; an unknown name raises naming the closest choices."""
+@dataclass(frozen=True)
+class MalformedMarker:
+    """A ``{{ name }}`` written wrong: the text at fault, its line in the page source and the line's text."""
+
+    text: str
+    line: int
+    context: str
+
+
+def malformed_markers(markdown: str) -> list[MalformedMarker]:
+    """Every marker written wrong in ``markdown``, in page order: braces that open or close no ``{{ name }}``.
+
+    Outside math, a ``{{`` or ``}}`` that is not part of a marker, and a marker with a brace glued to it
+    (``{{ clock_ghz }}}``), are wrong; inside math, where LaTeX's own braces nest, only a ``{{ name`` that is not a
+    whole marker is. Executed code is Python and is not looked at.
+    """
+    text = _blank_executed(markdown)
+    maths = [(m.start(), m.end()) for m in _MATH.finditer(text)]
+
+    def in_math(index: int) -> bool:
+        return any(start <= index < end for start, end in maths)
+
+    markers = [(m.start(), m.end()) for m in MARKER.finditer(text)]
+    spans = {index for start, end in markers for index in (start, end - 2)}
+    found: list[tuple[int, str]] = []
+    for start, end in markers:
+        glued = (start > 0 and text[start - 1] == "{") or (end < len(text) and text[end] == "}")
+        if glued and not in_math(start):
+            found.append((start, text[max(start - 1, 0) : end + 1]))
+    for match in _BRACES.finditer(text):
+        if match.start() in spans or in_math(match.start()):
+            continue
+        found.append((match.start(), text[match.start() : match.start() + _QUOTED].split("\n")[0]))
+    found += [
+        (match.start(), text[match.start() : match.start() + _QUOTED].split("\n")[0])
+        for match in _MATH_MARKER_START.finditer(text)
+        if match.start() not in spans and in_math(match.start())
+    ]
+    lines = markdown.splitlines()
+    numbered = [(text.count("\n", 0, start) + 1, fault) for start, fault in sorted(set(found))]
+    return [MalformedMarker(fault, line, lines[line - 1].strip()[:80]) for line, fault in numbered]
+
+
+def _blank_executed(markdown: str) -> str:
+    """``markdown`` with its executed blocks blanked (line breaks kept)."""
+    text = markdown
+    for fence in reversed(fences(markdown)):
+        if fence.executed:
+            text = text[: fence.start] + _BLANK_LINE_CHARS.sub(" ", text[fence.start : fence.end]) + text[fence.end :]
+    return text
+
+
+class ProseProblem(ValueError):  # noqa: N818 - a problem of the page's prose, not an error of the code
+    """A page's prose types a number, names an unknown value or writes a marker wrong (every case in one message)."""
+
+
+def problems(markdown: str) -> ProseProblem | None:
+    """Every problem of ``markdown``'s prose in one error (None if there is none): unknown names first."""
+    found = [
+        f"unknown prose value {{{{ {name} }}}}; define it in ascend_dsa.report.prose_values"
+        for name in MARKER.findall(markdown)
+        if name not in PROSE_VALUES
+    ]
+    malformed = malformed_markers(markdown)
+    if malformed:
+        listed = "; ".join(f"line {m.line}: {m.text.strip()!r}" for m in malformed)
+        found.append(f"{len(malformed)} marker(s) written wrong ({listed}); write {{{{ name }}}}")
+    typed = typed_numbers(markdown)
+    if typed:
+        listed = "; ".join(f"line {t.line}: {t.number} in {t.context!r}" for t in typed)
+        found.append(
+            f"{len(typed)} number(s) typed by hand in prose ({listed}); "
+            "write {{ name }} with a value from ascend_dsa.report.prose_values, or cite"
+        )
+    return ProseProblem("; ".join(found)) if found else None
+
+
+def unknown_shown(text: str) -> str:
+    """``text`` with every ``{{ name }}`` that has no value shown as code (left unfilled), so the rest can be filled.
+
+    The braces are written as HTML entities, in Markdown as in HTML: `fill` fills markers in inline code too, so a
+    marker merely put in backticks would be filled (and fail) again.
+    """
+
+    def shown(match: re.Match[str]) -> str:
+        if match.group(1) in PROSE_VALUES:
+            return match.group(0)
+        return f"<code>&#123;&#123; {match.group(1)} &#125;&#125;</code>"
+
+    return MARKER.sub(shown, text)
+
+
+def notebook_prose(source: str) -> str:
+    """The markdown cells of a notebook's source (its JSON), joined: its prose."""
+    import json  # noqa: PLC0415 - only for notebooks
+
+    cells = json.loads(source)["cells"]
+    return "\n\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+
+
+def quantity(name: str, values: dict[str, Quantity] | None = None) -> Quantity:
+    """The package's value for ``name`` (kept in ``values`` once computed); an unknown name raises naming it."""
+    if values is not None and name in values:
+        return values[name]
     try:
         make = PROSE_VALUES[name]
     except KeyError:
         raise KeyError(f"unknown prose value {{{{ {name} }}}}; define it in ascend_dsa.report.prose_values") from None
-    return make()
+    found = make()
+    if values is not None:
+        values[name] = found
+    return found
 
 
 def typed_numbers(markdown: str) -> list[TypedNumber]:

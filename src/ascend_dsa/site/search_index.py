@@ -1,0 +1,177 @@
+"""One search index per edition, each in its own language, written as UTF-8.
+
+mkdocs-static-i18n merges both editions into one index configured for Chinese and English together, so English
+words went through jieba and Chinese trimmers and an English query found nothing. `split_site_index` splits that index:
+``search/search_index.json`` holds the Chinese pages (jieba-segmented, Chinese pipeline) and
+``en/search/search_index.json`` the English pages (English separator, stop words, lunr's English stemmer,
+British spellings also indexed, in a field of their own, under their American twins). `ascend_dsa.site.editions`
+points English pages at their index.
+
+Figures (SVG tick labels), tables (cell dumps), code and notebook cells, each chapter's opening "Covers report
+(zh) lines ..." note and notebook permalinks (a "¶" after each heading) are left out of the index, so a result's
+snippet is prose. Material's browser-side Chinese query segmenter never tries the whole query as one word, so
+算存比 became 算 / 存; `patch_worker` fixes that bound in the built worker, and appends
+``search_stemming.js`` (beside this module), which stems an English query word despite Material's trailing wildcard
+(accumulators, pipelining and layouts then find accumulator, pipeline and layout).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Final
+
+from ascend_dsa.site.editions import ENGLISH_PREFIX
+
+ZWSP = "\u200b"
+#: Material's documented default separator for English: whitespace, punctuation, dots not inside a number.
+ENGLISH_SEPARATOR = r'[\s\-,:!=\[\]()"`/]+|\.(?!\d)|&[lg]t;'
+#: The index is stemmed (pipelining -> pipelin); the worker stems each query word too, before Material's wildcard
+#: (search_stemming.js), so any inflected form meets any other. The spellings field covers -ise / -ize.
+ENGLISH_PIPELINE = ["trimmer", "stopWordFilter", "stemmer"]
+CHINESE_LANG = ["zh"]
+#: Run in the search worker after Material's code: English query words are stemmed like the index.
+STEMMING_SCRIPT: Final = Path(__file__).with_name("search_stemming.js")
+
+#: Elements whose text would only clutter a result: inline SVG figures, tables, code (Markdown's and a notebook's:
+#: input cells with their prompt and hidden copy text, and outputs, which are numbers), a chapter's opening citation
+#: note, nbconvert's heading permalinks. Material's parser ends an exclusion at the first nested end tag of the
+#: same name, so an output is marked at its innermost div (``jp-OutputArea-output``), which holds no other div.
+_EXCLUDED_OPENINGS = re.compile(
+    r"<(svg|table|pre|clipboard-copy)((?:\s[^>]*)?)>"
+    r"|<(blockquote)()>(?=\s*<p>(?:Covers |对应报告))"
+    r'|<a class="anchor-link"'
+    r'|<(div)( class="(?:[^"]*\s)?(?:jp-InputArea|jp-OutputPrompt|jp-OutputArea-output|clipboard-copy-txt)'
+    r'(?:\s[^"]*)?"[^>]*)>'
+)
+#: British -ise/-isation spellings; their -ize twins go into an extra field so both queries stem alike.
+_BRITISH = re.compile(r"\b([A-Za-z]{3,}?)is(e|ed|es|ing|ation|ations|er|ers)\b")
+#: The extra field (searched, never shown) and its weight, equal to the text's.
+SPELLINGS_FIELD = "spellings"
+SPELLINGS_SPEC = {"boost": 1.0}
+
+#: Material's query segmenter (workers/search.*.min.js) and the same code with the whole query as a candidate.
+_SEGMENTER_BOUNDS = (
+    ("for(let o=s+1;o<t.length;o++)t.slice(s,o)in e", "for(let o=s+1;o<=t.length;o++)t.slice(s,o)in e"),
+    ("n[a]&&a<t.length-1&&", "n[a]&&a<t.length&&"),
+)
+
+
+def _with_script(code: str, script: str) -> str:
+    """The worker's code with ``script`` run after it (before its source-map comment, which must stay last)."""
+    body, marker, source_map = code.rpartition("\n//# sourceMappingURL=")
+    if not marker:
+        return f"{code}\n{script}"
+    return f"{body}\n{script}{marker}{source_map}"
+
+
+def exclude_from_search(html: str) -> str:
+    """Mark figures, tables and heading permalinks with Material's ``data-search-exclude`` attribute."""
+
+    def mark(match: re.Match[str]) -> str:
+        tag = match.group(1) or match.group(3) or match.group(5)
+        attributes = match.group(2) or match.group(4) or match.group(6) or ""
+        if tag:
+            return f"<{tag}{attributes} data-search-exclude>"
+        return '<a data-search-exclude class="anchor-link"'
+
+    return _EXCLUDED_OPENINGS.sub(mark, html)
+
+
+def american_spellings(text: str) -> str:
+    """The -iz- twins of the British -is- spellings in ``text`` (dequantisation -> dequantization), space-separated."""
+    twins = {f"{m.group(1)}iz{m.group(2)}" for m in _BRITISH.finditer(text)}
+    return " ".join(sorted(twins))
+
+
+def english_doc(doc: dict[str, Any]) -> dict[str, Any]:
+    """An English entry relative to the English edition's root, without jieba's zero-width spaces."""
+    location = str(doc["location"]).removeprefix(ENGLISH_PREFIX)
+    title = str(doc["title"]).replace(ZWSP, "")
+    text = str(doc["text"]).replace(ZWSP, "")
+    entry = {**doc, "location": location, "title": title, "text": text}
+    spellings = american_spellings(f"{title} {text}")
+    if spellings:
+        entry[SPELLINGS_FIELD] = spellings
+    return entry
+
+
+def _dropped_twins(chinese: list[dict[str, Any]], english: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """English entries mkdocs-static-i18n dropped as duplicates of Chinese ones (same title and text).
+
+    A page whose opening is only a heading (gather2, skip-scale) lost its page entry that way, and every section
+    of it then led to "undefined" in the English results.
+    """
+    locations = {str(doc["location"]) for doc in english}
+    pages = {location.split("#")[0] for location in locations}
+    return [
+        english_doc({**doc, "location": ENGLISH_PREFIX + str(doc["location"])})
+        for doc in chinese
+        if str(doc["location"]) not in locations and str(doc["location"]).split("#")[0] in pages
+    ]
+
+
+def _pages_first(docs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``docs`` with each page's entry just before its sections, pages in their first order (Material needs it)."""
+    pages: dict[str, int] = {}
+    for doc in docs:
+        pages.setdefault(str(doc["location"]).split("#")[0], len(pages))
+
+    def key(item: tuple[int, dict[str, Any]]) -> tuple[int, bool, int]:
+        location = str(item[1]["location"])
+        return pages[location.split("#", maxsplit=1)[0]], "#" in location, item[0]
+
+    return [doc for _, doc in sorted(enumerate(docs), key=key)]
+
+
+def split_index(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The merged index as (Chinese index, English index), each configured for its own language."""
+    docs = data.get("docs", [])
+    config = data.get("config", {})
+    chinese = [doc for doc in docs if not str(doc["location"]).startswith(ENGLISH_PREFIX)]
+    english = [english_doc(doc) for doc in docs if str(doc["location"]).startswith(ENGLISH_PREFIX)]
+    english = _pages_first(english + _dropped_twins(chinese, english))
+    zh_config = {**config, "lang": CHINESE_LANG}
+    en_config = {
+        **config,
+        "lang": ["en"],
+        "separator": ENGLISH_SEPARATOR,
+        "pipeline": ENGLISH_PIPELINE,
+        "fields": {**config.get("fields", {}), SPELLINGS_FIELD: SPELLINGS_SPEC},
+    }
+    return {**data, "config": zh_config, "docs": chinese}, {**data, "config": en_config, "docs": english}
+
+
+def _write(path: Path, data: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+
+
+def patch_worker(site: Path) -> None:
+    """Let the browser's Chinese query segmenter keep a whole indexed word (算存比) as one term; stem English words."""
+    stemming = STEMMING_SCRIPT.read_text(encoding="utf-8")
+    for worker in (site / "assets" / "javascripts" / "workers").glob("search.*.min.js"):
+        code = worker.read_text(encoding="utf-8")
+        if stemming not in code:  # patched already by the other edition's build into the same site
+            code = _with_script(code, stemming)
+        for before, after in _SEGMENTER_BOUNDS:
+            if after in code:  # patched by the other edition's build into the same site
+                continue
+            if before not in code:
+                message = f"{worker.name}: Material's query segmenter changed; expected {before!r}"
+                raise RuntimeError(message)
+            code = code.replace(before, after)
+        worker.write_text(code, encoding="utf-8")
+
+
+def split_site_index(site: Path) -> None:
+    """Split the built search index, if there is one, into one compact UTF-8 index per edition; patch the worker."""
+    index = site / "search" / "search_index.json"
+    if not index.is_file():
+        return
+    chinese, english = split_index(json.loads(index.read_text(encoding="utf-8")))
+    _write(index, chinese)
+    if english["docs"]:
+        _write(site / ENGLISH_PREFIX / "search" / "search_index.json", english)
+    patch_worker(site)

@@ -1,0 +1,110 @@
+"""ascend_dsa.site.search_index keeps the index's value and writes it as compact UTF-8."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import pytest
+
+from ascend_dsa.site import search_index
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def test_index_is_rewritten_as_utf8(tmp_path: Path) -> None:
+    """Escaped Chinese and zero-width spaces become raw UTF-8; the parsed JSON is unchanged and smaller."""
+    index = tmp_path / "search" / "search_index.json"
+    index.parent.mkdir()
+    data = {"config": {"lang": ["zh"]}, "docs": [{"location": "", "title": "前言", "text": "对应\u200b报告"}]}
+    index.write_text(json.dumps(data), encoding="utf-8")
+    before = index.stat().st_size
+    search_index.split_site_index(tmp_path)
+    text = index.read_text(encoding="utf-8")
+    assert "\\u" not in text
+    assert json.loads(text) == data
+    assert index.stat().st_size < before
+
+
+def test_index_is_split_per_edition(tmp_path: Path) -> None:
+    """English pages go to en/search/ relative to en/, configured for English, British spellings twinned."""
+    index = tmp_path / "search" / "search_index.json"
+    index.parent.mkdir()
+    zh = {"location": "pipeline/", "title": "流水线", "text": "流水\u200b线"}
+    en = {"location": "en/pipeline/", "title": "The\u200bpipeline", "text": "dequantisation is synchronised"}
+    index.write_text(json.dumps({"config": {"lang": ["zh", "en"], "fields": {}}, "docs": [zh, en]}), "utf-8")
+    search_index.split_site_index(tmp_path)
+    chinese = json.loads(index.read_text(encoding="utf-8"))
+    english = json.loads((tmp_path / "en" / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert (chinese["config"]["lang"], chinese["docs"]) == (["zh"], [zh])
+    assert english["config"]["lang"] == ["en"]
+    assert "stemmer" in english["config"]["pipeline"]  # the worker stems query words too (search_stemming.js)
+    [doc] = english["docs"]
+    assert (doc["location"], doc["title"]) == ("pipeline/", "Thepipeline")
+    assert doc["spellings"] == "dequantization synchronized"
+    assert "spellings" in english["config"]["fields"]
+
+
+def test_entries_dropped_as_duplicates_come_back_to_the_english_index() -> None:
+    """mkdocs-static-i18n drops an English entry equal to its Chinese twin; the English index gets it back."""
+    zh_page = {"location": "gather2/", "title": "gather2", "text": ""}
+    zh_section = {"location": "gather2/#x", "title": "问题", "text": "请求"}
+    en_section = {"location": "en/gather2/#x", "title": "The problem", "text": "requests"}
+    data = {"config": {"lang": ["zh", "en"], "fields": {}}, "docs": [zh_page, zh_section, en_section]}
+    _, english = search_index.split_index(data)
+    assert [doc["location"] for doc in english["docs"]] == ["gather2/", "gather2/#x"]  # page first, as Material needs
+
+
+def test_figures_tables_and_permalinks_leave_the_index() -> None:
+    """SVG, tables, code, citation notes and "¶" permalinks carry Material's data-search-exclude; prose does not."""
+    html = (
+        '<p>x</p><svg width="1"><text>0</text></svg><table>\n<tr></tr></table><a class="anchor-link">¶</a>'
+        "<pre><code>x = 1</code></pre><blockquote>\n<p>Covers report (zh) lines 1-7.</p></blockquote>"
+        "<blockquote>\n<p>对应报告 (zh) 第 1-7 行。</p></blockquote><blockquote><p>A quoted thought.</p></blockquote>"
+        '<div class="jp-InputArea jp-Cell-inputArea">In [1]:</div><div class="clipboard-copy-txt" id="c">x = 1</div>'
+        '<div class="jp-OutputPrompt">Out[1]:</div><div class="jp-RenderedMarkdown jp-OutputArea-output">1</div>'
+        '<div class="jp-MarkdownOutput">prose</div>'
+    )
+    marked = search_index.exclude_from_search(html)
+    assert marked.count("data-search-exclude") == 10
+    assert '<div class="jp-MarkdownOutput">prose' in marked
+    assert "<p>x</p>" in marked
+    assert '<svg width="1" data-search-exclude>' in marked
+    assert "<pre data-search-exclude><code>" in marked
+    assert "<blockquote><p>A quoted thought." in marked
+
+
+def test_segmenter_bound_is_patched(tmp_path: Path) -> None:
+    """The worker's query segmenter tries the whole query; a changed worker fails the build with its name."""
+    workers = tmp_path / "assets" / "javascripts" / "workers"
+    workers.mkdir(parents=True)
+    (tmp_path / "search").mkdir()
+    (tmp_path / "search" / "search_index.json").write_text('{"docs": []}', encoding="utf-8")
+    worker = workers / "search.abc.min.js"
+    worker.write_text("for(let o=s+1;o<t.length;o++)t.slice(s,o)in e;n[a]&&a<t.length-1&&x", encoding="utf-8")
+    search_index.split_site_index(tmp_path)
+    patched = worker.read_text(encoding="utf-8")
+    assert patched.startswith("for(let o=s+1;o<=t.length;o++)t.slice(s,o)in e;n[a]&&a<t.length&&x\n")
+    assert patched.endswith(search_index.STEMMING_SCRIPT.read_text(encoding="utf-8"))
+    search_index.split_site_index(tmp_path)  # the other edition's build: already patched, unchanged
+    assert worker.read_text(encoding="utf-8") == patched
+    worker.write_text("something else", encoding="utf-8")
+    with pytest.raises(RuntimeError, match=r"search\.abc\.min\.js"):
+        search_index.split_site_index(tmp_path)
+
+
+def test_no_index_no_error(tmp_path: Path) -> None:
+    """A build without search leaves nothing to rewrite and raises nothing."""
+    search_index.split_site_index(tmp_path)
+    assert not (tmp_path / "search").exists()
+
+
+def test_built_index_is_utf8(built_site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The site's own index carries its Chinese as UTF-8 and leaves the API reference out of search."""
+    text = (built_site / "search" / "search_index.json").read_text(encoding="utf-8")
+    assert "前言" in text
+    assert "\\u524d" not in text
+    locations = [doc["location"] for doc in json.loads(text)["docs"]]
+    assert not [loc for loc in locations if loc.startswith(("reference/api", "en/reference/api"))]
+    assert capsys.readouterr().err == ""
