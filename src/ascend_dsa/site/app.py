@@ -17,32 +17,28 @@ import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from mkdocs.exceptions import Abort
 from mkdocs.structure.files import Files
 from mkdocs.structure.toc import get_toc
 from mkdocs.utils import CountHandler
 
-from ascend_dsa.render.markdown import DATA_MARKER
 from ascend_dsa.site import (
     api_aliases,
     api_pages,
     blocks,
     build_date,
-    cjk,
-    compact_html,
-    downloads,
     editions,
     failures,
     glossary,
     internals,
     links,
     live,
-    notebook_css,
     notebooks,
     offline,
     page_cache,
+    page_steps,
     prefetch,
     prose_numbers,
     search_entries,
@@ -61,6 +57,8 @@ if TYPE_CHECKING:
     from ascend_dsa.lang import Lang
 
 log = logging.getLogger(failures.REPORT_LOGGER)
+
+T = TypeVar("T")
 
 #: With this variable set (to anything but 0), no page code runs: blocks show their source, notebooks are not
 #: executed. ``benchmarks/site_build.py`` times the build's floor with it; never set it for a real build.
@@ -233,12 +231,15 @@ class SiteApp:
             )
         if self.build.session is not None:
             self.build.session.sources = self.build.digests.snapshot([self.build.src])
+            self.build.session.step_results = self.build.steps.current
             log.info(
-                "Pages: %d rendered, %d unchanged; blocks: %d run, %d unchanged since an earlier build",
+                "Pages: %d rendered, %d unchanged; blocks: %d run, %d unchanged; page steps: %d reused"
+                " since an earlier build",
                 self.build.pages_rendered,
                 self.build.pages_kept,
                 self.build.blocks_run,
                 self.build.blocks_kept,
+                self.build.steps.hits,
             )
         ours = [f for f in self.build.failures if not isinstance(f.error, PageWarning)]
         if not ours:
@@ -326,11 +327,11 @@ class SiteApp:
         """``render`` that shows a failure as a box instead of stopping the build, and under serve reuses."""
 
         def guarded(config: MkDocsConfig, files: Files) -> None:
-            self._prepare_api_rendering(page, config)
             key = page_cache.page_key(self.build, page, config, files) if self.build.serving else ()
             if self.build.serving and page_cache.reuse(self.build, key, page, config, files):
                 self.build.pages_kept += 1
                 return
+            self._prepare_api_rendering(page, config)
             self.build.pages_rendered += 1
             log.debug("Rendering %s", self.build.page)
             before = len(self.build.failures)
@@ -512,16 +513,42 @@ class SiteApp:
         """After rendering: notebook anchors and numbers, first definitions, downloads, joined Chinese lines."""
         src_uri = page.file.src_uri
         lang = editions.page_lang(src_uri)
-        try:
-            offline.check_no_cdn_diagram(html)
-        except offline.CdnDiagram as error:
-            self.build.record(self.build.page, "the page", error)
-        if src_uri.endswith(".ipynb"):
+
+        def record(what: str, error: Exception) -> None:
+            self.build.record(self.build.page, what, error)
+
+        if src_uri.endswith(".ipynb"):  # its steps also set the page's title and table of contents: never kept
             html = self._step("the notebook's prose", html, lambda h: self._notebook_prose(h, page, lang))
             html = self._step("the glossary", html, lambda h: glossary.with_first_definitions(h, lang))
-        html = glossary.keep_first_titles(html)
-        html = self._step("the downloads", html, lambda h: self._downloads(h, page, config, lang))
-        return cjk.join_cjk_lines(html)
+            html, files = page_steps.content(html, lang, record)
+        else:
+            parts = ("content", self._steps_code(), src_uri, html)
+            html, files = self.build.steps.result(
+                parts, self._kept_unless_failed(lambda: page_steps.content(html, lang, record))
+            )
+        folder = Path(config.site_dir) / page.url
+        for name, data in files.items():
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_bytes(data)
+        return html
+
+    def _kept_unless_failed(self, compute: Callable[[], T]) -> Callable[[], tuple[T, bool]]:
+        """``compute`` for the step cache: its result, kept only if it recorded no failure."""
+
+        def run() -> tuple[T, bool]:
+            before = len(self.build.failures)
+            value = compute()
+            return value, len(self.build.failures) == before
+
+        return run
+
+    def _steps_code(self) -> str:
+        """One digest of mkdocs.yml and the code `ascend_dsa.site.page_steps` runs (it and what it imports)."""
+        found: str | None = self.build.once.get("page-steps-code")
+        if found is None:
+            code = self.build.sources.depends_on_modules([page_steps.__name__]).files
+            found = self.build.once["page-steps-code"] = self.build.digests.of([*code, self.build.root / "mkdocs.yml"])
+        return found
 
     def _notebook_prose(self, html: str, page: Page, lang: Lang) -> str:
         html = notebooks.with_heading_ids(html, page.toc)
@@ -538,16 +565,6 @@ class SiteApp:
             pending.extend(item.children)
         return prose_numbers.fill_html(prose_numbers.unknown_shown(html), lang, self._prose_values())
 
-    def _downloads(self, html: str, page: Page, config: MkDocsConfig, lang: Lang) -> str:
-        if DATA_MARKER not in html:
-            return html
-        html, files = downloads.take_downloads(html, lang)
-        folder = Path(config.site_dir) / page.url
-        for name, data in files.items():
-            folder.mkdir(parents=True, exist_ok=True)
-            (folder / name).write_bytes(data)
-        return html
-
     def page_context(self, config: MkDocsConfig) -> None:
         """Under serve, the search index takes the entries of a page whose HTML did not change from the last build."""
         if self.build.session is not None:
@@ -559,10 +576,11 @@ class SiteApp:
 
     def post_page(self, output: str, page: Page) -> str:
         """Each page stands in its edition; a notebook page keeps the style rules it uses; white space folded."""
-        output = editions.rewrite_page(output, page.url)
-        output = notebook_css.prune_page(output, self._kept("pruned-css", dict))
         self.build.page = ""
-        return compact_html.compact_html(output)
+        pruned: dict[object, object] = self._kept("pruned-css", dict)
+        parts = ("output", self._steps_code(), page.url, output)
+        written: str = self.build.steps.result(parts, lambda: (page_steps.output(output, page.url, pruned), True))
+        return written
 
     def post_template(self, output: str, template_name: str, config: MkDocsConfig) -> str:
         """The 404 page (served at any URL) offers both editions' home pages."""

@@ -16,6 +16,7 @@ from ascend_dsa.site.failures import Failure, Reporter
 from ascend_dsa.site.files import Digests
 from ascend_dsa.site.limits import Limits
 from ascend_dsa.site.sources import Parsed, SourceTree
+from ascend_dsa.site.step_cache import StepCache
 
 if TYPE_CHECKING:
     from ascend_dsa.lang import Lang
@@ -65,6 +66,8 @@ class ServeSession:
     blocks: dict[tuple[str, ...], KeptBlock] = field(default_factory=dict)
     #: Page renderings by edition, source and destination.
     pages: dict[tuple[str, ...], KeptPage] = field(default_factory=dict)
+    #: The page steps' results the last build used, by the digest of their inputs (`ascend_dsa.site.step_cache`).
+    step_results: dict[str, object] = field(default_factory=dict)
     #: Whatever else a step keeps between builds, by the step's own key (each step owns its keys).
     kept: dict[str, Any] = field(default_factory=dict)
 
@@ -98,6 +101,7 @@ class Build:
     #: Under ``mkdocs build``: the child computing the English edition's blocks and notebooks ahead, or None.
     prefetch: Prefetch | None = None
     _sources: SourceTree | None = None
+    _steps: StepCache | None = None
     _reporter: Reporter | None = None
 
     @property
@@ -117,6 +121,13 @@ class Build:
             parsed = None if self.session is None else self.session.parsed
             self._sources = SourceTree(self.src, self.digests, parsed)
         return self._sources
+
+    @property
+    def steps(self) -> StepCache:
+        """The page steps' results this build may reuse (under serve) and those it keeps for the next."""
+        if self._steps is None:
+            self._steps = StepCache(None if self.session is None else self.session.step_results)
+        return self._steps
 
     @property
     def reporter(self) -> Reporter:
