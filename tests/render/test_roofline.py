@@ -28,6 +28,14 @@ def test_table_raises_on_mismatch() -> None:
         render_head_roofline_table(ASCEND_950.with_overrides(ai_cores=31))
 
 
+def test_a_changed_clock_names_every_row_it_moves() -> None:
+    """At 1600 MHz instead of 1650 every L2 column moves: the error names each of report (zh) lines 104-111."""
+    with pytest.raises(FigureMismatch) as raised:
+        render_head_roofline_table(ASCEND_950.with_overrides(clock_hz=1600e6))
+    for line in range(104, 112):
+        assert f"report (zh) line {line}" in str(raised.value)
+
+
 def test_unchecked_what_if_renders() -> None:
     """With check off, a what-if table renders and marks missing report rows."""
     text = render_head_roofline_table(ASCEND_950.with_overrides(ai_cores=24), heads=(48,), check=False)
