@@ -33,4 +33,3 @@ def test_content_records_a_cdn_diagram_and_goes_on() -> None:
 def test_output_folds_white_space_between_tags() -> None:
     """The written page's indentation between tags goes; a page without a notebook keeps its styles."""
     assert page_steps.output("<body>\n    <p>x</p>\n</body>", "a/", {}) == "<body>\n<p>x</p>\n</body>"
-
