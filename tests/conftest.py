@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib.util
+import json
 import os
 import shutil
 import socket
@@ -59,6 +60,8 @@ settings.load_profile("repeatable")
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from types import ModuleType
+
+    from playwright.sync_api import Browser, BrowserContext, Page
 
 ROOT = Path(__file__).resolve().parents[1]
 #: What a copy of the project needs in order to build the site.
@@ -302,8 +305,12 @@ MUTATIONS: dict[str, Mutation] = {
         '"total = 1\\n",\n    "total / 0\\n"',
     ),
     "time-limit": Mutation("mkdocs.yml", "block_time_limit_s: 60", "block_time_limit_s: 3"),
+    # A block that sleeps forever: the same timer stops it as a busy loop (tests/site/test_limits.py), without
+    # burning a core for the limit's seconds.
     "forever": Mutation(
-        "docs/optimizations/gather2.md", "", '\n```python exec="true" id="forever"\nwhile True:\n    pass\n```\n'
+        "docs/optimizations/gather2.md",
+        "",
+        '\n```python exec="true" id="forever"\nimport time\nwhile True:\n    time.sleep(1)\n```\n',
     ),
     "huge-output": Mutation(
         "docs/optimizations/gather2.en.md",
@@ -415,6 +422,42 @@ class SharedBuild:
             time.sleep(0.5)
         output = (folder / "output.txt").read_text(encoding="utf-8", errors="replace")
         return BuildResult(int(done.read_text()), output), folder / "site"
+
+
+def computed_once(config: pytest.Config, name: str, compute: Callable[[], Any], timeout_s: float = 600) -> Any:  # noqa: ANN401 - whatever ``compute`` returns, as JSON
+    """``compute()``'s JSON value, computed once per test run however many workers ask for it.
+
+    Under pytest-xdist the first worker to ask (a file made with ``O_EXCL`` says who) computes it and leaves it in
+    the run's shared temporary folder, or the error it raised; the others wait for that file. Without xdist it is
+    simply computed. For a session fixture that every worker would otherwise compute again.
+    """
+    basetemp = config.option.basetemp
+    if basetemp is None or getattr(config, "workerinput", None) is None:
+        return compute()
+    folder = Path(basetemp).parent / f"shared-{name}"
+    folder.mkdir(parents=True, exist_ok=True)
+    done = folder / "value.json"
+    try:
+        os.close(os.open(folder / "started", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        deadline = time.monotonic() + timeout_s
+        while not done.is_file():
+            if time.monotonic() > deadline:
+                pytest.fail(f"the shared {name} was not computed within {timeout_s} s")
+            time.sleep(0.2)
+    else:
+        try:
+            found = {"value": compute()}
+        except Exception as error:
+            found = {"error": f"{type(error).__name__}: {error}"}
+            raise
+        finally:
+            (folder / "value.tmp").write_text(json.dumps(found), encoding="utf-8")
+            (folder / "value.tmp").replace(done)
+    found = json.loads(done.read_text(encoding="utf-8"))
+    if "error" in found:
+        pytest.fail(f"computing the shared {name} failed in another worker: {found['error']}")
+    return found["value"]
 
 
 #: The shared builds this process started, reaped when the session ends.
@@ -578,3 +621,60 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     """Launch Debian's Chromium headless and quiet; skip (fail in CI) the browser tests if it is not installed."""
     require_chromium()
     return {**browser_type_launch_args, "executable_path": str(CHROMIUM), "args": list(CHROMIUM_FLAGS)}
+
+
+@pytest.fixture(scope="session")
+def shared_context(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[BrowserContext]:
+    """One browser context for all of a worker's browser tests, so that its HTTP cache and compiled scripts stay warm.
+
+    A test's first page in a new context cost Chromium about 1.4 CPU seconds more than a page in a warm one (fonts,
+    Material's scripts and styles, the search index, all loaded and compiled again).
+    """
+    context = browser.new_context(**browser_context_args)
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def context(shared_context: BrowserContext) -> BrowserContext:
+    """The worker's shared context (replaces pytest-playwright's context per test)."""
+    return shared_context
+
+
+@pytest.fixture(scope="session")
+def shared_page(shared_context: BrowserContext) -> Iterator[list[Page]]:
+    """The worker's one browser tab, in a list so that `page` can replace it if a test closed or crashed it.
+
+    A new tab per test cost Chromium about one CPU second more per test than loading the next page in the same tab
+    (a renderer process started, fonts and scripts set up again).
+    """
+    holder = [shared_context.new_page()]
+    yield holder
+    holder[0].close()
+
+
+#: The window a test's page starts with (pytest-playwright's default).
+DEFAULT_VIEWPORT = {"width": 1280, "height": 720}
+
+
+@pytest.fixture
+def page(shared_page: list[Page]) -> Iterator[Page]:
+    """The worker's tab, as a new one would be: blank, default window, no emulated colour scheme, no routes.
+
+    After the test the site's local and session storage are cleared (Material keeps the reader's palette and search
+    there), the tab leaves the site (stopping whatever ran, the live forms' runtime included) and every setting a
+    test may change is put back. Listeners a test adds with ``page.on`` it removes itself (the ``traffic`` fixture).
+    """
+    if shared_page[0].is_closed():
+        shared_page[0] = shared_page[0].context.new_page()
+    page = shared_page[0]
+    yield page
+    if page.is_closed():
+        return
+    if page.url.startswith("http"):
+        with contextlib.suppress(Exception):
+            page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+    page.unroute_all(behavior="ignoreErrors")
+    page.goto("about:blank")
+    page.set_viewport_size(DEFAULT_VIEWPORT)
+    page.emulate_media(color_scheme="null")

@@ -1,13 +1,23 @@
-"""conftest's helpers: the browser-test guard (a missing Chromium skips on a user's machine, fails in CI), and
-wait_for_text, which waits for a served page to show a text or to lose it."""
+"""conftest's helpers: the browser-test guard (a missing Chromium skips on a user's machine, fails in CI),
+wait_for_text, which waits for a served page to show a text or to lose it, and computed_once, which shares a value
+between the workers of one run."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.conftest import CHROMIUM, free_port, require_chromium, running_in_ci, serving, wait_for_text
+from tests.conftest import (
+    CHROMIUM,
+    computed_once,
+    free_port,
+    require_chromium,
+    running_in_ci,
+    serving,
+    wait_for_text,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -67,3 +77,34 @@ def test_wait_for_text_never_takes_a_refused_request_for_an_absent_text() -> Non
     """A server that does not answer (yet) shows nothing: waiting for a text to go keeps waiting."""
     with pytest.raises(pytest.fail.Exception, match="still showed 'error' within 1 s"):
         wait_for_text(f"http://127.0.0.1:{free_port()}/", "error", timeout_s=1, absent=True)
+
+
+def _worker_config(tmp_path: Path) -> Any:  # noqa: ANN401 - a stand-in for pytest's config under xdist
+    return SimpleNamespace(option=SimpleNamespace(basetemp=str(tmp_path / "gw0")), workerinput={})
+
+
+def test_computed_once_computes_for_the_first_worker_and_reads_for_the_others(tmp_path: Path) -> None:
+    """Under xdist the first call computes and leaves the value; a later call (another worker) only reads it."""
+    calls: list[int] = []
+
+    def compute() -> dict[str, list[int]]:
+        calls.append(1)
+        return {"a": [1, 2]}
+
+    config = _worker_config(tmp_path)
+    assert computed_once(config, "x", compute) == {"a": [1, 2]}
+    assert computed_once(config, "x", compute) == {"a": [1, 2]}
+    assert calls == [1]
+
+
+def test_computed_once_reports_the_first_workers_failure_to_the_others(tmp_path: Path) -> None:
+    """A compute that raises fails its own worker, and the others fail naming the error instead of waiting."""
+
+    def compute() -> None:
+        raise ValueError("no blocks")
+
+    config = _worker_config(tmp_path)
+    with pytest.raises(ValueError, match="no blocks"):
+        computed_once(config, "y", compute)
+    with pytest.raises(pytest.fail.Exception, match=r"another worker: ValueError: no blocks"):
+        computed_once(config, "y", compute)

@@ -39,7 +39,7 @@ from ascend_dsa.facts.report_figures import (
 from ascend_dsa.render.fences import fences
 from ascend_dsa.report.claims import CLAIMS, check_claims
 from ascend_dsa.report.rules import leaves
-from tests.conftest import MUTATIONS, ROOT
+from tests.conftest import MUTATIONS, ROOT, computed_once
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -100,12 +100,21 @@ def replace_everywhere(monkeypatch: pytest.MonkeyPatch, original: object, replac
 
 
 @pytest.fixture(scope="session")
-def checked_by() -> dict[str, list[PageBlock]]:
-    """Claim id -> the page blocks that check it, recorded by running every block once with a spy on check_claims.
+def checked_by(request: pytest.FixtureRequest) -> dict[str, list[PageBlock]]:
+    """Claim id -> the page blocks that check it (`record_checked_by`), recorded once for the whole run.
 
-    Once per session: under xdist a worker may run this module's tests between other modules' tests, and a module
-    fixture would then be made again. A module first imported while the spy was in place (or a facade name first
-    resolved then) bound the spy itself; it gets the real function back, so that no later test calls the spy.
+    Once per run (`computed_once`): under xdist every worker may run some of this module's tests, and each would
+    otherwise run every page block again.
+    """
+    found = computed_once(request.config, "checked-by", record_checked_by)
+    return {claim: [PageBlock(*block) for block in blocks] for claim, blocks in found.items()}
+
+
+def record_checked_by() -> dict[str, list[tuple[str, str, str]]]:
+    """Claim id -> (page, block id, code) of each page block that checks it: every block run once with a spy.
+
+    A module first imported while the spy was in place (or a facade name first resolved then) bound the spy
+    itself; it gets the real function back, so that no later test calls the spy.
     """
     record: dict[str, list[PageBlock]] = {}
     current: list[PageBlock] = []
@@ -128,7 +137,7 @@ def checked_by() -> dict[str, list[PageBlock]]:
     ]:
         for attribute in [a for a, value in vars(module).items() if value is spy]:
             setattr(module, attribute, check_claims)
-    return record
+    return {claim: [(b.page, b.block_id, b.code) for b in blocks] for claim, blocks in record.items()}
 
 
 def test_page_blocks_reads_indented_blocks_and_ids(tmp_path: Path) -> None:

@@ -68,12 +68,18 @@ class Traffic:
 def traffic(page: Page, site_url: str) -> Iterator[Traffic]:
     """Record the page's traffic; after the test: nothing left localhost, nothing failed, no console error."""
     log = Traffic(site_url)
-    page.on("request", log.on_request)
-    page.on("requestfailed", log.on_request_failed)
-    page.on("response", log.on_response)
-    page.on("console", log.on_console)
-    page.on("pageerror", lambda error: log.errors.append(str(error)))
+    listeners: list[tuple[Any, Any]] = [
+        ("request", log.on_request),
+        ("requestfailed", log.on_request_failed),
+        ("response", log.on_response),
+        ("console", log.on_console),
+        ("pageerror", lambda error: log.errors.append(str(error))),
+    ]
+    for event, listener in listeners:
+        page.on(event, listener)
     yield log
+    for event, listener in listeners:  # the tab is the next test's too (tests/conftest.py's page)
+        page.remove_listener(event, listener)
     assert log.external() == []
     assert log.failures == []
     assert log.errors == []
@@ -100,10 +106,8 @@ def open_page(page: Page, site_url: str, path: str) -> Page:
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
-#: What a test is run across: the edition, the window's width, the system's colour scheme.
+#: The editions a test is run in.
 EDITIONS = pytest.mark.parametrize("edition", ["", "en/"])
-WIDTHS = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
-SCHEMES = pytest.mark.parametrize("scheme", ["light", "dark"])
 
 
 def open_at(page: Page, site_url: str, viewport: dict[str, int], path: str, scheme: str = "light") -> Page:
@@ -111,6 +115,27 @@ def open_at(page: Page, site_url: str, viewport: dict[str, int], path: str, sche
     page.set_viewport_size(viewport)
     page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
     return open_page(page, site_url, path)
+
+
+#: Every view a reader may have: (name, window, colour scheme), each width in both schemes.
+VIEWS = [
+    (f"{width}-{scheme}", viewport, scheme)
+    for width, viewport in (("desktop", DESKTOP), ("phone", PHONE))
+    for scheme in ("light", "dark")
+]
+
+
+def view_as(page: Page, viewport: dict[str, int], scheme: str) -> Page:
+    """Turn the open page to another window size and colour scheme, without loading it again.
+
+    Material follows the system's scheme as it changes; this waits until the page wears the scheme's palette.
+    Loading a page once and turning it through `VIEWS` costs a quarter of loading it in each.
+    """
+    page.set_viewport_size(viewport)
+    page.emulate_media(color_scheme="dark" if scheme == "dark" else "light")
+    expected = "slate" if scheme == "dark" else "default"
+    page.wait_for_function(f"document.body.dataset.mdColorScheme === {expected!r}")
+    return page
 
 
 #: JavaScript: decode a PNG (base64) in a canvas and measure it: mean luminance (0 black, 1 white), the share of
@@ -237,23 +262,6 @@ def assert_math_typeset(page: Page, where: str) -> None:
     assert page.evaluate(_KATEX_FONT_LOADED), where
 
 
-def test_math_is_typeset_and_figures_are_visible(page: Page, built_site: Path, site_url: str, traffic: Traffic) -> None:
-    """One walk over the pages with formulas or figures (both editions), each page loaded once.
-
-    Every formula is typeset by KaTeX with its fonts; every figure is displayed at a readable size and draws.
-    """
-    with_math, with_figures = math_pages(built_site), figure_pages(built_site)
-    assert "discussion/heads-per-core/" in with_math
-    assert with_figures
-    for path in sorted(set(with_math) | set(with_figures)):
-        open_page(page, site_url, path)
-        if path in with_math:
-            assert_math_typeset(page, path)
-        if path in with_figures:
-            assert assert_figures_visible(page, path) > 0, path
-    assert traffic.requests
-
-
 def test_svg_probe_is_visible(page: Page, site_url: str, traffic: Traffic) -> None:
     """A figure made by the package's SVG renderer, put into a chapter, shows at its size under the site's styles."""
     with figure(4, 2.5) as fig:
@@ -268,26 +276,25 @@ def test_svg_probe_is_visible(page: Page, site_url: str, traffic: Traffic) -> No
     assert traffic.requests
 
 
-@pytest.mark.parametrize(
-    ("start", "link", "landing"),
-    [
-        ("discussion/heads-per-core/", "en", "en/discussion/heads-per-core/"),
-        ("en/discussion/heads-per-core/", "zh", "discussion/heads-per-core/"),
-        ("en/reference/cli/", "zh", "reference/cli/"),
-        ("design/what-if/", "en", "en/design/what-if/"),
-        ("en/design/what-if/", "zh", "design/what-if/"),
-    ],
+#: Where a language switch starts, the language chosen, and where it must land.
+LANGUAGE_SWITCHES = (
+    ("discussion/heads-per-core/", "en", "en/discussion/heads-per-core/"),
+    ("en/discussion/heads-per-core/", "zh", "discussion/heads-per-core/"),
+    ("en/reference/cli/", "zh", "reference/cli/"),
+    ("design/what-if/", "en", "en/design/what-if/"),
+    ("en/design/what-if/", "zh", "design/what-if/"),
 )
-def test_language_switch_lands_on_the_same_chapter(
-    page: Page, site_url: str, traffic: Traffic, start: str, link: str, landing: str
-) -> None:
-    """Choosing the other language in the header opens the same chapter in that language."""
-    open_page(page, site_url, start)
-    page.locator(".md-header .md-select").first.hover()
-    page.locator(f'.md-header a.md-select__link[hreflang="{link}"]').click()
-    page.wait_for_url(site_url + landing)
-    page.wait_for_load_state("networkidle")
-    assert page.url == site_url + landing
+
+
+def test_language_switch_lands_on_the_same_chapter(page: Page, site_url: str, traffic: Traffic) -> None:
+    """Choosing the other language in the header opens the same chapter in that language (`LANGUAGE_SWITCHES`)."""
+    for start, link, landing in LANGUAGE_SWITCHES:
+        open_page(page, site_url, start)
+        page.locator(".md-header .md-select").first.hover()
+        page.locator(f'.md-header a.md-select__link[hreflang="{link}"]').click()
+        page.wait_for_url(site_url + landing)
+        page.wait_for_load_state("networkidle")
+        assert page.url == site_url + landing, start
     assert traffic.requests
 
 
@@ -355,25 +362,101 @@ _WIDE_TABLES = """() => {
 }"""
 
 
-def test_every_page_loads_from_localhost_and_fits_its_tables(
+#: JavaScript: for each package figure in the article, the problems a reader would see at this width: texts that
+#: overlap (by more than a pixel across and 40 % of the lower one's height: the browser's font boxes of two
+#: lines of one label touch), texts on another legend's box, texts smaller than 11 px, texts outside the figure.
+_FIGURE_TEXT = """(minimum) => [...document.querySelectorAll("article .ascend-figure > svg")].map((svg) => {
+  const meets = (a, b) => {
+    const across = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    const down = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+    return across > 1 && down > 0.4 * Math.min(a.height, b.height);
+  };
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const texts = [...svg.querySelectorAll("text")].filter((t) => t.textContent.trim()).map((t) => ({
+    box: t.getBoundingClientRect(), legend: t.closest('[id^="legend"]'), name: t.textContent.trim().slice(0, 30),
+    px: parseFloat(getComputedStyle(t).fontSize) * scale,
+  }));
+  const legends = [...svg.querySelectorAll('[id^="legend"]')].map((g) => ({g, box: g.getBoundingClientRect()}));
+  const frame = svg.getBoundingClientRect();
+  const problems = [];
+  texts.forEach((a, i) => texts.slice(i + 1).forEach((b) => {
+    if (meets(a.box, b.box)) problems.push(`overlap ${a.name} | ${b.name}`);
+  }));
+  texts.forEach((t) => legends.forEach((l) => {
+    if (t.legend !== l.g && meets(t.box, l.box)) problems.push(`on a legend ${t.name}`);
+  }));
+  texts.forEach((t) => {
+    if (t.px < minimum) problems.push(`${t.px.toFixed(1)} px ${t.name}`);
+    if (t.box.left < frame.left - 0.5 || t.box.right > frame.right + 0.5) problems.push(`outside ${t.name}`);
+  });
+  return [svg.getAttribute("aria-label"), problems];
+}).filter(([, problems]) => problems.length)"""
+#: Smallest text in a figure at 1280 px, less what rounding the SVG's sizes can take off.
+MIN_FIGURE_TEXT_PX = 10.95
+
+
+API_PAGES = (
+    "facts", "cycles", "design", "forward", "layouts", "report", "render-tables", "render-figures", "cli-site"
+)  # fmt: skip
+_RAW_ROLE = re.compile(r":(?:class|data|func|meth|attr|mod|exc|obj):`?\w")
+
+
+def api_page(path: str) -> tuple[str, str] | None:
+    """(edition, name) of an API reference page's path ("en/reference/api/facts/"), None for any other page."""
+    found = re.fullmatch(r"((?:en/)?)reference/api/([\w-]+)/", path)
+    return (found.group(1), found.group(2)) if found else None
+
+
+def assert_api_page_links(page: Page, path: str, edition: str) -> int:
+    """No Sphinx role shows raw; every cross-reference links into the same edition's API pages; how many there are."""
+    text = page.locator("article").inner_text()
+    assert not _RAW_ROLE.search(text), (path, _RAW_ROLE.search(text))
+    hrefs: list[str] = page.locator("article a.autorefs").evaluate_all("links => links.map(a => a.href)")
+    assert all(urlsplit(href).path.startswith(f"/{edition}reference/api/") for href in hrefs), (path, hrefs)
+    return len(hrefs)
+
+
+def test_every_page_loads_from_localhost_and_reads_at_desktop_width(
     page: Page, built_site: Path, site_url: str, traffic: Traffic
 ) -> None:
-    """One walk over every page of both editions at 1280 px, checking on each page what holds for all of them.
+    """One walk over every page of both editions at 1280 px, each page loaded once, checking what holds for all.
 
     Every request goes to 127.0.0.1, with no 404 and no console error (the traffic fixture); every table of the
-    article fits the text column, so no column hides.
+    article fits the text column, so no column hides. On a page with formulas, each is typeset by KaTeX with its
+    fonts. On a page with figures, each is displayed at a readable size and draws, and no figure text overlaps
+    another or a legend, is under 11 px, or leaves its figure. On an API page (`API_PAGES`), no Sphinx role shows
+    raw and cross-references are links into the same edition's pages. Figure problems are listed together.
     """
     paths = page_paths(built_site)
     assert len(paths) >= 20
+    with_math, with_figures = set(math_pages(built_site)), set(figure_pages(built_site))
+    assert "discussion/heads-per-core/" in with_math
+    assert len([p for p in with_figures if not p.startswith("en/")]) >= 6
+    assert len([p for p in with_figures if p.startswith("en/")]) >= 6
+    assert sorted(a for p in paths if (a := api_page(p))) == sorted((e, n) for e in ("", "en/") for n in API_PAGES)
     page.set_viewport_size(DESKTOP)
-    wide = {}
+    wide, text_problems, api_links = {}, {}, {"": 0, "en/": 0}
     for path in paths:  # waiting for "load" only, so a late error shows in the fixture's check, with its URL
         page.goto(site_url + path, wait_until="load")
         found = page.evaluate(_WIDE_TABLES)
         if found:
             wide[path] = found
+        if (api := api_page(path)) is not None:
+            api_links[api[0]] += assert_api_page_links(page, path, api[0])
+        if path not in with_math and path not in with_figures:
+            continue
+        page.wait_for_function(PAGE_READY)
+        if path in with_math:
+            assert_math_typeset(page, path)
+        if path in with_figures:
+            assert assert_figures_visible(page, path) > 0, path
+            problems = page.evaluate(_FIGURE_TEXT, MIN_FIGURE_TEXT_PX)
+            if problems:
+                text_problems[path] = problems
     page.wait_for_load_state("networkidle")
     assert wide == {}
+    assert text_problems == {}
+    assert min(api_links.values()) >= 20, api_links
     loaded = {urlsplit(url).path for url in traffic.requests}
     assert "/search/search_index.json" in loaded
     assert any(path.endswith(".woff2") for path in loaded)
@@ -427,65 +510,42 @@ SCREENSHOT_PAGES = ("discussion/heads-per-core/", "design/", "en/pipeline/", "en
 LIGHT_AT_LEAST, DARK_AT_MOST = 0.8, 0.3
 
 
-@SCHEMES
-@pytest.mark.parametrize(("width", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])
-def test_screenshots_in_both_schemes_and_widths(
-    page: Page, site_url: str, traffic: Traffic, scheme: str, width: str, viewport: dict[str, int]
-) -> None:
+def test_screenshots_in_both_schemes_and_widths(page: Page, site_url: str, traffic: Traffic) -> None:
     """The palette follows the system's scheme (Material's slate when dark), and the pixels say so too.
 
-    Each page's viewport is photographed and measured: light pages are mostly white and dark ones mostly dark,
-    with text on them (some pixels far from the background, several colours), at the viewport's size.
+    Each page is loaded once, in light or dark by turns, then turned through both widths and schemes; each view is
+    photographed and measured: light pages are mostly white and dark ones mostly dark, with text on them (some
+    pixels far from the background, several colours), at the viewport's size.
     """
-    for path in SCREENSHOT_PAGES:
-        open_at(page, site_url, viewport, path, scheme)
-        expected = "slate" if scheme == "dark" else "default"
-        assert page.locator("body").get_attribute("data-md-color-scheme") == expected
-        stats = pixel_stats(page, page.screenshot())
-        where = (path, scheme, width, stats)
-        assert (stats["width"], stats["height"]) == (viewport["width"], viewport["height"]), where
-        if scheme == "dark":
-            assert stats["luminance"] <= DARK_AT_MOST, where
-        else:
-            assert stats["luminance"] >= LIGHT_AT_LEAST, where
-        assert 0.005 <= stats["ink"] <= 0.5, where
-        assert stats["colours"] >= 8, where
+    for index, path in enumerate(SCREENSHOT_PAGES):
+        first = VIEWS[index % len(VIEWS)]
+        open_at(page, site_url, first[1], path, first[2])
+        for name, viewport, scheme in [first, *[v for v in VIEWS if v != first]]:
+            view_as(page, viewport, scheme)
+            stats = pixel_stats(page, page.screenshot())
+            where = (path, name, stats)
+            assert (stats["width"], stats["height"]) == (viewport["width"], viewport["height"]), where
+            if scheme == "dark":
+                assert stats["luminance"] <= DARK_AT_MOST, where
+            else:
+                assert stats["luminance"] >= LIGHT_AT_LEAST, where
+            assert 0.005 <= stats["ink"] <= 0.5, where
+            assert stats["colours"] >= 8, where
     assert traffic.requests
 
 
-@SCHEMES
-def test_a_figure_draws_in_both_schemes(page: Page, site_url: str, traffic: Traffic, scheme: str) -> None:
+def test_a_figure_draws_in_both_schemes(page: Page, site_url: str, traffic: Traffic) -> None:
     """The roofline chapter's first figure, photographed alone, has lines and text on its background, in colour."""
-    open_at(page, site_url, DESKTOP, "discussion/heads-per-core/", scheme)
+    open_at(page, site_url, DESKTOP, "discussion/heads-per-core/")
     figure_svg = page.locator(FIGURE_SELECTOR).first
     figure_svg.scroll_into_view_if_needed()
-    stats = pixel_stats(page, figure_svg.screenshot())
-    assert stats["width"] >= 100, stats
-    assert stats["height"] >= 60, stats
-    assert 0.01 <= stats["ink"] <= 0.6, stats  # drawn, but not a block of one colour
-    assert stats["colours"] >= 6, stats  # axes, text and coloured series, anti-aliased
-    assert traffic.requests
-
-
-API_PAGES = (
-    "facts", "cycles", "design", "forward", "layouts", "report", "render-tables", "render-figures", "cli-site"
-)  # fmt: skip
-_RAW_ROLE = re.compile(r":(?:class|data|func|meth|attr|mod|exc|obj):`?\w")
-
-
-@EDITIONS
-def test_api_pages_link_instead_of_raw_roles(page: Page, site_url: str, traffic: Traffic, edition: str) -> None:
-    """No Sphinx role shows raw on the API pages; cross-references are links into the same edition's pages."""
-    links = 0
-    for name in API_PAGES:
-        path = f"{edition}reference/api/{name}/"
-        open_page(page, site_url, path)
-        text = page.locator("article").inner_text()
-        assert not _RAW_ROLE.search(text), (path, _RAW_ROLE.search(text))
-        hrefs = page.locator("article a.autorefs").evaluate_all("links => links.map(a => a.href)")
-        assert all(urlsplit(href).path.startswith(f"/{edition}reference/api/") for href in hrefs), (path, hrefs)
-        links += len(hrefs)
-    assert links >= 20
+    for scheme in ("light", "dark"):
+        view_as(page, DESKTOP, scheme)
+        stats = pixel_stats(page, figure_svg.screenshot())
+        assert stats["width"] >= 100, (scheme, stats)
+        assert stats["height"] >= 60, (scheme, stats)
+        assert 0.01 <= stats["ink"] <= 0.6, (scheme, stats)  # drawn, but not a block of one colour
+        assert stats["colours"] >= 6, (scheme, stats)  # axes, text and coloured series, anti-aliased
     assert traffic.requests
 
 
@@ -517,13 +577,6 @@ def test_chinese_text_renders_with_real_glyphs(page: Page, site_url: str, traffi
 # buttons that never cover code; at both widths, in both editions and schemes.
 
 
-def measure_at(
-    page: Page, site_url: str, viewport: dict[str, int], path: str, script: str, scheme: str = "light"
-) -> Any:  # noqa: ANN401 - whatever the script returns, as JSON
-    """What ``script`` (JavaScript) returns on ``path`` opened in a window of ``viewport``, in ``scheme``."""
-    return open_at(page, site_url, viewport, path, scheme).evaluate(script)
-
-
 #: JavaScript: the article's emoji status marks, and each drawn mark's icon, size and word.
 _STATUS_MARKS = """() => {
   const article = document.querySelector("article");
@@ -550,30 +603,31 @@ _OUTPUT_TABLES = """() => [...document.querySelectorAll("article .jp-OutputArea-
 
 
 @EDITIONS
-@SCHEMES
 def test_tables_read_without_an_emoji_font_and_fit_or_scroll_with_a_cue(
-    page: Page, site_url: str, traffic: Traffic, edition: str, scheme: str
+    page: Page, site_url: str, traffic: Traffic, edition: str
 ) -> None:
     """Status marks are a word after a CSS-drawn SVG tick; notebook tables fit at 1280 px, scroll with a cue at 390.
 
-    The claims ledger's status cells hold no emoji glyph; at 1280 px every notebook table fits its column, and at
-    390 px the wide ones scroll under a shadow cue.
+    In both schemes: the claims ledger's status cells hold no emoji glyph; at 1280 px every notebook table fits its
+    column, and at 390 px the wide ones scroll under a shadow cue.
     """
-    found = measure_at(page, site_url, DESKTOP, f"{edition}reference/claims/", _STATUS_MARKS, scheme)
-    assert found["emoji"] == 0
-    assert len(found["marks"]) >= 50
-    for image, width, word in found["marks"]:
-        assert image.startswith('url("data:image/svg+xml'), image
-        assert width > 8, width
-        assert word in {"一致", "agrees", "是", "yes"}, word
-    tables = measure_at(page, site_url, DESKTOP, f"{edition}design/what-if/", _OUTPUT_TABLES, scheme)
-    assert len(tables) >= 5
-    assert [t for t in tables if t[0] > 0 or t[1]] == []
-    page.set_viewport_size(PHONE)
-    page.wait_for_timeout(200)
-    wide = [t for t in page.evaluate(_OUTPUT_TABLES) if t[1]]
-    assert len(wide) >= 3  # the limits tables have seven columns
-    assert all(t[2].count("gradient") == 4 for t in wide), wide
+    open_at(page, site_url, DESKTOP, f"{edition}reference/claims/")
+    for scheme in ("light", "dark"):
+        found = view_as(page, DESKTOP, scheme).evaluate(_STATUS_MARKS)
+        assert found["emoji"] == 0, scheme
+        assert len(found["marks"]) >= 50, scheme
+        for image, width, word in found["marks"]:
+            assert image.startswith('url("data:image/svg+xml'), (scheme, image)
+            assert width > 8, (scheme, width)
+            assert word in {"一致", "agrees", "是", "yes"}, (scheme, word)
+    open_at(page, site_url, DESKTOP, f"{edition}design/what-if/")
+    for scheme in ("light", "dark"):
+        tables = view_as(page, DESKTOP, scheme).evaluate(_OUTPUT_TABLES)
+        assert len(tables) >= 5, scheme
+        assert [t for t in tables if t[0] > 0 or t[1]] == [], scheme
+        wide = [t for t in view_as(page, PHONE, scheme).evaluate(_OUTPUT_TABLES) if t[1]]
+        assert len(wide) >= 3, scheme  # the limits tables have seven columns
+        assert all(t[2].count("gradient") == 4 for t in wide), (scheme, wide)
     assert traffic.requests
 
 
@@ -617,95 +671,47 @@ _COPY_BUTTONS = """() => [...document.querySelectorAll("article .jp-InputArea-ed
 
 
 @EDITIONS
-@WIDTHS
-def test_lists_in_cells_and_code_in_cells_read_whole(
-    page: Page, site_url: str, traffic: Traffic, edition: str, viewport: dict[str, int]
-) -> None:
+def test_lists_in_cells_and_code_in_cells_read_whole(page: Page, site_url: str, traffic: Traffic, edition: str) -> None:
     """A list in a table cell breaks only between items; a notebook cell's copy button never covers its code.
 
-    In the flow chapter's trace each head's list of logits stays on one line; every notebook cell's copy button
-    is visible and lies beside or above its code, one-line cells included.
+    At both widths: in the flow chapter's trace each head's list of logits stays on one line; every notebook
+    cell's copy button is visible and lies beside or above its code, one-line cells included.
     """
-    rows = measure_at(page, site_url, viewport, f"{edition}algorithm/flow/", _LIST_LINES)
-    assert len(rows) >= 4
-    assert all(lines == [1, 1] for lines in rows), rows
-    cells = measure_at(page, site_url, viewport, f"{edition}design/what-if/", _COPY_BUTTONS)
-    assert len(cells) >= 10
-    assert any(lines <= 2 for lines, _, _ in cells)
-    assert [cell for cell in cells if cell[1] or not cell[2]] == []
+    open_at(page, site_url, DESKTOP, f"{edition}algorithm/flow/")
+    for viewport in (DESKTOP, PHONE):
+        rows = view_as(page, viewport, "light").evaluate(_LIST_LINES)
+        assert len(rows) >= 4, viewport
+        assert all(lines == [1, 1] for lines in rows), (viewport, rows)
+    open_at(page, site_url, DESKTOP, f"{edition}design/what-if/")
+    for viewport in (DESKTOP, PHONE):
+        cells = view_as(page, viewport, "light").evaluate(_COPY_BUTTONS)
+        assert len(cells) >= 10, viewport
+        assert any(lines <= 2 for lines, _, _ in cells), viewport
+        assert [cell for cell in cells if cell[1] or not cell[2]] == [], viewport
     assert traffic.requests
 
 
-#: JavaScript: for each package figure in the article, the problems a reader would see at this width: texts that
-#: overlap (by more than a pixel across and 40 % of the lower one's height: the browser's font boxes of two
-#: lines of one label touch), texts on another legend's box, texts smaller than 11 px, texts outside the figure.
-_FIGURE_TEXT = """(minimum) => [...document.querySelectorAll("article .ascend-figure > svg")].map((svg) => {
-  const meets = (a, b) => {
-    const across = Math.min(a.right, b.right) - Math.max(a.left, b.left);
-    const down = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
-    return across > 1 && down > 0.4 * Math.min(a.height, b.height);
-  };
-  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
-  const texts = [...svg.querySelectorAll("text")].filter((t) => t.textContent.trim()).map((t) => ({
-    box: t.getBoundingClientRect(), legend: t.closest('[id^="legend"]'), name: t.textContent.trim().slice(0, 30),
-    px: parseFloat(getComputedStyle(t).fontSize) * scale,
-  }));
-  const legends = [...svg.querySelectorAll('[id^="legend"]')].map((g) => ({g, box: g.getBoundingClientRect()}));
-  const frame = svg.getBoundingClientRect();
-  const problems = [];
-  texts.forEach((a, i) => texts.slice(i + 1).forEach((b) => {
-    if (meets(a.box, b.box)) problems.push(`overlap ${a.name} | ${b.name}`);
-  }));
-  texts.forEach((t) => legends.forEach((l) => {
-    if (t.legend !== l.g && meets(t.box, l.box)) problems.push(`on a legend ${t.name}`);
-  }));
-  texts.forEach((t) => {
-    if (t.px < minimum) problems.push(`${t.px.toFixed(1)} px ${t.name}`);
-    if (t.box.left < frame.left - 0.5 || t.box.right > frame.right + 0.5) problems.push(`outside ${t.name}`);
-  });
-  return [svg.getAttribute("aria-label"), problems];
-}).filter(([, problems]) => problems.length)"""
-#: Smallest text in a figure at 1280 px, less what rounding the SVG's sizes can take off.
-MIN_FIGURE_TEXT_PX = 10.95
-
-
-@EDITIONS
-def test_figures_stand_alone(page: Page, built_site: Path, site_url: str, traffic: Traffic, edition: str) -> None:
-    """At 1280 px no figure text overlaps another or a legend, none is under 11 px, none leaves the figure."""
-    page.set_viewport_size(DESKTOP)
-    paths = [p for p in figure_pages(built_site) if p.startswith("en/") == (edition == "en/")]
-    assert len(paths) >= 6
-    found = {}
-    for path in paths:
-        open_page(page, site_url, path)
-        problems = page.evaluate(_FIGURE_TEXT, MIN_FIGURE_TEXT_PX)
-        if problems:
-            found[path] = problems
-    assert found == {}
-    assert traffic.requests
-
-
-@SCHEMES
 @pytest.mark.parametrize(("edition", "close"), [("", "关闭"), ("en/", "Close")])
-@WIDTHS
 def test_full_size_view_shows_the_whole_figure_with_a_close_button(
-    page: Page, site_url: str, traffic: Traffic, scheme: str, edition: str, close: str, viewport: dict[str, int]
+    page: Page, site_url: str, traffic: Traffic, edition: str, close: str
 ) -> None:
-    """The design page's three-panel figure opens whole inside the window, and its close button closes it."""
-    open_at(page, site_url, viewport, f"{edition}design/", scheme)
-    page.locator("article .ascend-figure").first.click()
-    full = page.locator(".ascend-figure--full")
-    assert full.count() == 1
-    box = full.locator(":scope > svg").bounding_box()
-    assert box is not None
-    assert box["x"] >= 0
-    assert box["y"] >= 0
-    assert box["x"] + box["width"] <= viewport["width"] + 0.5, box
-    assert box["y"] + box["height"] <= viewport["height"] + 0.5, box
-    button = page.get_by_role("button", name=close)
-    assert button.is_visible()
-    button.click()
-    assert page.locator(".ascend-figure--full").count() == 0
+    """In every view, the design page's three-panel figure opens whole inside the window; its close button closes it."""
+    open_at(page, site_url, DESKTOP, f"{edition}design/")
+    for name, viewport, scheme in VIEWS:
+        view_as(page, viewport, scheme)
+        page.locator("article .ascend-figure").first.click()
+        full = page.locator(".ascend-figure--full")
+        assert full.count() == 1, name
+        box = full.locator(":scope > svg").bounding_box()
+        assert box is not None, name
+        assert box["x"] >= 0, (name, box)
+        assert box["y"] >= 0, (name, box)
+        assert box["x"] + box["width"] <= viewport["width"] + 0.5, (name, box)
+        assert box["y"] + box["height"] <= viewport["height"] + 0.5, (name, box)
+        button = page.get_by_role("button", name=close)
+        assert button.is_visible(), name
+        button.click()
+        assert page.locator(".ascend-figure--full").count() == 0, name
     assert traffic.external() == []
 
 
@@ -731,25 +737,23 @@ _AI_CORE_TEXT = """() => {
 }"""
 
 
-@SCHEMES
 @EDITIONS
-@pytest.mark.parametrize(("width", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])
-def test_ai_core_figure_reads_at_both_widths(
-    page: Page, site_url: str, traffic: Traffic, scheme: str, edition: str, width: str, viewport: dict[str, int]
-) -> None:
-    """The AI Core figure: every label at least 11 px, none over another, all inside; drawn in both schemes."""
-    open_at(page, site_url, viewport, f"{edition}algorithm/model/", scheme)
+def test_ai_core_figure_reads_at_both_widths(page: Page, site_url: str, traffic: Traffic, edition: str) -> None:
+    """The AI Core figure in every view: every label at least 11 px, none over another, all inside, drawn."""
+    open_at(page, site_url, DESKTOP, f"{edition}algorithm/model/")
     figure_svg = page.locator(".ascend-figure svg[viewBox='0 0 860 770']")
-    figure_svg.scroll_into_view_if_needed()
-    measured = page.evaluate(_AI_CORE_TEXT)
-    where = (edition, width, scheme, measured)
-    assert measured["texts"] >= 30, where
-    assert measured["smallest"] >= 11, where
-    assert measured["overlaps"] == 0, where
-    assert measured["inside"], where
-    stats = pixel_stats(page, figure_svg.screenshot())
-    assert 0.02 <= stats["ink"] <= 0.6, (where, stats)  # boxes and text on white, not a blank card
-    assert stats["colours"] >= 8, (where, stats)
+    for name, viewport, scheme in VIEWS:
+        view_as(page, viewport, scheme)
+        figure_svg.scroll_into_view_if_needed()
+        measured = page.evaluate(_AI_CORE_TEXT)
+        where = (edition, name, measured)
+        assert measured["texts"] >= 30, where
+        assert measured["smallest"] >= 11, where
+        assert measured["overlaps"] == 0, where
+        assert measured["inside"], where
+        stats = pixel_stats(page, figure_svg.screenshot())
+        assert 0.02 <= stats["ink"] <= 0.6, (where, stats)  # boxes and text on white, not a blank card
+        assert stats["colours"] >= 8, (where, stats)
     assert traffic.requests
 
 

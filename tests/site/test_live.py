@@ -1,20 +1,18 @@
 """The live what-ifs in Chromium: each form prints what ``ascend-dsa`` prints for the same options, from localhost only.
 
 Every test opens a page, clicks "Run live", sets inputs as a reader would and compares the form's output (and its
-error line) with the command line run here, in a subprocess of this interpreter with the working tree's source. The
+error line) with the command line's, run here with the working tree's source. The
 ``traffic`` fixture fails a test whose page asked any host but 127.0.0.1 for anything, or logged an error.
 """
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.cli.in_process import run_cli
 from tests.site.test_browser import PHONE, Traffic, open_page, traffic  # noqa: F401 - traffic is a fixture
 
 if TYPE_CHECKING:
@@ -30,17 +28,13 @@ Inputs = dict[str, "str | bool"]
 
 
 def cli(argv: list[str]) -> subprocess.CompletedProcess[str]:
-    """``python -m ascend_dsa ARGV`` with the working tree's source, as a reader would run it."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "PYTHONIOENCODING": "utf-8"}
-    return subprocess.run(
-        [sys.executable, "-m", "ascend_dsa", *argv],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        check=False,
-        env=env,
-        timeout=120,
-    )
+    """``ascend-dsa ARGV``'s status and output, run in this process as the program's ``main`` (tests/cli/in_process.py).
+
+    The program as a process of its own (exit statuses, streams, signals) is tests/cli/'s subject; here only its
+    output is compared, so a subprocess per comparison (about thirty of them) would buy nothing.
+    """
+    status, out, err = run_cli(argv)
+    return subprocess.CompletedProcess(argv, status, out, err)
 
 
 def start(page: Page, site_url: str, path: str, command: str) -> Locator:
@@ -99,11 +93,11 @@ def assert_same_as_cli(form: Locator, command: str) -> subprocess.CompletedProce
     return result
 
 
-#: (page, command, three input combinations, an input the command rejects, the option its error names, a fix).
-CASES = [
-    (
-        "discussion/heads-per-core/",
-        "head-roofline",
+#: A form's case: three or four input combinations, an input the command rejects, the option its error names (None:
+#: the error is not about one option) and a fix, by command.
+Case = tuple[list[Inputs], Inputs, "str | None", Inputs]
+CASES: dict[str, Case] = {
+    "head-roofline": (
         [
             {},
             {"heads": "16,48,96", "topk": "2048"},
@@ -114,49 +108,31 @@ CASES = [
         "heads",
         {"heads": "64"},
     ),
-    (
-        "en/design/",
-        "ub-plan",
+    "ub-plan": (
         [{}, {"mode": "decode", "fp4-extra": True, "sink": True}, {"b-topk": "128"}],
         {"mode": "prefill", "fp4-extra": False, "sink": False, "b-topk": "96"},
         None,
         {"b-topk": "64"},
     ),
-    (
-        "design/",
-        "design-point",
+    "design-point": (
         [{}, {"heads": "128"}, {"vector-cores": "1", "kv-cache": "fp8", "l2-bandwidth": "2.5e12"}],
         {"heads": "64", "vector-cores": "2", "kv-cache": "bf16", "cores": "-3"},
         "cores",
         {"cores": "", "l2-bandwidth": ""},
     ),
-    (
-        "en/reference/claims/",
-        "claims",
+    "claims": (
         [{}, {"chapter": "discussion/one-vector-core", "fixpipe-rate": "256"}, {"chapter": "", "b-topk": "96"}],
         {"fixpipe-rate": "", "b-topk": "", "clock": "fast"},
         "clock",
         {"clock": ""},
     ),
-]
+}
 
 
-@pytest.mark.parametrize(
-    ("path", "command", "combinations", "rejected", "named", "fix"), CASES, ids=[c[1] for c in CASES]
-)
-def test_live_form_prints_what_the_command_prints(
-    page: Page,
-    site_url: str,
-    traffic: Traffic,  # noqa: F811 - the fixture
-    path: str,
-    command: str,
-    combinations: list[Inputs],
-    rejected: Inputs,
-    named: str | None,
-    fix: Inputs,
-) -> None:
-    """Three combinations equal the command's output; a rejected one shows its one-line error and the form goes on."""
-    form = start(page, site_url, path, command)
+def exercise(form: Locator, command: str) -> None:
+    """Run ``command``'s case: each combination equals the command's output; the rejected one shows its one-line
+    error (next to the input it names) and the form goes on after the fix."""
+    combinations, rejected, named, fix = CASES[command]
     for inputs in combinations:
         set_inputs(form, inputs)
         assert_same_as_cli(form, command)
@@ -170,6 +146,20 @@ def test_live_form_prints_what_the_command_prints(
     set_inputs(form, fix)  # the page keeps working after the error
     assert assert_same_as_cli(form, command).returncode == 0
     assert error.is_hidden()
+
+
+@pytest.mark.parametrize(
+    ("path", "command"), [("discussion/heads-per-core/", "head-roofline"), ("en/reference/claims/", "claims")]
+)
+def test_live_form_prints_what_the_command_prints(
+    page: Page,
+    site_url: str,
+    traffic: Traffic,  # noqa: F811 - the fixture
+    path: str,
+    command: str,
+) -> None:
+    """Three combinations equal the command's output; a rejected one shows its one-line error and the form goes on."""
+    exercise(start(page, site_url, path, command), command)
     assert traffic.external() == []
 
 
@@ -207,7 +197,10 @@ def test_a_missing_runtime_says_so_and_the_tables_stay(page: Page, site_url: str
 
 
 def test_two_forms_of_a_page_share_one_runtime(page: Page, site_url: str, traffic: Traffic) -> None:  # noqa: F811
-    """Both forms of the design page, clicked one after the other, run on one runtime: its files load once."""
+    """Both forms of the design page, clicked one after the other, run on one runtime: its files load once.
+
+    Each form then runs its whole case (`exercise`), as the forms of the other pages do.
+    """
     open_page(page, site_url, "en/design/")
     for command in ("ub-plan", "design-point"):
         page.locator(f'form[data-live="{command}"] [data-live-start]').click()
@@ -216,6 +209,7 @@ def test_two_forms_of_a_page_share_one_runtime(page: Page, site_url: str, traffi
             f"document.querySelector('form[data-live=\"{command}\"]').dataset.liveState === 'ready'",
             timeout=LOAD_TIMEOUT_MS,
         )
-        assert_same_as_cli(page.locator(f'form[data-live="{command}"]'), command)
+        exercise(page.locator(f'form[data-live="{command}"]'), command)
     fetched = [url for url in traffic.requests if url.endswith(("pyodide.asm.wasm", "ascend_dsa.zip"))]
     assert len(fetched) == 2, fetched
+    assert traffic.external() == []
