@@ -112,8 +112,13 @@ class SiteApp:
         self.run_notebooks = True
         self.site_dir = Path(config.site_dir)
         build_date.date_the_build(root)
-        kept = self._kept("signatures", dict)
-        internals.remember_signature_formats(kept)
+        self.signatures: dict[str, str] = self._kept("signatures", dict)
+        self.signatures_used: set[str] = set()
+        self.signatures_file = internals.signature_cache_file()
+        if not self.signatures:  # the process's first build: what earlier builds formatted
+            self.signatures.update(internals.read_signature_cache(self.signatures_file))
+        self.signatures_read = len(self.signatures)
+        internals.remember_signature_formats(self.signatures, self.signatures_used)
 
     def _kept(self, name: str, make: Callable[[], Any]) -> Any:  # noqa: ANN401 - each step owns its kept value
         """What step ``name`` keeps: across serve builds in the session, else for this build."""
@@ -267,9 +272,12 @@ class SiteApp:
         self.close()
 
     def close(self) -> None:
-        """Reap the child computing ahead; put markdown-exec's logger and the "mkdocs" logger back as they were."""
+        """Reap the child computing ahead; keep new signature formats; put the loggers back as they were."""
         if self.build.prefetch is not None:
             self.build.prefetch.close()
+        if len(self.signatures) > self.signatures_read:
+            internals.write_signature_cache(self.signatures_file, self.signatures, self.signatures_used)
+            self.signatures_read = len(self.signatures)
         self.block_errors.__exit__(None, None, None)
         mkdocs_logger = logging.getLogger("mkdocs")
         mkdocs_logger.removeHandler(self.warnings)
