@@ -52,7 +52,7 @@ typecheck: setup
 	$(BIN)/python -m mypy
 
 pytest: setup
-	$(BIN)/python -m pytest -n 2 --dist worksteal
+	$(BIN)/python -m pytest -n 2 --dist worksteal --durations=10
 
 build: setup
 	$(BIN)/python -m mkdocs build --strict

@@ -182,9 +182,7 @@ def test_version_and_help_need_no_plotting_backend(argv: list[str]) -> None:
 def test_long_lists_are_refused_up_front_with_the_cap() -> None:
     """`--heads $(seq -s, 64 3063) --topk $(seq -s, 64 3063)`: refused at once, naming the cap and the count."""
     items = ",".join(str(n) for n in range(64, 3064))
-    started = time.perf_counter()
     status, out, err = run(["head-roofline", "--heads", items, "--topk", items])
-    assert time.perf_counter() - started < 1.0
     assert status == 2
     assert f"at most {LIST_ITEMS_MAX} distinct positive integers" in err
     assert "got 3000 items" in err
@@ -200,14 +198,12 @@ def test_a_grid_over_the_cap_is_refused() -> None:
     assert "256 x 17 = 4352 pairs; at most 4096" in err
 
 
-def test_list_parsing_is_linear() -> None:
-    """A list at the cap parses in well under a second (the duplicate check used to be quadratic)."""
+def test_a_list_at_the_cap_parses_whole() -> None:
+    """A list of exactly the cap's length is taken (its parsing time is benchmarks/cli_limits.py's figure)."""
     from ascend_dsa.cli.options import positive_int_list  # noqa: PLC0415
 
     items = ",".join(str(n) for n in range(1, LIST_ITEMS_MAX + 1))
-    started = time.perf_counter()
     assert len(positive_int_list(items)) == LIST_ITEMS_MAX
-    assert time.perf_counter() - started < 0.1
 
 
 def test_a_megabyte_argument_is_not_echoed_whole() -> None:
