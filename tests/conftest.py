@@ -525,10 +525,21 @@ def project_copy(tmp_path: Path) -> ProjectCopy:
     return ProjectCopy(copy_project(ROOT, tmp_path / "project"))
 
 
+#: The markers of the slow tests (a build, a browser), run first: see `pytest_collection_modifyitems`.
+SLOW_FIRST = ("build", "browser", "site")
+
+
+def _run_order(item: pytest.Item) -> int:
+    """Where a test runs: the first slow marker it carries (`SLOW_FIRST`) by its rank, everything else last."""
+    return next((rank for rank, name in enumerate(SLOW_FIRST) if item.get_closest_marker(name)), len(SLOW_FIRST))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark ``site`` the tests that read the shared build and ``build`` those that build a copy of their own.
 
-    Under xdist, start in the background each shared build some collected test needs (`SharedBuild`).
+    Under xdist, start in the background each shared build some collected test needs (`SharedBuild`). The slow
+    tests run first, the many fast ones last (order otherwise kept), so that the two workers end together: a slow
+    test left for the end keeps one worker busy while the other has nothing left to take.
     """
     needed: set[str] = set()
     for item in items:
@@ -538,6 +549,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.site)
         if {"project_copy", "mutated_build", "floor_build"} & set(fixtures):
             item.add_marker(pytest.mark.build)
+    items.sort(key=_run_order)
     for shared in SHARED_BUILDS:
         folder = shared.folder(config)
         if folder is not None and shared.fixture in needed:
