@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 import subprocess
 import sys
@@ -77,8 +78,10 @@ def _sub_parser(name: str) -> argparse.ArgumentParser:
     return commands.choices[name]
 
 
-def _options(name: str) -> list[argparse.Action]:
-    return [a for a in _sub_parser(name)._actions if a.option_strings and a.dest != "help"]  # noqa: SLF001
+@functools.cache
+def _options(name: str) -> tuple[argparse.Action, ...]:
+    """The subcommand's options, read once (a parser is built anew for no example: about 2 s of the file)."""
+    return tuple(a for a in _sub_parser(name)._actions if a.option_strings and a.dest != "help")  # noqa: SLF001
 
 
 def _valid(action: argparse.Action) -> st.SearchStrategy[str]:
