@@ -1,5 +1,6 @@
 # Two commands a reader needs: `make serve` and `make test`. Both create .venv from requirements.lock first,
-# checking every downloaded file against the sha256 the lock records.
+# checking every downloaded file against the sha256 the lock records: pip installs the pinned uv alone (its entry of
+# the lock, scripts/lock_entry.py), then uv installs the lock, several times faster than pip, byte code compiled.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -23,8 +24,10 @@ setup: $(STAMP) $(KATEX) $(PYODIDE)
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed, found " + sys.version.split()[0])'
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes --requirement requirements.lock
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation --editable .
+	$(PYTHON) scripts/lock_entry.py uv requirements.lock > $(VENV)/uv-requirement.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes --no-deps --requirement $(VENV)/uv-requirement.txt
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode --require-hashes --requirement requirements.lock
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps --no-build-isolation --editable .
 	@touch $(STAMP)
 
 $(KATEX): scripts/fetch_vendor.py
