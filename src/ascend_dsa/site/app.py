@@ -482,9 +482,12 @@ class SiteApp:
         return prose_numbers.fill(prose_numbers.unknown_shown(markdown), lang, self._prose_values())
 
     def _prose_values(self) -> dict[str, Any]:
-        """The prose values computed so far: for this build, and under serve while ``src/`` keeps its digest."""
+        """The prose values computed so far: for this build, and under serve while their code keeps its digest.
+
+        Their code: `ascend_dsa.site.prose_numbers` and what it imports (the values and their formats).
+        """
         kept: dict[str, dict[str, Any]] = self._kept("prose-values", dict)
-        digest = self.build.digests.of([self.build.src])
+        digest = self._code_digest(prose_numbers.__name__)
         if digest not in kept:
             kept.clear()
             kept[digest] = {}
@@ -530,7 +533,7 @@ class SiteApp:
             html = self._step("the glossary", html, lambda h: glossary.with_first_definitions(h, lang))
             html, files = page_steps.content(html, lang, record)
         else:
-            parts = ("content", self._steps_code(), src_uri, html)
+            parts = ("content", self._code_digest(page_steps.__name__), src_uri, html)
             html, files = self.build.steps.result(
                 parts, self._kept_unless_failed(lambda: page_steps.content(html, lang, record))
             )
@@ -550,12 +553,13 @@ class SiteApp:
 
         return run
 
-    def _steps_code(self) -> str:
-        """One digest of mkdocs.yml and the code `ascend_dsa.site.page_steps` runs (it and what it imports)."""
-        found: str | None = self.build.once.get("page-steps-code")
+    def _code_digest(self, module: str) -> str:
+        """One digest of mkdocs.yml and the code ``module`` runs (it and what it imports), once per build."""
+        found: str | None = self.build.once.get(("code-digest", module))
         if found is None:
-            code = self.build.sources.depends_on_modules([page_steps.__name__]).files
-            found = self.build.once["page-steps-code"] = self.build.digests.of([*code, self.build.root / "mkdocs.yml"])
+            code = self.build.sources.depends_on_modules([module]).files
+            found = self.build.digests.of([*code, self.build.root / "mkdocs.yml"])
+            self.build.once[("code-digest", module)] = found
         return found
 
     def _notebook_prose(self, html: str, page: Page, lang: Lang) -> str:
@@ -586,7 +590,7 @@ class SiteApp:
         """Each page stands in its edition; a notebook page keeps the style rules it uses; white space folded."""
         self.build.page = ""
         pruned: dict[object, object] = self._kept("pruned-css", dict)
-        parts = ("output", self._steps_code(), page.url, output)
+        parts = ("output", self._code_digest(page_steps.__name__), page.url, output)
         written: str = self.build.steps.result(parts, lambda: (page_steps.output(output, page.url, pruned), True))
         return written
 
