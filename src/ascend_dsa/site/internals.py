@@ -24,6 +24,7 @@ import importlib
 import importlib.metadata
 import json
 import os
+import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Final
@@ -73,8 +74,16 @@ def formatter_name() -> str:
 
 
 def signature_cache_file(environ: Mapping[str, str] = os.environ) -> Path:
-    """Where the formatted signatures are kept between builds: the user's cache folder, per formatter and version."""
-    base = environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    """Where the formatted signatures are kept between builds: the user's cache folder, per formatter and version.
+
+    ``$XDG_CACHE_HOME``, else ``~/.cache``; the temporary folder for a user without a home.
+    """
+    base = environ.get("XDG_CACHE_HOME")
+    if not base:
+        try:
+            base = str(Path.home() / ".cache")
+        except (RuntimeError, KeyError):  # no HOME and no password entry
+            base = tempfile.gettempdir()
     return Path(base) / "ascend-dsa" / f"signatures-{formatter_name()}.json"
 
 
