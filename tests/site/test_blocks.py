@@ -196,3 +196,44 @@ def test_a_warning_that_is_not_a_failed_block_goes_on_to_mkdocs(
         logging.getLogger(BLOCK_LOGGER).warning("something else")
     assert "something else" in caplog.text
     assert errors.caught is None
+
+
+PAGE = """Prose.
+
+```python exec="true" id="first"
+print(1)
+```
+
+!!! note
+    ```python exec="1"
+    x = 1
+    raise ValueError(x)
+    ```
+"""
+
+
+def test_a_fence_is_found_by_its_id_or_its_code() -> None:
+    """The line a block's fence opens on: by id, by code (indented in an admonition), 0 when not found once."""
+    assert blocks.fence_line(PAGE, "print(1)", {"id": "first"}) == 3
+    assert blocks.fence_line(PAGE, "x = 1\nraise ValueError(x)", {}) == 8
+    assert blocks.fence_line(PAGE, "print(2)", {"id": "other"}) == 0
+    assert blocks.fence_line(PAGE + PAGE, "print(1)", {"id": "first"}) == 0  # twice: which one is not told
+
+
+def test_a_block_raising_in_its_own_code_is_named_at_its_page_line(errors: blocks.BlockErrors, tmp_path: Path) -> None:
+    """The line names the block's fence in the page and, raised at, the page line of the code that raised."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text(PAGE, encoding="utf-8")
+    build = Build(tmp_path, tmp_path / "docs", Limits(), None)
+    build.page = "docs/a.md"
+
+    def run_as_markdown_exec(source: str, *_: object, **__: object) -> str:
+        exec(compile(source, "<code block: n1>", "exec"), {})  # noqa: S102 - the block's code, as markdown-exec runs it
+        return ""
+
+    source = "x = 1\nraise ValueError(x)"
+    html = _guard(build, errors, run_as_markdown_exec)(source, "python", "python", {}, None)
+    assert "<code>docs/a.md:8</code>" in html
+    [failure] = build.failures
+    line = failure.line(tmp_path)
+    assert line.startswith("docs/a.md:8: a python block without id failed: ValueError: 1; raised at docs/a.md:10"), line

@@ -8,11 +8,12 @@ numbers typed on two pages, and an external script and font. ``-q`` hides nothin
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.conftest import DELETED, MUTATIONS
+from tests.conftest import DELETED, MUTATIONS, ROOT
 
 if TYPE_CHECKING:
     from tests.conftest import BuildResult
@@ -34,24 +35,34 @@ def test_the_build_fails(mutated_build: BuildResult) -> None:
     ("key", "line"),
     [
         ("notebook-cell", "docs/design/what-if.en.ipynb: cell 27, line 2 (`total = 1`) failed: ZeroDivisionError"),
-        ("forever", "docs/optimizations/gather2.md: block 'forever' failed: TimeLimitExceeded"),
-        ("huge-output", "docs/optimizations/gather2.en.md: block 'huge' failed: OutputLimitExceeded"),
-        ("syntax-error", "docs/discussion/accumulator.md: block 'accumulator-identity' failed: SyntaxError"),
-        ("syntax-error", "docs/discussion/accumulator.en.md: block 'accumulator-identity' failed: SyntaxError"),
+        ("forever", "docs/optimizations/gather2.md:LINE: block 'forever' failed: TimeLimitExceeded"),
+        ("huge-output", "docs/optimizations/gather2.en.md:LINE: block 'huge' failed: OutputLimitExceeded"),
+        ("syntax-error", "docs/discussion/accumulator.md:LINE: block 'accumulator-identity' failed: SyntaxError"),
+        ("syntax-error", "docs/discussion/accumulator.en.md:LINE: block 'accumulator-identity' failed: SyntaxError"),
         ("marker-and-numbers", "docs/optimizations/fast-nd2nz.md: the prose failed: ProseProblem"),
         ("numbers-elsewhere", "docs/optimizations/l1-banks.en.md: the prose failed: ProseProblem"),
     ],
 )
 def test_each_failure_is_one_error_line_naming_its_page(mutated_build: BuildResult, key: str, line: str) -> None:
-    """A failure of the site's own checks is one ERROR line naming the page file, the place and the error."""
+    """A failure of the site's own checks is one ERROR line naming the page file (a block's fence line), the place
+    and the error."""
     assert key in MUTATIONS
-    assert [found for found in _lines(mutated_build, "ERROR") if line in found], line
+    pattern = re.compile(re.escape(line).replace("LINE", r"\d+"))
+    assert [found for found in _lines(mutated_build, "ERROR") if pattern.search(found)], line
 
 
 def test_the_time_limit_is_the_one_mkdocs_yml_states(mutated_build: BuildResult) -> None:
     """The block that never ends is stopped at the plugin's block_time_limit_s, which the line names."""
     [found] = [x for x in _lines(mutated_build, "ERROR") if "block 'forever'" in x]
     assert "time limit of 3 s (block_time_limit_s of the ascend-dsa plugin in mkdocs.yml)" in found
+
+
+def test_a_block_that_never_ends_is_named_at_the_page_line_it_was_stopped_on(mutated_build: BuildResult) -> None:
+    """The line of the block's code that was running when the time limit struck: the loop's sleep, in the page."""
+    [found] = [x for x in _lines(mutated_build, "ERROR") if "block 'forever'" in x]
+    page = (ROOT / "docs/optimizations/gather2.md").read_text(encoding="utf-8") + MUTATIONS["forever"].new
+    sleep = page.splitlines().index("    time.sleep(1)") + 1
+    assert f"; raised at docs/optimizations/gather2.md:{sleep};" in found
 
 
 def test_a_syntax_error_names_the_line_that_does_not_parse(mutated_build: BuildResult) -> None:

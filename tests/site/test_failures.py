@@ -105,3 +105,29 @@ def test_the_summary_counts_failures_and_pages() -> None:
         Failure("", "z", ValueError()),
     ]
     assert failures.summary(found) == "3 failure(s) in 3 page file(s): docs/a.md, docs/b.md, site"
+
+
+class _SiteHandler(logging.Handler):
+    """A handler of the site's own on MkDocs' logger, as the one that notes MkDocs' warnings as failures."""
+
+    __module__ = "ascend_dsa.site.app"  # where the plugin's handler lives; a test module's class would pass by luck
+
+    def emit(self, record: logging.LogRecord) -> None:
+        del record
+
+
+def test_the_report_logger_skips_the_sites_own_handlers() -> None:
+    """The site's lines go to MkDocs' console, not to the site's warning handler: else each failure shows twice."""
+    mkdocs_logger = logging.getLogger("mkdocs")
+    report = logging.getLogger(failures.REPORT_LOGGER)
+    console, ours = logging.StreamHandler(), _SiteHandler()
+    saved = (list(mkdocs_logger.handlers), list(report.handlers), report.propagate, report.level)
+    mkdocs_logger.handlers = [console, ours]
+    try:
+        failures.install_report_logger(quiet=True)
+        assert report.handlers == [console]
+        assert report.level == logging.ERROR
+        assert not report.propagate
+    finally:
+        mkdocs_logger.handlers, report.handlers, report.propagate = saved[0], saved[1], saved[2]
+        report.setLevel(saved[3])

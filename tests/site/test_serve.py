@@ -245,6 +245,7 @@ def test_serve_goes_through_every_failure_and_back(served: Served, built_site: P
     for shown in ("time limit of 5 s", "over the limit of 1000000 bytes", "written wrong", "no-such-page.md"):
         assert shown in page, shown
     assert len(page.encode()) < 1_000_000
+    assert page.count(f'class="admonition failure {BOX_CLASS}"') == 4  # each failure once, not once more as a warning
     errors = _errors(log)
     assert [e for e in errors if "block 'forever' failed: TimeLimitExceeded" in e]
     assert [e for e in errors if "block 'huge' failed: OutputLimitExceeded" in e]

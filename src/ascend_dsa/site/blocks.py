@@ -25,6 +25,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
+from ascend_dsa.render.fences import fences
 from ascend_dsa.site.limits import TimeLimitExceeded, time_limit
 from ascend_dsa.site.prefetch import runs_alone
 from ascend_dsa.site.sources import with_docs
@@ -115,6 +116,25 @@ def block_place(options: object, language: str) -> str:
     return f"block '{block_id}'" if block_id else f"a {language} block without id"
 
 
+def fence_line(page_text: str, source: str, options: object) -> int:
+    """The line (from 1) of ``page_text`` where the fence of the block ``source`` opens; 0 if it cannot be told.
+
+    The block is found by its id, or without one by its code; a block found twice is not told.
+    """
+    block_id = options.get("id") if isinstance(options, dict) else None
+    found = [f for f in fences(page_text) if (f.block_id == block_id if block_id else f.code.strip() == source.strip())]
+    return page_text.count("\n", 0, found[0].start) + 1 if len(found) == 1 else 0
+
+
+def _failed(build: Build, where: str, error: BaseException, source: str, options: object) -> str:
+    """Record the failure of the block ``source`` at its fence's line in the page being built; its box."""
+    try:
+        line = fence_line((build.root / build.page).read_text(encoding="utf-8"), source, options)
+    except (OSError, UnicodeDecodeError):  # a page whose file went away while it was rendered
+        line = 0
+    return build.record(build.page, where, error, in_place=True, fence_line=line)
+
+
 def guarded(format_function: Format, build: Build, errors: BlockErrors) -> Format:
     """A superfences format function that runs the block under the build's limits and shows a failure in place."""
 
@@ -136,10 +156,10 @@ def guarded(format_function: Format, build: Build, errors: BlockErrors) -> Forma
             build.limits.check_output(output, f"{build.page}: {where}")
         except (Exception, TimeLimitExceeded) as error:  # noqa: BLE001 - any failure of a block shows in its place
             errors.caught = None
-            return build.record(build.page, where, error, in_place=True)
+            return _failed(build, where, error, source, options)
         caught, errors.caught = errors.caught, None
         if caught is not None:
-            return build.record(build.page, where, caught, in_place=True)
+            return _failed(build, where, caught, source, options)
         _keep(build, key, output, source, options)
         return output
 

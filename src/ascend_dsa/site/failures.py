@@ -37,6 +37,10 @@ ERROR_BOX_COLUMNS: Final = ("what", "report line", "ours", "report", "rule")
 #: Where a box opens a built page: just inside Material's article.
 _ARTICLE: Final = re.compile(r'<article class="md-content__inner md-typeset">')
 
+#: How markdown-exec names the code of a block it compiles (``<code block: session s; n3>``): its lines are the
+#: block's (markdown_exec/_internal/formatters/python.py, ``_code_block_id``).
+BLOCK_CODE_FILENAME: Final = "<code block: "
+
 #: The site's own modules: a failure is never "raised at" them, but at the page code or package code at fault.
 _MACHINERY: Final = "src/ascend_dsa/site/"
 
@@ -61,7 +65,8 @@ class Failure:
     """One failure: the page file (relative to the project, "" for the site), where in it, and the error raised.
 
     ``edition`` is the language of the build it happened in (a site failure shows in that edition's pages);
-    ``in_place`` says the box already stands where the failure is (a block's or a cell's output).
+    ``in_place`` says the box already stands where the failure is (a block's or a cell's output); ``fence_line`` is the
+    page's line where the failing block's fence opens (0 when the failure is not a block's).
     """
 
     page: str
@@ -69,6 +74,12 @@ class Failure:
     error: BaseException
     edition: Lang = "zh"
     in_place: bool = False
+    fence_line: int = 0
+
+    @property
+    def place(self) -> str:
+        """The page file, with the line of the block's fence when there is one ("" for the site)."""
+        return f"{self.page}:{self.fence_line}" if self.page and self.fence_line else self.page
 
     @property
     def lang(self) -> Lang:
@@ -87,13 +98,15 @@ class Failure:
 
         For a syntax error, the line that does not parse; else the innermost frame in a project file that is
         neither a library nor the site's own machinery (a block's time limit is raised by the site's alarm, but the
-        block was at fault).
+        block was at fault). A frame of the block's own code is named at its line in the page.
         """
         if isinstance(self.error, SyntaxError) and self.error.filename:
             found = _project_file(Path(self.error.filename), root)
             if found:
                 return f"{found}:{self.error.lineno}"
         for frame in reversed(traceback.extract_tb(self.error.__traceback__)):
+            if frame.filename.startswith(BLOCK_CODE_FILENAME) and self.fence_line and frame.lineno:
+                return f"{self.page}:{self.fence_line + frame.lineno}"  # the code's line 1 follows the fence's
             found = _project_file(Path(frame.filename), root)
             if found and not found.startswith(_MACHINERY):
                 return f"{found}:{frame.lineno}"
@@ -110,7 +123,7 @@ class Failure:
         raised = self.raised_at(root)
         where = f"; raised at {raised}" if raised else ""
         full = f"; traceback in {traceback_file}" if traceback_file else ""
-        return f"{self.page or 'site'}: {self.where} failed: {self.message()}{where}{full}"
+        return f"{self.place or 'site'}: {self.where} failed: {self.message()}{where}{full}"
 
 
 def box(failure: Failure) -> str:
@@ -119,7 +132,7 @@ def box(failure: Failure) -> str:
     lang = failure.lang
     title = term("error-box:title", lang)
     headings = [term(f"error-box:{column}", lang) for column in ERROR_BOX_COLUMNS]
-    place = f"<code>{escape(failure.page)}</code>, {escape(failure.where)}" if failure.page else escape(failure.where)
+    place = f"<code>{escape(failure.place)}</code>, {escape(failure.where)}" if failure.page else escape(failure.where)
     parts = [
         f'<div class="admonition failure {BOX_CLASS}" data-search-exclude>',
         f'<p class="admonition-title">{escape(title)}: {escape(type(failure.error).__name__)}</p>',
@@ -201,11 +214,18 @@ def summary(failures: Iterable[Failure]) -> str:
 
 
 def install_report_logger(*, quiet: bool) -> None:
-    """Give `REPORT_LOGGER` MkDocs' console handlers (not its strict counter); only its errors when ``quiet``."""
+    """Give `REPORT_LOGGER` MkDocs' console handlers; only its errors when ``quiet``.
+
+    Not MkDocs' strict counter (the site counts its own failures), nor a handler of the site's own on that logger
+    (the one that notes MkDocs' warnings as failures would note each of the site's lines a second time).
+    """
     from mkdocs.utils import CountHandler  # noqa: PLC0415 - MkDocs is there whenever a build runs
 
     report = logging.getLogger(REPORT_LOGGER)
     source = logging.getLogger("mkdocs")
-    report.handlers = [h for h in source.handlers if not isinstance(h, CountHandler)]
+    ours = __name__.split(".", 1)[0]
+    report.handlers = [
+        h for h in source.handlers if not isinstance(h, CountHandler) and type(h).__module__.split(".")[0] != ours
+    ]
     report.propagate = not report.handlers
     report.setLevel(logging.ERROR if quiet else logging.INFO)

@@ -136,13 +136,15 @@ class Build:
             self._reporter = Reporter(self.root, self.failures)
         return self._reporter
 
-    def record(self, page: str, where: str, error: BaseException, *, in_place: bool = False) -> str:
+    def record(
+        self, page: str, where: str, error: BaseException, *, in_place: bool = False, fence_line: int = 0
+    ) -> str:
         """Count and report a failure of ``page`` ("" for the site) at ``where``; the box that shows it.
 
         ``in_place``: the caller puts the box where the failure is (a block's output); else the page's article opens
-        with it once the page is written.
+        with it once the page is written. ``fence_line``: the page's line where the failing block's fence opens.
         """
-        return self.reporter.record(Failure(page, where, error, self.edition, in_place))
+        return self.reporter.record(Failure(page, where, error, self.edition, in_place, fence_line))
 
     def project_path(self, path: str | Path) -> str:
         """``path`` relative to the project's root, with forward slashes (as given if outside it)."""
