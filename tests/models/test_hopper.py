@@ -2,19 +2,29 @@
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 
 import pytest
 
 from ascend_dsa.facts.chip import chip_peak_flops
 from ascend_dsa.facts.hardware import ASCEND_950
-from ascend_dsa.facts.hopper import H800, H800_THROTTLED_CLOCK_HZ, V32_CACHE_LAYERS, V32_CONTEXT_TOKENS
+from ascend_dsa.facts.hopper import (
+    H800,
+    H800_THROTTLED_CLOCK_HZ,
+    MLA_V32,
+    SMEM_S_ALIGN_BYTES,
+    V32_CACHE_LAYERS,
+    V32_CONTEXT_TOKENS,
+)
 from ascend_dsa.models.hopper import (
     break_even_tokens,
     crossover_gain,
     dense_compute_bound_heads,
     dequant_cycles_per_token,
     fp8_decode_smem_bytes,
+    fp8_decode_smem_member_bytes,
+    fp8_decode_smem_plan,
     fp8_token_bytes,
     fp8_token_parts,
     kv_cache_bytes,
@@ -56,11 +66,27 @@ def test_crossover_and_break_even() -> None:
     assert break_even_tokens(2048, 410e12, 660e12) == pytest.approx(3296.78, abs=0.01)
 
 
-def test_tma_boxes_and_shared_memory() -> None:
-    """9 TMA boxes per 64 x 576 K block; the FP8 kernel's shared-memory plan is 230,584 of 232,448 B."""
+def test_tma_boxes() -> None:
+    """9 TMA boxes per 64 x 576 K block."""
     assert tma_boxes_per_k_block() == 9
-    assert fp8_decode_smem_bytes() == 230584
+
+
+def test_shared_memory_is_what_the_kernel_allocates() -> None:
+    """sizeof(SharedMemoryPlan): the members' 230,584 B rounded up to alignas(1024), 231,424 of 232,448 B."""
+    assert fp8_decode_smem_member_bytes() == 230584
+    assert fp8_decode_smem_bytes() == 231424
+    assert fp8_decode_smem_bytes() % SMEM_S_ALIGN_BYTES == 0
     assert fp8_decode_smem_bytes() <= H800.staging_bytes_per_core
+
+
+def test_shared_memory_pads_before_the_aligned_member() -> None:
+    """With d_k = 572, q and u end 512 B short of a 1024 B boundary: ``s`` starts after padding, as in C++."""
+    model = dataclasses.replace(MLA_V32, d_qk=572)
+    members = fp8_decode_smem_plan(model)
+    assert sum(part.size_bytes for part in members[:2]) % SMEM_S_ALIGN_BYTES == 512
+    assert fp8_decode_smem_member_bytes(model) == 229048
+    # s at 220,160 (not 219,648), then 8,192 + 128 + 1,024 + 56 end at 229,560; sizeof rounds to 230,400.
+    assert fp8_decode_smem_bytes(model) == 230400
 
 
 @pytest.mark.parametrize("bad", [0, -1, 1.5, "64", True])

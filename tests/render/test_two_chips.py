@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from ascend_dsa.facts.hopper import H800
-from ascend_dsa.lang import Lang
+from ascend_dsa.lang import Lang, pick
 from ascend_dsa.models.hopper import fp8_decode_smem_bytes
-from ascend_dsa.render.format import group_digits
+from ascend_dsa.render.format import group_digits, percent
 from ascend_dsa.render.two_chips import (
     render_two_chips_disagreements,
     render_two_chips_roofline_figure,
@@ -18,6 +18,13 @@ from ascend_dsa.report.ledger_hopper import DISAGREEMENTS
 from tests.report.test_claims_guard import DOCS, page_blocks
 
 LANGS: tuple[Lang, ...] = ("zh", "en")
+
+
+def _rows(text: str) -> dict[str, list[str]]:
+    """A rendered table's body rows by their first cell, each row's cells in order."""
+    lines = [line for line in text.splitlines() if line.startswith("|")][2:]
+    cells = [[cell.strip() for cell in line.strip("|").split(" | ")] for line in lines]
+    return {row[0]: row for row in cells}
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -65,3 +72,16 @@ def test_page_blocks_only_call_renderers(page: str) -> None:
         assert len(lines) == 2
         assert lines[1].startswith("print(render_")
         assert not any(ch.isdigit() for ch in block.code)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_shared_memory_fill_is_what_the_kernel_allocates(lang: Lang) -> None:
+    """The fill is sizeof(SharedMemoryPlan), 231,424 B = 99.6 %, beside the members' 230,584 B it rounds up."""
+    fill = _rows(render_two_chips_table(lang=lang))[pick(lang, "片上缓冲占满程度", "on-chip fill")][2]
+    allocated, size = fp8_decode_smem_bytes(), H800.staging_bytes_per_core
+    assert f"{group_digits(allocated)} / {group_digits(size)} B = {percent(allocated / size, 1)}" in fill
+    assert "231,424 / 232,448 B = 99.6 %" in fill
+    assert "sizeof(SharedMemoryPlan)" in fill
+    assert "230,584 B" in fill  # the members' sum, which the page printed as the fill before
+    assert pick(lang, "splitkv_mla.cuh 第 753 行", "splitkv_mla.cuh line 753") in fill
+    assert pick(lang, "config.h 第 98 行", "config.h line 98") in fill

@@ -22,6 +22,7 @@ DENSE_BLOG_PATH: Final = "docs/20250422-new-kernel-deep-dive.md"
 HOPPER_README_PATH: Final = "README.md"
 DECODE_FP8_CONFIG_PATH: Final = "csrc/sm90/decode/sparse_fp8/config.h"
 DECODE_FP8_COMPONENTS_PATH: Final = "csrc/sm90/decode/sparse_fp8/components/config.h"
+DECODE_FP8_KERNEL_PATH: Final = "csrc/sm90/decode/sparse_fp8/splitkv_mla.cuh"
 PREFILL_SPARSE_CONFIG_PATH: Final = "csrc/sm90/prefill/sparse/config.h"
 #: The vendor document for the per-CTA shared-memory limit (compute capability 9.0).
 CUDA_GUIDE_SMEM: Final = (
@@ -37,6 +38,7 @@ HOPPER_FILE_LABELS: Final = {
     HOPPER_README_PATH: Text("README", "README"),
     DECODE_FP8_CONFIG_PATH: Text("decode config.h", "decode config.h"),
     DECODE_FP8_COMPONENTS_PATH: Text("decode components/config.h", "decode components/config.h"),
+    DECODE_FP8_KERNEL_PATH: Text("decode splitkv_mla.cuh", "decode splitkv_mla.cuh"),
     PREFILL_SPARSE_CONFIG_PATH: Text("prefill config.h", "prefill config.h"),
 }
 
@@ -127,10 +129,19 @@ DEQUANT_RESULTS_PER_CYCLE: Final = (
     (Text("乘 scale", "multiply by the scale"), 256),
 )
 
-#: Shared-memory plan of the FP8 decoding kernel (decode config.h lines 91-103): alignment of ``s`` and the
-#: barriers' size.
+#: Shared-memory plan of the FP8 decoding kernel (decode config.h lines 91-103): ``CUTE_ALIGNAS(1024)`` on ``s``
+#: (line 98), the largest alignment of any member and so the struct's own, and the barriers' size (a
+#: ``transac_bar_t`` holds one ``uint64_t``, aligned to its size).
 SMEM_S_ALIGN_BYTES: Final = 1024
 SMEM_BARRIER_BYTES: Final = 8
+#: Where ``s`` takes its alignment: decode config.h line 98.
+SMEM_S_ALIGN_CITATION: Final = hopper_cite(DECODE_FP8_CONFIG_PATH, 98)
+#: Alignment of a ``cute::array_aligned`` (``q`` and the members of the union ``u``): its default ``Alignment = 16``
+#: (CUTLASS ``include/cute/container/array_aligned.hpp``, the submodule FlashMLA pins at 9241ae3).
+SMEM_ARRAY_ALIGN_BYTES: Final = 16
+#: What the kernel allocates: ``smem_size = sizeof(SharedMemoryPlan)`` (decode splitkv_mla.cuh line 753), so the
+#: members' bytes rounded up to the struct's alignment, not their sum.
+SMEM_ALLOCATION_CITATION: Final = hopper_cite(DECODE_FP8_KERNEL_PATH, 753)
 #: ``bar_q``, then ``bar_k_local_ready``, ``bar_k_remote_ready`` and ``bar_k_avail`` per K buffer (line 102).
 SMEM_BARRIERS: Final = 1 + 3 * HOPPER_K_BUFFERS
 #: The per-row fp32 arrays ``sM``, ``sL``, ``sScale``, ``sOScale`` (line 101).

@@ -21,6 +21,7 @@ from ascend_dsa.facts.hopper import (
     MLA_V32,
     QUANT_TILE_ELEMENTS,
     ROPE_DIM,
+    SMEM_ARRAY_ALIGN_BYTES,
     SMEM_BARRIER_BYTES,
     SMEM_BARRIERS,
     SMEM_ROW_ARRAYS,
@@ -115,30 +116,53 @@ def break_even_tokens(topk: int, sparse_flops: float, dense_flops: float) -> flo
 
 @dataclass(frozen=True)
 class SmemPart:
-    """One member of the FP8 decoding kernel's shared-memory plan and its bytes."""
+    """One member of the FP8 decoding kernel's shared-memory plan: its bytes and the alignment its type asks for."""
 
     name: str
     size_bytes: int
+    align_bytes: int
 
 
 def fp8_decode_smem_plan(
     model: ModelShape = MLA_V32, heads: int = HOPPER_HEADS_PER_CTA, b_topk: int = HOPPER_B_TOPK
 ) -> tuple[SmemPart, ...]:
-    """The members of ``SharedMemoryPlan`` (decode sparse_fp8 config.h lines 91-103), ``s`` aligned to 1024 B."""
+    """The members of ``SharedMemoryPlan`` in order (decode sparse_fp8 config.h lines 91-103), each aligned as declared.
+
+    ``u`` is a union: its size is its largest member, the two K buffers.
+    """
     model = require_instance("model", model, ModelShape)
     rows, block = _count("heads", heads), _count("b_topk", b_topk)
-    q = rows * model.d_qk * BF16_BYTES
-    k = HOPPER_K_BUFFERS * block * model.d_qk * BF16_BYTES  # the union's largest member
     return (
-        SmemPart("q", q),
-        SmemPart("u.k[2]", k),
-        SmemPart("s", -(-(q + k) // SMEM_S_ALIGN_BYTES) * SMEM_S_ALIGN_BYTES - (q + k) + rows * block * BF16_BYTES),
-        SmemPart("is_kv_valid", HOPPER_K_BUFFERS * block),
-        SmemPart("sM, sL, sScale, sOScale", SMEM_ROW_ARRAYS * rows * FP32_BYTES),
-        SmemPart("barriers", SMEM_BARRIERS * SMEM_BARRIER_BYTES),
+        SmemPart("q", rows * model.d_qk * BF16_BYTES, SMEM_ARRAY_ALIGN_BYTES),
+        SmemPart("u.k[2]", HOPPER_K_BUFFERS * block * model.d_qk * BF16_BYTES, SMEM_ARRAY_ALIGN_BYTES),
+        SmemPart("s", rows * block * BF16_BYTES, SMEM_S_ALIGN_BYTES),
+        SmemPart("is_kv_valid", HOPPER_K_BUFFERS * block, 1),
+        SmemPart("sM, sL, sScale, sOScale", SMEM_ROW_ARRAYS * rows * FP32_BYTES, FP32_BYTES),
+        SmemPart("barriers", SMEM_BARRIERS * SMEM_BARRIER_BYTES, SMEM_BARRIER_BYTES),
     )
 
 
-def fp8_decode_smem_bytes(model: ModelShape = MLA_V32) -> int:
-    """Total shared memory of the FP8 decoding kernel's plan (230,584 B for V3.2)."""
+def _round_up(size: int, align: int) -> int:
+    return -(-size // align) * align
+
+
+def _sizeof(parts: tuple[SmemPart, ...]) -> int:
+    """``sizeof`` by the C++ rule: each member at a multiple of its alignment, the end at one of the largest."""
+    end = 0
+    for part in parts:
+        end = _round_up(end, part.align_bytes) + part.size_bytes
+    return _round_up(end, max(part.align_bytes for part in parts))
+
+
+def fp8_decode_smem_member_bytes(model: ModelShape = MLA_V32) -> int:
+    """The sum of the plan's members (230,584 B for V3.2): less than the kernel allocates."""
     return sum(part.size_bytes for part in fp8_decode_smem_plan(model))
+
+
+def fp8_decode_smem_bytes(model: ModelShape = MLA_V32) -> int:
+    """Shared memory the FP8 decoding kernel allocates: ``sizeof(SharedMemoryPlan)`` (231,424 B for V3.2).
+
+    The kernel asks for ``sizeof`` (decode splitkv_mla.cuh line 753), and ``CUTE_ALIGNAS(1024)`` on ``s`` makes the
+    struct 1024-byte aligned, so its size is the members' end rounded up to a multiple of 1024.
+    """
+    return _sizeof(fp8_decode_smem_plan(model))

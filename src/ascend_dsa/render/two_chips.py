@@ -19,6 +19,9 @@ from ascend_dsa.facts.hopper import (
     HOPPER_HEADS_PER_CTA,
     MLA_V32,
     REGISTER_BYTES,
+    SMEM_ALLOCATION_CITATION,
+    SMEM_S_ALIGN_BYTES,
+    SMEM_S_ALIGN_CITATION,
     V32_QUERY_HEADS,
 )
 from ascend_dsa.facts.hopper_figures import DENSE_DECODE_ACHIEVED_FLOPS, SPARSE_DECODE_ACHIEVED_FLOPS, hopper_figure
@@ -32,6 +35,7 @@ from ascend_dsa.models.hopper import (
     dense_compute_bound_heads,
     dequant_cycles_per_token,
     fp8_decode_smem_bytes,
+    fp8_decode_smem_member_bytes,
     fp8_token_bytes,
     mma_cycles_per_token,
 )
@@ -47,6 +51,7 @@ from ascend_dsa.report.ledger_hopper import check_disagreements
 from ascend_dsa.units import FP32_BYTES
 
 if TYPE_CHECKING:
+    from ascend_dsa.facts.provenance import Citation
     from ascend_dsa.report.claims import ClaimResult
 
 #: The report's claims the page quotes on the Ascend side.
@@ -75,6 +80,13 @@ def _cycles(value: Fraction | float) -> str:
     return whole_or(float(value), 1)
 
 
+def _where(*citations: Citation) -> Text:
+    """FlashMLA lines as the table cites them in both languages, joined."""
+    return Text(
+        "，".join(hopper_where(c, "zh") for c in citations), ", ".join(hopper_where(c, "en") for c in citations)
+    )
+
+
 @dataclass(frozen=True)
 class Decision:
     """One row of the side-by-side table: what is decided, and each kernel's answer in both languages."""
@@ -93,6 +105,9 @@ def _decisions() -> tuple[Decision, ...]:
     ub_total = ub_plan(SHIPPED_KERNEL, Mode.PREFILL).total_bytes
     ub_size = ASCEND_950.ub_bytes_per_vector_core
     smem_total, smem_size = fp8_decode_smem_bytes(), H800.staging_bytes_per_core
+    smem_members, smem_align = group_digits(fp8_decode_smem_member_bytes()), SMEM_S_ALIGN_BYTES
+    smem_fill = f"{group_digits(smem_total)} / {group_digits(smem_size)} B = {percent(smem_total / smem_size, 1)}"
+    allocated, aligned = _where(SMEM_ALLOCATION_CITATION), _where(SMEM_S_ALIGN_CITATION)
     mma_a, mma_h = _mma_per_token_ascend(), mma_cycles_per_token(H800)
     fix_o, dequant = _fixpipe_per_token(o_leaves=True), dequant_cycles_per_token()
     fix_p, crossed = _fixpipe_per_token(o_leaves=False), dequant_cycles_per_token(sharing_ctas=2)
@@ -192,10 +207,10 @@ def _decisions() -> tuple[Decision, ...]:
                 f"UB {group_digits(ub_total)} / {group_digits(ub_size)} B = {percent(ub_total / ub_size, 1)}",
             ),
             Text(
-                f"shared memory {group_digits(smem_total)} / {group_digits(smem_size)} B = "
-                f"{percent(smem_total / smem_size, 1)}",
-                f"shared memory {group_digits(smem_total)} / {group_digits(smem_size)} B = "
-                f"{percent(smem_total / smem_size, 1)}",
+                f"shared memory {smem_fill}（kernel 分配 sizeof(SharedMemoryPlan)，{allocated.zh}：各成员共 "
+                f"{smem_members} B，按 `s` 的 {smem_align} B 对齐向上取整，{aligned.zh}）",
+                f"shared memory {smem_fill} (the kernel allocates sizeof(SharedMemoryPlan), {allocated.en}: the "
+                f"members' {smem_members} B rounded up to the {smem_align} B alignment of `s`, {aligned.en})",
             ),
         ),
         Decision(
