@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.hopper import H800
 from ascend_dsa.lang import Lang, pick
 from ascend_dsa.models.hopper import fp8_decode_smem_bytes
@@ -85,3 +86,24 @@ def test_shared_memory_fill_is_what_the_kernel_allocates(lang: Lang) -> None:
     assert "230,584 B" in fill  # the members' sum, which the page printed as the fill before
     assert pick(lang, "splitkv_mla.cuh 第 753 行", "splitkv_mla.cuh line 753") in fill
     assert pick(lang, "config.h 第 98 行", "config.h line 98") in fill
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_fixpipe_rows_say_their_rate_and_that_two_is_p_alone(lang: Lang) -> None:
+    """Both FixPipe cells are at the report's 1C1V rate (zh line 142), and the 1C2V one moves P alone."""
+    rows = _rows(render_two_chips_table(lang=lang))
+    rate = ASCEND_950.fixpipe_bytes_per_cycle_1c1v
+    every_block = rows[
+        pick(
+            lang,
+            "每个 KV token：矩阵单元与次慢的单元（周期）",
+            "per KV token: matrix unit against the next-slowest unit (cycles)",
+        )
+    ][1]
+    shared = rows[pick(lang, "分摊它的办法", "the trick that shares it")][1]
+    at_1c1v = pick(lang, f"1C1V 的 {rate} B/周期", f"1C1V's {rate} B/cycle")
+    for cell in (every_block, shared):
+        assert at_1c1v in cell
+    assert pick(lang, "报告 (zh) 第 142 行", "report (zh) line 142") in every_block
+    assert pick(lang, "只搬 P，即没有一块 rescale", "P alone, i.e. no block rescales") in shared
+    assert pick(lang, "报告没有给出 1C2V 的速率", "the report gives no 1C2V rate") in shared

@@ -111,6 +111,8 @@ def _decisions() -> tuple[Decision, ...]:
     mma_a, mma_h = _mma_per_token_ascend(), mma_cycles_per_token(H800)
     fix_o, dequant = _fixpipe_per_token(o_leaves=True), dequant_cycles_per_token()
     fix_p, crossed = _fixpipe_per_token(o_leaves=False), dequant_cycles_per_token(sharing_ctas=2)
+    fix_rate = ASCEND_950.fixpipe_bytes_per_cycle_1c1v
+    fix_where = ASCEND_950.sources["fixpipe_bytes_per_cycle_1c1v"]
     ascend_peak = fraction_of_peak(PREFILL_ACHIEVED_FLOPS, ASCEND_950)
     dense_peak = fraction_of_peak(DENSE_DECODE_ACHIEVED_FLOPS, H800)
     throttled = fraction_of_peak(DENSE_DECODE_ACHIEVED_FLOPS, H800.with_overrides(clock_hz=H800_THROTTLED_CLOCK_HZ))
@@ -164,8 +166,10 @@ def _decisions() -> tuple[Decision, ...]:
             "每个 KV token：矩阵单元与次慢的单元（周期）",
             "per KV token: matrix unit against the next-slowest unit (cycles)",
             Text(
-                f"CUBE {_cycles(mma_a)} 对 FixPipe {_cycles(fix_o)}（每块都搬 O）",
-                f"CUBE {_cycles(mma_a)} vs FixPipe {_cycles(fix_o)} (O out every block)",
+                f"CUBE {_cycles(mma_a)} 对 FixPipe {_cycles(fix_o)}（每块都搬 O；按 1C1V 的 {fix_rate} B/周期，"
+                f"{fix_where.cite('zh')}）",
+                f"CUBE {_cycles(mma_a)} vs FixPipe {_cycles(fix_o)} (O out every block; at 1C1V's "
+                f"{fix_rate} B/cycle, {fix_where.cite('en')})",
             ),
             Text(
                 f"Tensor Core {_cycles(mma_h)} 对 CUDA Core 反量化 {_cycles(dequant)}",
@@ -177,9 +181,11 @@ def _decisions() -> tuple[Decision, ...]:
             "the trick that shares it",
             Text(
                 f"{SHIPPED_KERNEL.vector_cores_per_cube} 个 VECTOR Core（1C2V）+ skip-scale："
-                f"FixPipe 降到 {_cycles(fix_p)}",
+                f"FixPipe 降到 {_cycles(fix_p)}（只搬 P，即没有一块 rescale；仍按 1C1V 的 {fix_rate} B/周期，"
+                "报告没有给出 1C2V 的速率）",
                 f"{SHIPPED_KERNEL.vector_cores_per_cube} VECTOR Cores (1C2V) + skip-scale: FixPipe down to "
-                f"{_cycles(fix_p)}",
+                f"{_cycles(fix_p)} (P alone, i.e. no block rescales; still at 1C1V's {fix_rate} B/cycle, the report "
+                "gives no 1C2V rate)",
             ),
             Text(
                 f"{V32_QUERY_HEADS // HOPPER_HEADS_PER_CTA} 个 CTA 的 crossover：反量化降到 {_cycles(crossed)}",
