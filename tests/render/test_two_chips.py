@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 
 from ascend_dsa.facts.hardware import ASCEND_950
-from ascend_dsa.facts.hopper import H800
+from ascend_dsa.facts.hopper import H800, H800_THROTTLED_CLOCK_HZ
+from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.lang import Lang, pick
-from ascend_dsa.models.hopper import fp8_decode_smem_bytes
-from ascend_dsa.render.format import group_digits, percent
+from ascend_dsa.models.hopper import dense_compute_bound_heads, fp8_decode_smem_bytes
+from ascend_dsa.render.format import group_digits, percent, quantity
 from ascend_dsa.render.two_chips import (
     render_two_chips_disagreements,
     render_two_chips_roofline_figure,
@@ -107,3 +108,22 @@ def test_fixpipe_rows_say_their_rate_and_that_two_is_p_alone(lang: Lang) -> None
     assert pick(lang, "报告 (zh) 第 142 行", "report (zh) line 142") in every_block
     assert pick(lang, "只搬 P，即没有一块 rescale", "P alone, i.e. no block rescales") in shared
     assert pick(lang, "报告没有给出 1C2V 的速率", "the report gives no 1C2V rate") in shared
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_dense_compute_bound_row_states_clock_and_bandwidth(lang: Lang) -> None:
+    """The H800's bound is at the throttled 1600 MHz (136.7, not 156.4 at 1830); the 950's is labelled L2's."""
+    row = next(
+        r for q, r in _rows(render_two_chips_what_if(lang=lang)).items() if q.startswith(pick(lang, "稠密", "dense"))
+    )
+    on_950, on_h800 = row[1], row[2]
+    throttled = dense_compute_bound_heads(H800, H800_THROTTLED_CLOCK_HZ)
+    assert on_h800.startswith(f"{throttled:.1f}")
+    assert on_h800.startswith("136.7")
+    assert quantity(H800_THROTTLED_CLOCK_HZ, "Hz") in on_h800
+    assert pick(lang, "HBM 界", "HBM bound") in on_h800
+    assert "156.4" not in on_h800
+    assert on_950.startswith(f"{dense_compute_bound_heads(ASCEND_950, ASCEND_950.clock_hz, DSA_V41):.1f}")
+    assert pick(lang, "L2 界", "L2 bound") in on_950
+    assert quantity(ASCEND_950.clock_hz, "Hz") in on_950
+    assert pick(lang, "不是 HBM 的", "not an HBM one") in row[0]

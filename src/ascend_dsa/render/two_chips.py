@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final
 
+from ascend_dsa.facts.chip import AnyChip, as_chip
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.hopper import (
     H800,
@@ -43,7 +44,7 @@ from ascend_dsa.models.memory_plans import l0c_output_bytes, ub_plan
 from ascend_dsa.models.roofline import head_roofline
 from ascend_dsa.models.throughput import fraction_of_peak
 from ascend_dsa.render.claims import hopper_where
-from ascend_dsa.render.format import group_digits, kib, percent, whole_or
+from ascend_dsa.render.format import group_digits, kib, percent, quantity, whole_or
 from ascend_dsa.render.markdown import table
 from ascend_dsa.render.svg import figure, to_svg_with_legend_below
 from ascend_dsa.report.claims import check_claims
@@ -245,8 +246,23 @@ def render_two_chips_table(*, lang: Lang = "zh") -> str:
     return table(headers, rows) + "\n"
 
 
-def _what_ifs() -> tuple[tuple[str, str, str, str, str], ...]:
-    """(question zh, question en, on the 950's numbers, on the H800's numbers zh, en) rows, computed."""
+def _same(text: str) -> Text:
+    """A cell that reads the same in both languages (a number)."""
+    return Text(text, text)
+
+
+def _dense_bound_cell(bound: float, spec: AnyChip, clock_hz: float, clock: Text) -> Text:
+    """A dense compute-bound head count with the bandwidth that bounds it and the clock it is computed at."""
+    chip = as_chip(spec)
+    rate, hz = quantity(chip.bandwidth_bytes_per_s, "B/s"), quantity(clock_hz, "Hz")
+    return Text(
+        f"{bound:.1f}（{chip.bandwidth.zh} 界，{rate}；{clock.zh} {hz}）",
+        f"{bound:.1f} ({chip.bandwidth.en} bound, {rate}; {clock.en} {hz})",
+    )
+
+
+def _what_ifs() -> tuple[tuple[Text, Text, Text], ...]:
+    """(question, on the 950's numbers, on the H800's numbers) rows, each in both languages, computed."""
     h800_rate = ASCEND_950.with_overrides(cube_fma_per_cycle=H800.matrix_fma_per_cycle_per_core)
     break_even_950 = fixpipe_break_even_b_topk(ASCEND_950, SHIPPED_KERNEL, DSA_V41)
     break_even_h800 = fixpipe_break_even_b_topk(h800_rate, SHIPPED_KERNEL, DSA_V41)
@@ -258,51 +274,60 @@ def _what_ifs() -> tuple[tuple[str, str, str, str, str], ...]:
     hopper_on_h800 = head_roofline(H800, V32_QUERY_HEADS, FIGURE_TOPK, MLA_V32, fp8).ratio
     hopper_on_950 = head_roofline(ASCEND_950, V32_QUERY_HEADS, FIGURE_TOPK, MLA_V32, fp8).ratio
     bound_950 = dense_compute_bound_heads(ASCEND_950, ASCEND_950.clock_hz, DSA_V41)
-    bound_h800 = dense_compute_bound_heads(H800, H800.clock_hz, MLA_V32)
+    bound_h800 = dense_compute_bound_heads(H800, H800_THROTTLED_CLOCK_HZ, MLA_V32)
     mma_950 = mma_cycles_per_token(ASCEND_950, HOPPER_HEADS_PER_CTA, MLA_V32)
     mma_h800 = mma_cycles_per_token(H800, HOPPER_HEADS_PER_CTA, MLA_V32)
     dequant = dequant_cycles_per_token()
     return (
         (
-            "Ascend 的 FixPipe 界（每块搬 O 时 MMA 超过 FixPipe 的 B_TOPK）",
-            "Ascend's FixPipe limit (the B_TOPK above which MMA outlasts FixPipe when O leaves every block)",
-            f"{float(break_even_950):.2f}",
-            f"{float(break_even_h800):.2f}（CUBE 换成 SM 的矩阵速率）",
-            f"{float(break_even_h800):.2f} (CUBE at the SM's matrix rate)",
+            Text(
+                "Ascend 的 FixPipe 界（每块搬 O 时 MMA 超过 FixPipe 的 B_TOPK）",
+                "Ascend's FixPipe limit (the B_TOPK above which MMA outlasts FixPipe when O leaves every block)",
+            ),
+            _same(f"{float(break_even_950):.2f}"),
+            Text(
+                f"{float(break_even_h800):.2f}（CUBE 换成 SM 的矩阵速率）",
+                f"{float(break_even_h800):.2f} (CUBE at the SM's matrix rate)",
+            ),
         ),
         (
-            f"Ascend kernel 的设计点：{heads} 个 head、bf16 KV，矩阵周期 / 带宽周期",
-            f"the Ascend kernel's design point: {heads} heads, bf16 KV, matrix cycles / bandwidth cycles",
-            f"{ascend_on_950:.2f}",
-            f"{ascend_on_h800:.2f}",
-            f"{ascend_on_h800:.2f}",
+            Text(
+                f"Ascend kernel 的设计点：{heads} 个 head、bf16 KV，矩阵周期 / 带宽周期",
+                f"the Ascend kernel's design point: {heads} heads, bf16 KV, matrix cycles / bandwidth cycles",
+            ),
+            _same(f"{ascend_on_950:.2f}"),
+            _same(f"{ascend_on_h800:.2f}"),
         ),
         (
-            f"FlashMLA 的 FP8 稀疏 decode：{V32_QUERY_HEADS} 个 head 共享一次读取、{fp8} B token，矩阵周期 / 带宽周期",
-            (
+            Text(
+                f"FlashMLA 的 FP8 稀疏 decode：{V32_QUERY_HEADS} 个 head 共享一次读取、{fp8} B token，"
+                "矩阵周期 / 带宽周期",
                 f"FlashMLA's FP8 sparse decoding: {V32_QUERY_HEADS} heads sharing one read, {fp8} B tokens, "
-                "matrix cycles / bandwidth cycles"
+                "matrix cycles / bandwidth cycles",
             ),
-            f"{hopper_on_950:.2f}",
-            f"{hopper_on_h800:.2f}",
-            f"{hopper_on_h800:.2f}",
+            _same(f"{hopper_on_950:.2f}"),
+            _same(f"{hopper_on_h800:.2f}"),
         ),
         (
-            "稠密 bf16 decode 从多少个 head 起受算力限制（准确的 (d_k + d_v) / d_k）",
-            "dense bf16 decoding is compute-bound from this many heads (exact (d_k + d_v) / d_k)",
-            f"{bound_950:.1f}",
-            f"{bound_h800:.1f}",
-            f"{bound_h800:.1f}",
+            Text(
+                "稠密 bf16 decode 从多少个 head 起受算力限制（准确的 (d_k + d_v) / d_k；各格注明带宽与时钟）。"
+                f"{ASCEND_950.name} 一格是 L2 的界，不是 HBM 的：稠密 decode 读 HBM，但报告只给出 L2 带宽",
+                "dense bf16 decoding is compute-bound from this many heads (exact (d_k + d_v) / d_k; each cell "
+                f"names its bandwidth and clock). The {ASCEND_950.name}'s is an L2 bound, not an HBM one: dense "
+                "decoding reads HBM, but the report gives only the L2 bandwidth",
+            ),
+            _dense_bound_cell(bound_950, ASCEND_950, ASCEND_950.clock_hz, Text("时钟", "at")),
+            _dense_bound_cell(bound_h800, H800, H800_THROTTLED_CLOCK_HZ, Text("降频后的时钟", "at the throttled")),
         ),
         (
-            f"{HOPPER_HEADS_PER_CTA} 个 head 时每个 FP8 token 的 MMA 周期（对比 CUDA Core 反量化 {_cycles(dequant)}）",
-            (
+            Text(
+                f"{HOPPER_HEADS_PER_CTA} 个 head 时每个 FP8 token 的 MMA 周期"
+                f"（对比 CUDA Core 反量化 {_cycles(dequant)}）",
                 f"MMA cycles per FP8 token at {HOPPER_HEADS_PER_CTA} heads (against CUDA-core dequantisation's "
-                f"{_cycles(dequant)})"
+                f"{_cycles(dequant)})",
             ),
-            _cycles(mma_950),
-            _cycles(mma_h800),
-            _cycles(mma_h800),
+            _same(_cycles(mma_950)),
+            _same(_cycles(mma_h800)),
         ),
     )
 
@@ -316,7 +341,7 @@ def render_two_chips_what_if(*, lang: Lang = "zh") -> str:
         pick(lang, f"{ASCEND_950.name} 的数", f"on the {ASCEND_950.name}'s numbers"),
         pick(lang, f"{H800.name} 的数", f"on the {H800.name}'s numbers"),
     ]
-    rows = [[pick(lang, zh, en), on_950, pick(lang, h_zh, h_en)] for zh, en, on_950, h_zh, h_en in _what_ifs()]
+    rows = [[cell.in_(lang) for cell in row] for row in _what_ifs()]
     return table(headers, rows, ("left", "right", "right")) + "\n"
 
 
