@@ -127,3 +127,28 @@ def test_dense_compute_bound_row_states_clock_and_bandwidth(lang: Lang) -> None:
     assert pick(lang, "L2 界", "L2 bound") in on_950
     assert quantity(ASCEND_950.clock_hz, "Hz") in on_950
     assert pick(lang, "不是 HBM 的", "not an HBM one") in row[0]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_h800_row_names_its_kernel(lang: Lang) -> None:
+    """The H800 column mixes FlashMLA's kernels: every row names the one it describes, with its lines."""
+    rows = _rows(render_two_chips_table(lang=lang))
+    fp8, dense = (
+        pick(lang, "FP8 稀疏 decode", "FP8 sparse decoding"),
+        pick(lang, "bf16 稠密 decode", "bf16 dense decoding"),
+    )
+    for row in rows.values():
+        assert len(row) == 4
+        assert fp8 in row[3] or dense in row[3]
+    rescale = rows[pick(lang, "rescale 规则", "rescale rule")][3]
+    assert rescale.startswith(dense)
+    assert pick(lang, "稠密 decode 博客 第 25-40 行", "dense blog lines 25-40") in rescale
+    for decision in (
+        pick(lang, "片上缓冲占满程度", "on-chip fill"),
+        pick(lang, "分摊它的办法", "the trick that shares it"),
+        pick(lang, "KV 块", "KV tile"),
+    ):
+        assert rows[decision][3].startswith(fp8)
+    achieved = rows[pick(lang, "实测占峰值的比例", "achieved fraction of peak")][3]
+    assert fp8 in achieved
+    assert dense in achieved

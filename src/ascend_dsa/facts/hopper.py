@@ -117,6 +117,9 @@ HOPPER_B_TOPK: Final = 64
 HOPPER_K_BUFFERS: Final = 2
 #: Warpgroups that hold the output between them in the dense kernel's "seesaw" schedule (dense blog lines 25, 40).
 SEESAW_WARPGROUPS: Final = 2
+#: The dense kernel's "seesaw" schedule: one running max shared by both warpgroups, O rescaled every block (dense
+#: blog lines 25-40). The FP8 blog states no rescale rule for the sparse decoding kernel.
+SEESAW_SCHEDULE_CITATION: Final = hopper_cite(DENSE_BLOG_PATH, 25, 40)
 #: Columns of one TMA box (dense blog line 54: each copy moves 64 x 64).
 TMA_BOX_COLUMNS: Final = 64
 
@@ -134,6 +137,8 @@ DEQUANT_RESULTS_PER_CYCLE: Final = (
 #: ``transac_bar_t`` holds one ``uint64_t``, aligned to its size).
 SMEM_S_ALIGN_BYTES: Final = 1024
 SMEM_BARRIER_BYTES: Final = 8
+#: The plan itself: ``struct SharedMemoryPlan``, decode config.h lines 91-103.
+SMEM_PLAN_CITATION: Final = hopper_cite(DECODE_FP8_CONFIG_PATH, 91, 103)
 #: Where ``s`` takes its alignment: decode config.h line 98.
 SMEM_S_ALIGN_CITATION: Final = hopper_cite(DECODE_FP8_CONFIG_PATH, 98)
 #: Alignment of a ``cute::array_aligned`` (``q`` and the members of the union ``u``): its default ``Alignment = 16``

@@ -20,7 +20,9 @@ from ascend_dsa.facts.hopper import (
     HOPPER_HEADS_PER_CTA,
     MLA_V32,
     REGISTER_BYTES,
+    SEESAW_SCHEDULE_CITATION,
     SMEM_ALLOCATION_CITATION,
+    SMEM_PLAN_CITATION,
     SMEM_S_ALIGN_BYTES,
     SMEM_S_ALIGN_CITATION,
     V32_QUERY_HEADS,
@@ -61,6 +63,9 @@ ASCEND_CLAIMS: Final = ("prefill-tflops", "mma-cycles-per-token", "fixpipe-cycle
 FIGURE_HEADS: Final = (8, 16, 32, 64, 128, 256, 512)
 #: The KV tokens per query token of the figure's points (large enough that Q and O hardly count).
 FIGURE_TOPK: Final = 2048
+#: FlashMLA's two Hopper kernels the H800 column draws on, as the table names them.
+FP8_SPARSE_KERNEL: Final = Text("FP8 稀疏 decode", "FP8 sparse decoding")
+DENSE_KERNEL: Final = Text("bf16 稠密 decode", "bf16 dense decoding")
 
 
 def check_two_chips() -> tuple[ClaimResult, ...]:
@@ -88,14 +93,31 @@ def _where(*citations: Citation) -> Text:
     )
 
 
+def _kernel(*parts: tuple[Text, tuple[Citation, ...]]) -> Text:
+    """Which Hopper kernel a row of the H800 column describes, each with the lines it stands on."""
+    return Text(
+        "；".join(f"{kernel.zh}（{_where(*cited).zh}）" for kernel, cited in parts),
+        "; ".join(f"{kernel.en} ({_where(*cited).en})" for kernel, cited in parts),
+    )
+
+
+def _cited(key: str) -> Citation:
+    return hopper_figure(key).citation
+
+
 @dataclass(frozen=True)
 class Decision:
-    """One row of the side-by-side table: what is decided, and each kernel's answer in both languages."""
+    """One row of the side-by-side table: what is decided, each kernel's answer, and which Hopper kernel answers.
+
+    The H800 column draws on two FlashMLA kernels (FP8 sparse decoding, bf16 dense decoding); ``hopper_kernel``
+    names the one each row describes and the lines it stands on.
+    """
 
     zh: str
     en: str
     ascend: Text
     hopper: Text
+    hopper_kernel: Text
 
 
 def _decisions() -> tuple[Decision, ...]:
@@ -130,6 +152,7 @@ def _decisions() -> tuple[Decision, ...]:
                 f"{HOPPER_HEADS_PER_CTA} (per CTA; {V32_QUERY_HEADS} heads over "
                 f"{V32_QUERY_HEADS // HOPPER_HEADS_PER_CTA} CTAs)",
             ),
+            _kernel((FP8_SPARSE_KERNEL, (_cited("hopper-block-m"), _cited("crossover-cluster-size")))),
         ),
         Decision(
             "O 在哪里累加",
@@ -142,6 +165,7 @@ def _decisions() -> tuple[Decision, ...]:
                 f"寄存器：fp32 O 占 {kib(rf_o)}（{group_digits(rf_o // REGISTER_BYTES)} 个寄存器）",
                 f"registers: fp32 O takes {kib(rf_o)} ({group_digits(rf_o // REGISTER_BYTES)} registers)",
             ),
+            _kernel((DENSE_KERNEL, (_cited("o-registers"),))),
         ),
         Decision(
             f"两者争的 {kib(ASCEND_950.l0c_bytes)}",
@@ -156,12 +180,14 @@ def _decisions() -> tuple[Decision, ...]:
                 f"register file {kib(H800.accumulator_bytes_per_core)}: O uses "
                 f"{percent(rf_o / H800.accumulator_bytes_per_core, 0)}",
             ),
+            _kernel((DENSE_KERNEL, (_cited("h800-registers-per-sm"),))),
         ),
         Decision(
             "KV 块",
             "KV tile",
             Text(f"B_TOPK = {SHIPPED_KERNEL.b_topk}", f"B_TOPK = {SHIPPED_KERNEL.b_topk}"),
             Text(f"TOPK_BLOCK_SIZE = {HOPPER_B_TOPK}", f"TOPK_BLOCK_SIZE = {HOPPER_B_TOPK}"),
+            _kernel((FP8_SPARSE_KERNEL, (_cited("hopper-b-topk"),))),
         ),
         Decision(
             "每个 KV token：矩阵单元与次慢的单元（周期）",
@@ -176,6 +202,7 @@ def _decisions() -> tuple[Decision, ...]:
                 f"Tensor Core {_cycles(mma_h)} 对 CUDA Core 反量化 {_cycles(dequant)}",
                 f"Tensor Cores {_cycles(mma_h)} vs CUDA-core dequantisation {_cycles(dequant)}",
             ),
+            _kernel((FP8_SPARSE_KERNEL, (_cited("mma-cycles-per-token-64-heads"), _cited("dequant-cycles-per-token")))),
         ),
         Decision(
             "分摊它的办法",
@@ -193,6 +220,7 @@ def _decisions() -> tuple[Decision, ...]:
                 f"crossover of {V32_QUERY_HEADS // HOPPER_HEADS_PER_CTA} CTAs: dequantisation down to "
                 f"{_cycles(crossed)}",
             ),
+            _kernel((FP8_SPARSE_KERNEL, (_cited("crossover-cluster-size"),))),
         ),
         Decision(
             "rescale 规则",
@@ -205,6 +233,7 @@ def _decisions() -> tuple[Decision, ...]:
                 "每块都 rescale（seesaw 中两个 warpgroup 共享 max）",
                 "every block (seesaw: both warpgroups share the max)",
             ),
+            _kernel((DENSE_KERNEL, (SEESAW_SCHEDULE_CITATION,))),
         ),
         Decision(
             "片上缓冲占满程度",
@@ -219,6 +248,7 @@ def _decisions() -> tuple[Decision, ...]:
                 f"shared memory {smem_fill} (the kernel allocates sizeof(SharedMemoryPlan), {allocated.en}: the "
                 f"members' {smem_members} B rounded up to the {smem_align} B alignment of `s`, {aligned.en})",
             ),
+            _kernel((FP8_SPARSE_KERNEL, (SMEM_PLAN_CITATION,))),
         ),
         Decision(
             "实测占峰值的比例",
@@ -233,16 +263,31 @@ def _decisions() -> tuple[Decision, ...]:
                 f"dense decoding {percent(dense_peak, 1)} ({percent(throttled, 1)} of the throttled peak); "
                 f"FP8 sparse decoding {percent(sparse_peak, 1)}",
             ),
+            _kernel(
+                (DENSE_KERNEL, (_cited("dense-decode-tflops"),)),
+                (FP8_SPARSE_KERNEL, (_cited("sparse-decode-tflops"),)),
+            ),
         ),
     )
 
 
 def render_two_chips_table(*, lang: Lang = "zh") -> str:
-    """The decisions of the two kernels side by side, after checking both ledgers."""
+    """The decisions of the two kernels side by side, after checking both ledgers.
+
+    The H800 column draws on two FlashMLA kernels; the last column names the one each row describes.
+    """
     check_lang(lang)
     check_two_chips()
-    headers = [term("column:decision", lang), ASCEND_950.name, H800.name]
-    rows = [[pick(lang, d.zh, d.en), d.ascend.in_(lang), d.hopper.in_(lang)] for d in _decisions()]
+    headers = [
+        term("column:decision", lang),
+        ASCEND_950.name,
+        H800.name,
+        pick(lang, f"{H800.name} 一栏描述的 kernel（出处）", f"the {H800.name} kernel the row describes (where)"),
+    ]
+    rows = [
+        [pick(lang, d.zh, d.en), d.ascend.in_(lang), d.hopper.in_(lang), d.hopper_kernel.in_(lang)]
+        for d in _decisions()
+    ]
     return table(headers, rows) + "\n"
 
 
