@@ -234,7 +234,7 @@ EXPECTED = {
     "hopper_crossover_dequant_cycles": "25 cycles",
     "crossover_gain_model": "1.47",
     "crossover_gain_measured": "1.64",
-    "hopper_claims": "38",
+    "hopper_claims": "41",
     "side_task_helpers": "2",
 }
 
