@@ -22,6 +22,7 @@ from ascend_dsa.models.hopper import (
     crossover_gain,
     dense_compute_bound_heads,
     dequant_cycles_per_token,
+    fp8_decode_bound_flops,
     fp8_decode_smem_bytes,
     fp8_decode_smem_member_bytes,
     fp8_decode_smem_plan,
@@ -64,6 +65,18 @@ def test_crossover_and_break_even() -> None:
     """The model's crossover gain is 50/34; dense decoding matches topk 2048 sparse near 3297 tokens."""
     assert crossover_gain(H800) == Fraction(50, 34)
     assert break_even_tokens(2048, 410e12, 660e12) == pytest.approx(3296.78, abs=0.01)
+
+
+def test_fp8_decoding_bound() -> None:
+    """The model's ceiling for FP8 decoding: 50 dequantisation cycles per 34-cycle token hold it to 588.25 TFLOPS at
+    1600 MHz (250 measured), the crossover's 25 lift it to the MMA peak, 865.08 (410 measured); 672.81 at 1830 MHz."""
+    assert fp8_decode_bound_flops(H800, H800_THROTTLED_CLOCK_HZ) / 1e12 == pytest.approx(588.25, abs=0.01)
+    assert fp8_decode_bound_flops(H800, H800_THROTTLED_CLOCK_HZ, sharing_ctas=2) == pytest.approx(
+        chip_peak_flops(H800, H800_THROTTLED_CLOCK_HZ)
+    )
+    assert fp8_decode_bound_flops(H800) / 1e12 == pytest.approx(672.81, abs=0.01)
+    with_and_without = fp8_decode_bound_flops(H800, sharing_ctas=2) / fp8_decode_bound_flops(H800)
+    assert with_and_without == pytest.approx(float(crossover_gain(H800)))
 
 
 def test_tma_boxes() -> None:

@@ -6,9 +6,10 @@ import ascend_dsa as r
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.render.claims import render_hopper_claims, rule_text
 from ascend_dsa.render.format import with_unit
 from ascend_dsa.report.claims import CLAIMS
-from ascend_dsa.report.rules import ClaimContext
+from ascend_dsa.report.rules import ClaimContext, Rule, RuleKind
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -157,3 +158,28 @@ def test_units_follow_the_language_and_the_count() -> None:
     assert with_unit("5", 5, "blocks", "zh") == "5 块"
     assert with_unit("64", 64, "heads", "zh") == "64 个 head"
     assert with_unit("8", 8, "", "zh") == "8"
+
+
+@pytest.mark.parametrize(
+    ("kind", "decimals", "zh", "en"),
+    [
+        (RuleKind.ROUNDED, -3, "我们的值四舍五入到 1000 的整数倍", "ours rounded to the nearest 1000"),
+        (RuleKind.PERCENT, -1, "我们的比例四舍五入到 10 的整数倍百分比", "ours as a percent to the nearest 10"),
+        (RuleKind.ROUNDED, 2, "我们的值四舍五入到 2 位小数", "ours rounded to 2 decimals"),
+        (RuleKind.PERCENT, 0, "我们的比例四舍五入到整数百分比", "ours rounded to a whole percent"),
+    ],
+)
+def test_rule_text_names_the_step_of_negative_decimals(kind: RuleKind, decimals: int, zh: str, en: str) -> None:
+    """A ledger row's rule says "the nearest 1000", not "-3 decimals", in both languages."""
+    rule = Rule(kind, decimals=decimals)
+    assert (rule_text(rule, "zh"), rule_text(rule, "en")) == (zh, en)
+
+
+def test_hopper_ledger_shows_rounded_claims_raw() -> None:
+    """The Hopper ledger prints 3,196.8780 tokens and 989.4298 TFLOPS, the rounding in the rule column."""
+    text = render_hopper_claims(lang="en")
+    row = next(line for line in text.splitlines() if "`sparse-dense-break-even-tokens`" in line)
+    assert "3,196.8780 tokens" in row
+    assert "ours rounded to the nearest 1000" in row
+    row = next(line for line in text.splitlines() if "`h800-nominal-peak-tflops`" in line)
+    assert "989.4298 TFLOPS" in row

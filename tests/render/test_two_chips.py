@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ascend_dsa.facts.hardware import ASCEND_950
@@ -152,3 +154,41 @@ def test_each_h800_row_names_its_kernel(lang: Lang) -> None:
     achieved = rows[pick(lang, "实测占峰值的比例", "achieved fraction of peak")][3]
     assert fp8 in achieved
     assert dense in achieved
+
+
+#: The heading of the section on the documents' disagreements, in either edition.
+HEADING = r"^## .*(?:Where the documents disagree|\{#where-the-documents-disagree\})$"
+
+
+def _disagreement_section(page: str) -> str:
+    """The prose of the page's "where the documents disagree" section, from its heading to its table's block."""
+    text = (DOCS / page).read_text(encoding="utf-8")
+    heading = re.search(HEADING, text, re.MULTILINE)
+    assert heading is not None, page
+    return text[heading.end() : text.index("```python", heading.end())]
+
+
+@pytest.mark.parametrize("page", ["discussion/two-chips.md", "discussion/two-chips.en.md"])
+def test_the_ratio_is_said_to_be_of_two_measurements(page: str) -> None:
+    """1.64 is the ratio of 410 and 250 measured TFLOPS, each shown beside the model's bound for its kernel."""
+    section = _disagreement_section(page)
+    for marker in (
+        "crossover_tflops_ratio",
+        "sparse_decode_tflops",
+        "no_crossover_tflops",
+        "no_crossover_bound_tflops",
+        "crossover_bound_tflops",
+        "h800_throttled_clock_ghz",
+    ):
+        assert f"{{{{ {marker} }}}}" in section, (page, marker)
+    assert "measured {{ crossover" not in section
+    assert "实测为\n{{ crossover" not in section
+
+
+@pytest.mark.parametrize("page", ["discussion/two-chips.md", "discussion/two-chips.en.md"])
+def test_dense_blog_line_57_is_on_the_page(page: str) -> None:
+    """The dense blog's "up to 80 %" and "3 TB/s" stand beside the 76.3 % its own figures give, with the line cited."""
+    section = _disagreement_section(page)
+    for marker in ("dense_blog_utilisation", "dense_achieved_tb_per_s", "dense_throttled_share"):
+        assert f"{{{{ {marker} }}}}" in section, (page, marker)
+    assert "57" in section

@@ -81,10 +81,40 @@ def test_rule_summaries(rule: Rule, summary: str) -> None:
     assert rule.summary == summary
 
 
-def test_rule_rejects_negative_decimals() -> None:
-    """Negative decimals are refused with the value named."""
-    with pytest.raises(ValueError, match=r"^decimals must be non-negative, got -1$"):
-        Rule(RuleKind.ROUNDED, decimals=-1)
+@pytest.mark.parametrize(
+    ("kind", "decimals", "ours", "theirs", "holds"),
+    [
+        (RuleKind.ROUNDED, -3, 3196.88, 3000, True),  # "around 3000" (FP8 blog line 52)
+        (RuleKind.ROUNDED, -3, 3499.9, 3000, True),
+        (RuleKind.ROUNDED, -3, 3500.1, 3000, False),  # rounds to 4000
+        (RuleKind.ROUNDED, -3, 3196.88, 3200, False),  # thousands are kept, not hundreds
+        (RuleKind.ROUNDED, -1, 989.43, 990, True),  # "990 TFlops" (dense blog line 13)
+        (RuleKind.ROUNDED, -1, 989.43, 989, False),
+        (RuleKind.PERCENT, -1, 0.7629, 80, True),  # "up to 80%" (dense blog line 57)
+        (RuleKind.PERCENT, -1, 0.7449, 80, False),  # 74.49 % rounds to 70
+    ],
+)
+def test_negative_decimals_round_to_tens_and_thousands(
+    kind: RuleKind,
+    decimals: int,
+    ours: float,
+    theirs: float,
+    holds: bool,  # noqa: FBT001
+) -> None:
+    """Negative decimals keep a power of ten, as ``round`` does: the rounding is the rule's, ours stays raw."""
+    assert Rule(kind, decimals=decimals).holds(ours, theirs) is holds
+
+
+@pytest.mark.parametrize(
+    ("kind", "decimals", "summary"),
+    [
+        (RuleKind.ROUNDED, -3, "ours rounded to the nearest 1000"),
+        (RuleKind.PERCENT, -1, "ours as a percent rounded to the nearest 10"),
+    ],
+)
+def test_negative_decimals_say_the_nearest_power_of_ten(kind: RuleKind, decimals: int, summary: str) -> None:
+    """A rule with negative decimals names the step it rounds to, not "-3 decimals"."""
+    assert Rule(kind, decimals=decimals).summary == summary
 
 
 def test_rule_accepts_zero_decimals() -> None:

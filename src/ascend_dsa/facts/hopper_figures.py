@@ -20,8 +20,8 @@ from ascend_dsa.facts.hopper import (
     PREFILL_SPARSE_CONFIG_PATH,
     hopper_cite,
 )
-from ascend_dsa.facts.report_figures import FigureValue, PublishedFigure, figure_named
-from ascend_dsa.units import TFLOPS
+from ascend_dsa.facts.report_figures import FigureValue, PublishedFigure, figure_named, number_named
+from ascend_dsa.units import TB, TFLOPS
 
 
 def _published(path: str, key: str, value: FigureValue, unit: str, line: int, written: str = "") -> PublishedFigure:
@@ -70,6 +70,14 @@ HOPPER_FIGURES: Final = (
     _dense("h800-registers-per-sm", 65536, "registers", 21),
     _dense("seesaw-output-half", (64, 256), "", 25, "O_L and O_R (each 64 × 256)"),
     _dense("tma-copies-per-k-block", 9, "copies", 54, "64 × 576 K block: 9 TMA copies of 64 × 64"),
+    _dense(
+        "dense-tensor-core-utilisation",
+        80,
+        "%",
+        57,
+        "up to 80% Tensor Core utilization (of the throttled theoretical peak)",
+    ),
+    _dense("dense-achieved-tb-per-s", 3, "TB/s", 57, "3 TB/s memory bandwidth"),
     _readme("readme-sparse-prefill-tflops", 640, "TFLOPS", 51),
     _readme("readme-dense-decode-tflops", 660, "TFLOPS", 35),
     PublishedFigure("hopper-b-topk", 64, "tokens", hopper_cite(DECODE_FP8_CONFIG_PATH, 33), "TOPK_BLOCK_SIZE = 64"),
@@ -88,11 +96,21 @@ def hopper_figure(key: str) -> PublishedFigure:
     return figure_named(HOPPER_FIGURES, key, "published Hopper figure")
 
 
+def hopper_number(key: str) -> float:
+    """The published Hopper figure named ``key``, which must be a single number."""
+    return number_named(HOPPER_FIGURES, key, "published Hopper figure")
+
+
 #: Measured throughputs the pages take as given (each compared by a stated claim of the Hopper ledger).
 SPARSE_DECODE_ACHIEVED_FLOPS: Final = 410 * TFLOPS  # fp8 blog line 48; README line 35
 NO_CROSSOVER_ACHIEVED_FLOPS: Final = 250 * TFLOPS  # fp8 blog line 48
 DENSE_DECODE_ACHIEVED_FLOPS: Final = 660 * TFLOPS  # dense blog line 3; README line 35
 SPARSE_PREFILL_ACHIEVED_FLOPS: Final = 640 * TFLOPS  # README line 51
+#: The FP8 blog's own figure for the earlier bf16 dense decoding kernel (fp8 blog line 50); the README and the dense
+#: blog say 660 (a stated disagreement). Its break-even sentence (line 52) compares with this kernel.
+FP8_BLOG_DENSE_PEAK_FLOPS: Final = 640 * TFLOPS
+#: Memory bandwidth the dense decoding kernel achieved in memory-bound settings (dense blog line 57).
+DENSE_DECODE_ACHIEVED_BYTES_PER_S: Final = 3 * TB
 LARGE_TOPK_ACHIEVED_FLOPS: Final = 460 * TFLOPS  # fp8 blog line 50 (topk 32768)
 #: The fp8 blog's benchmark: batch, heads, s_q, topk (fp8 blog line 48).
 SPARSE_DECODE_SHAPE: Final = (128, 128, 2, 2048)

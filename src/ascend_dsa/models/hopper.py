@@ -108,6 +108,25 @@ def crossover_gain(spec: AnyChip, heads: int = HOPPER_HEADS_PER_CTA, model: Mode
     return alone / shared
 
 
+def fp8_decode_bound_flops(
+    spec: AnyChip,
+    clock_hz: float | None = None,
+    *,
+    sharing_ctas: int = 1,
+    heads: int = HOPPER_HEADS_PER_CTA,
+    model: ModelShape = MLA_V32,
+) -> float:
+    """FLOP/s the model allows FP8 decoding: the peak times MMA cycles over the slower of MMA and dequantisation.
+
+    Each core does one token's MMA FLOP in the slower unit's cycles (about 588 TFLOPS at 1600 MHz without the
+    crossover, the full 865 with it): the bound the measured TFLOPS are held to (``sharing_ctas`` as in
+    [`dequant_cycles_per_token`][]).
+    """
+    mma = mma_cycles_per_token(spec, heads, model)
+    slower = max(mma, dequant_cycles_per_token(sharing_ctas=sharing_ctas, model=model))
+    return chip_peak_flops(spec, clock_hz) * float(mma / slower)
+
+
 def break_even_tokens(topk: int, sparse_flops: float, dense_flops: float) -> float:
     """Context length at which dense decoding takes as long as sparse decoding of ``topk`` tokens."""
     sparse = require_finite("sparse_flops", sparse_flops, positive=True)

@@ -30,19 +30,23 @@ def chapter_title(chapter: str, lang: Lang) -> str:
 
 
 def rule_text(rule: Rule, lang: Lang) -> str:
-    """The comparison rule in words."""
-    texts = {
-        RuleKind.EXACT: ("完全相等", "exact"),
-        RuleKind.ROUNDED: (f"我们的值四舍五入到 {rule.decimals} 位小数", f"ours rounded to {rule.decimals} decimals"),
-        RuleKind.PERCENT: ("我们的比例四舍五入到整数百分比", "ours rounded to a whole percent"),
-    }
-    zh, en = texts[rule.kind]
+    """The comparison rule in words; negative decimals read as the nearest ten, thousand (``Rule.precision``)."""
+    if rule.kind is RuleKind.EXACT:
+        return pick(lang, "完全相等", "exact")
+    if rule.decimals < 0:
+        step = 10**-rule.decimals
+        if rule.kind is RuleKind.PERCENT:
+            return pick(lang, f"我们的比例四舍五入到 {step} 的整数倍百分比", f"ours as a percent to the nearest {step}")
+        return pick(lang, f"我们的值四舍五入到 {step} 的整数倍", f"ours rounded to the nearest {step}")
     if rule.kind is RuleKind.PERCENT and rule.decimals:
-        zh, en = (
+        return pick(
+            lang,
             f"我们的比例四舍五入到 {rule.decimals} 位小数的百分比",
             f"ours as a percent to {rule.decimals} decimals",
         )
-    return pick(lang, zh, en)
+    if rule.kind is RuleKind.PERCENT:
+        return pick(lang, "我们的比例四舍五入到整数百分比", "ours rounded to a whole percent")
+    return pick(lang, f"我们的值四舍五入到 {rule.decimals} 位小数", f"ours rounded to {rule.decimals} decimals")
 
 
 def ours_cell(result: ClaimResult, lang: Lang) -> str:

@@ -31,16 +31,17 @@ from ascend_dsa.facts.hopper import (
     V32_QUERY_HEADS,
 )
 from ascend_dsa.facts.hopper_figures import (
+    DENSE_DECODE_ACHIEVED_BYTES_PER_S,
     DENSE_DECODE_ACHIEVED_FLOPS,
-    HOPPER_FIGURES,
+    FP8_BLOG_DENSE_PEAK_FLOPS,
     LARGE_TOPK_ACHIEVED_FLOPS,
     NO_CROSSOVER_ACHIEVED_FLOPS,
     SPARSE_DECODE_ACHIEVED_FLOPS,
     SPARSE_DECODE_SHAPE,
     SPARSE_PREFILL_ACHIEVED_FLOPS,
     hopper_figure,
+    hopper_number,
 )
-from ascend_dsa.facts.report_figures import number_named
 from ascend_dsa.lang import Lang, pick
 from ascend_dsa.models.hopper import (
     break_even_tokens,
@@ -86,11 +87,6 @@ def _claim(
 
 def _tflops(flops: float) -> float:
     return flops / TFLOPS
-
-
-def _rounded_to(value: float, step: int) -> float:
-    """``value`` to the nearest multiple of ``step`` (the blogs' "~990", "around 3000")."""
-    return float(round(value / step) * step)
 
 
 HOPPER_CLAIMS: Final[tuple[Claim, ...]] = (
@@ -201,9 +197,10 @@ HOPPER_CLAIMS: Final[tuple[Claim, ...]] = (
     _claim(
         "crossover-dequant-share",
         EXACT,
-        "crossover 后每个 CTA 只反量化一半",
-        "with the crossover each CTA dequantises half",
-        lambda: dequant_cycles_per_token(sharing_ctas=2) / dequant_cycles_per_token(),
+        "crossover 后每个 CTA 只反量化一半：它负责 128 个 q head 中的 64 个，而所有 head 读同一份 KV",
+        "with the crossover each CTA dequantises half: it owns 64 of the 128 query heads, which all read the same KV",
+        lambda: Fraction(HOPPER_HEADS_PER_CTA, V32_QUERY_HEADS),
+        inputs=("hopper-heads-per-cta",),
     ),
     _claim(
         "crossover-cluster-size",
@@ -237,6 +234,15 @@ HOPPER_CLAIMS: Final[tuple[Claim, ...]] = (
         stated=True,
     ),
     _claim(
+        "fp8-blog-dense-peak-tflops",
+        EXACT,
+        "FP8 博客称旧的 bf16 稠密 decode kernel 峰值 640 TFLOPS（README 与四月的博客写 660，见不一致表）",
+        "the FP8 blog gives the earlier bf16 dense decoding kernel's peak as 640 TFLOPS (the README and the April blog "
+        "say 660: see the disagreements)",
+        lambda: _tflops(FP8_BLOG_DENSE_PEAK_FLOPS),
+        stated=True,
+    ),
+    _claim(
         "sparse-decode-large-topk-tflops",
         EXACT,
         "topk 为 32768 时实测可达 460 TFLOPS",
@@ -246,13 +252,12 @@ HOPPER_CLAIMS: Final[tuple[Claim, ...]] = (
     ),
     _claim(
         "sparse-dense-break-even-tokens",
-        EXACT,
-        "序列长度约 3000 时稀疏与稠密 decode 用时相当：2048 × 660 / 410，取到千位",
-        "sparse and dense decoding take as long near 3000 tokens: 2048 x 660 / 410, to the nearest thousand",
-        lambda: _rounded_to(
-            break_even_tokens(SPARSE_DECODE_SHAPE[3], SPARSE_DECODE_ACHIEVED_FLOPS, DENSE_DECODE_ACHIEVED_FLOPS), 1000
-        ),
-        inputs=("sparse-decode-tflops", "dense-decode-tflops", "sparse-decode-shape"),
+        Rule(RuleKind.ROUNDED, decimals=-3),
+        "序列长度约 3000 时稀疏与稠密 decode 用时相当：2048 × 640 / 410（640 是 FP8 博客自己给的稠密 kernel 峰值）",
+        "sparse and dense decoding take as long near 3000 tokens: 2048 x 640 / 410 (640: the FP8 blog's own figure "
+        "for the dense kernel)",
+        lambda: break_even_tokens(SPARSE_DECODE_SHAPE[3], SPARSE_DECODE_ACHIEVED_FLOPS, FP8_BLOG_DENSE_PEAK_FLOPS),
+        inputs=("sparse-decode-tflops", "fp8-blog-dense-peak-tflops", "sparse-decode-shape"),
     ),
     _claim(
         "dense-decode-tflops",
@@ -280,10 +285,11 @@ HOPPER_CLAIMS: Final[tuple[Claim, ...]] = (
     ),
     _claim(
         "h800-nominal-peak-tflops",
-        EXACT,
-        "峰值约 990 TFLOPS：989.4 取到十位",
-        "a peak of about 990 TFLOPS: 989.4 to the nearest ten",
-        lambda: _rounded_to(_tflops(chip_peak_flops(H800)), 10),
+        Rule(RuleKind.ROUNDED, decimals=-1),
+        "名义峰值约 990 TFLOPS（4096 FLOP × 1830 MHz × 132 个 SM）",
+        "a nominal peak of about 990 TFLOPS (4096 FLOP x 1830 MHz x 132 SMs)",
+        lambda: _tflops(chip_peak_flops(H800)),
+        inputs=("h800-matrix-flop-per-cycle-per-sm", "h800-clock-mhz", "h800-sms"),
     ),
     _claim(
         "h800-throttled-clock-mhz",
@@ -329,6 +335,23 @@ HOPPER_CLAIMS: Final[tuple[Claim, ...]] = (
         "64 × 576 的 K 块分 9 次 64 × 64 的 TMA 拷贝",
         "a 64 x 576 K block takes 9 TMA copies of 64 x 64",
         tma_boxes_per_k_block,
+    ),
+    _claim(
+        "dense-tensor-core-utilisation",
+        Rule(RuleKind.PERCENT, decimals=-1),
+        "Tensor Core 利用率最高约为降频峰值的 80%：稠密 decode 的 660 TFLOPS 除以 1600 MHz 下的峰值",
+        "up to about 80 % Tensor Core utilisation of the throttled peak: dense decoding's 660 TFLOPS over the peak at "
+        "1600 MHz",
+        lambda: DENSE_DECODE_ACHIEVED_FLOPS / chip_peak_flops(H800, H800_THROTTLED_CLOCK_HZ),
+        inputs=("dense-decode-tflops", "h800-throttled-clock-mhz"),
+    ),
+    _claim(
+        "dense-achieved-tb-per-s",
+        EXACT,
+        "稠密 decode kernel 在访存受限配置下实测 3 TB/s",
+        "the dense decoding kernel measured 3 TB/s in memory-bound settings",
+        lambda: DENSE_DECODE_ACHIEVED_BYTES_PER_S / TB,
+        stated=True,
     ),
     _claim(
         "readme-sparse-prefill-tflops",
@@ -454,10 +477,6 @@ def _moved_line(m: Mismatch) -> str:
     return f"{m.subject} ({m.citation}): now {m.ours}, stated {m.theirs}"
 
 
-def _figure_value(key: str) -> float:
-    return number_named(HOPPER_FIGURES, key, "published Hopper figure")
-
-
 DISAGREEMENTS: Final = (
     Disagreement(
         "dense-decoding-peak",
@@ -472,8 +491,8 @@ DISAGREEMENTS: Final = (
             "readme-dense-decode-tflops",
             "readme-sparse-prefill-tflops",
         ),
-        lambda: _figure_value("readme-dense-decode-tflops"),
-        lambda: _figure_value("fp8-blog-dense-peak-tflops"),
+        lambda: hopper_number("readme-dense-decode-tflops"),
+        lambda: hopper_number("fp8-blog-dense-peak-tflops"),
         found=(660, 640),
         decimals=0,
     ),
@@ -486,7 +505,7 @@ DISAGREEMENTS: Final = (
         "to MMA-bound); the TFLOPS of the kernels with and without it give {theirs}x",
         ("sparse-decode-tflops", "no-crossover-tflops", "mma-cycles-per-token-64-heads", "dequant-cycles-per-token"),
         lambda: float(crossover_gain(H800)),
-        lambda: _figure_value("sparse-decode-tflops") / _figure_value("no-crossover-tflops"),
+        lambda: hopper_number("sparse-decode-tflops") / hopper_number("no-crossover-tflops"),
         found=(1.47, 1.64),
         decimals=2,
     ),
@@ -498,7 +517,7 @@ DISAGREEMENTS: Final = (
         "{theirs}; the exact (d_k + d_v) / d_k gives more",
         ("compute-bound-heads", "h800-throttled-peak-tflops", "h800-hbm-tb-per-s"),
         lambda: dense_compute_bound_heads(H800, H800_THROTTLED_CLOCK_HZ, exact=False),
-        lambda: _figure_value("compute-bound-heads"),
+        lambda: hopper_number("compute-bound-heads"),
         found=(129.1, 128),
         decimals=1,
     ),

@@ -23,11 +23,17 @@ import ml_dtypes
 import numpy as np
 
 from ascend_dsa.facts.assumptions import FIXPIPE_1C2V_SPEEDUP, UB_ROW_BYTES, VECTOR_BYTES_PER_CYCLE
-from ascend_dsa.facts.chip import as_chip
+from ascend_dsa.facts.chip import as_chip, chip_peak_flops
 from ascend_dsa.facts.code_figures import SHIPPED_UB_TOTALS
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
-from ascend_dsa.facts.hopper import H800, HOPPER_HEADS_PER_CTA
-from ascend_dsa.facts.hopper_figures import NO_CROSSOVER_ACHIEVED_FLOPS, SPARSE_DECODE_ACHIEVED_FLOPS
+from ascend_dsa.facts.hopper import H800, H800_THROTTLED_CLOCK_HZ, HOPPER_HEADS_PER_CTA
+from ascend_dsa.facts.hopper_figures import (
+    DENSE_DECODE_ACHIEVED_BYTES_PER_S,
+    DENSE_DECODE_ACHIEVED_FLOPS,
+    NO_CROSSOVER_ACHIEVED_FLOPS,
+    SPARSE_DECODE_ACHIEVED_FLOPS,
+    hopper_number,
+)
 from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, MMA_M_GRANULE_ROWS, SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.facts.kernel_rules import VECTOR_BYTES
 from ascend_dsa.facts.kv_formats import FP8_V41, MTE2_ROW_ALIGN_BYTES, KvFormat, Mode, kv_bytes_per_token
@@ -50,7 +56,12 @@ from ascend_dsa.models.design_point import (
     evaluate,
     fixpipe_bytes_per_cycle,
 )
-from ascend_dsa.models.hopper import crossover_gain, dequant_cycles_per_token, mma_cycles_per_token
+from ascend_dsa.models.hopper import (
+    crossover_gain,
+    dequant_cycles_per_token,
+    fp8_decode_bound_flops,
+    mma_cycles_per_token,
+)
 from ascend_dsa.models.memory_plans import UbPlan, l0c_output_bytes, l0c_used_bytes, layout_bytes_per_bank, ub_plan
 from ascend_dsa.models.mte2 import requests_per_block, tokens_in_flight
 from ascend_dsa.models.nd2nz_stride import (
@@ -111,6 +122,11 @@ class Quantity:
             raise TypeError(f"value must be a number, got {self.value!r}")
         if self.decimals < 0:
             raise ValueError(f"decimals must be >= 0, got {self.decimals!r}")
+
+
+def _fp8_bound(*, sharing_ctas: int) -> float:
+    """FLOP/s the model allows FlashMLA's FP8 decoding at the throttled clock, without (1) or with (2) the crossover."""
+    return fp8_decode_bound_flops(H800, H800_THROTTLED_CLOCK_HZ, sharing_ctas=sharing_ctas)
 
 
 def _achieved(case: str) -> float:
@@ -478,7 +494,28 @@ _VALUES.update(
         "hopper_dequant_cycles_per_token": lambda: Quantity(dequant_cycles_per_token(), "cycles"),
         "hopper_crossover_dequant_cycles": lambda: Quantity(dequant_cycles_per_token(sharing_ctas=2), "cycles"),
         "crossover_gain_model": lambda: Quantity(crossover_gain(H800), "", 2),
-        "crossover_gain_measured": lambda: Quantity(SPARSE_DECODE_ACHIEVED_FLOPS / NO_CROSSOVER_ACHIEVED_FLOPS, "", 2),
+        "crossover_tflops_ratio": lambda: Quantity(SPARSE_DECODE_ACHIEVED_FLOPS / NO_CROSSOVER_ACHIEVED_FLOPS, "", 2),
+        # what 1.64x is made of, and how far each kernel stays below the model's bound (issue 31 items 7-8)
+        "sparse_decode_tflops": lambda: Quantity(SPARSE_DECODE_ACHIEVED_FLOPS / TFLOPS, "TFLOPS"),
+        "no_crossover_tflops": lambda: Quantity(NO_CROSSOVER_ACHIEVED_FLOPS / TFLOPS, "TFLOPS"),
+        "h800_throttled_clock_ghz": lambda: Quantity(H800_THROTTLED_CLOCK_HZ / GHz, "GHz", 1),
+        "no_crossover_bound_tflops": lambda: Quantity(_fp8_bound(sharing_ctas=1) / TFLOPS, "TFLOPS"),
+        "crossover_bound_tflops": lambda: Quantity(_fp8_bound(sharing_ctas=2) / TFLOPS, "TFLOPS"),
+        "no_crossover_share_of_bound": lambda: Quantity(NO_CROSSOVER_ACHIEVED_FLOPS / _fp8_bound(sharing_ctas=1), "%"),
+        "crossover_share_of_bound": lambda: Quantity(SPARSE_DECODE_ACHIEVED_FLOPS / _fp8_bound(sharing_ctas=2), "%"),
+        "dense_decode_tflops": lambda: Quantity(DENSE_DECODE_ACHIEVED_FLOPS / TFLOPS, "TFLOPS"),
+        "h800_throttled_peak_tflops": lambda: Quantity(
+            chip_peak_flops(H800, H800_THROTTLED_CLOCK_HZ) / TFLOPS, "TFLOPS"
+        ),
+        "dense_throttled_share": lambda: Quantity(
+            DENSE_DECODE_ACHIEVED_FLOPS / chip_peak_flops(H800, H800_THROTTLED_CLOCK_HZ), "%", 1
+        ),
+        "dense_blog_utilisation": lambda: Quantity(hopper_number("dense-tensor-core-utilisation") / 100, "%"),
+        "dense_achieved_tb_per_s": lambda: Quantity(DENSE_DECODE_ACHIEVED_BYTES_PER_S / TB, "TB/s"),
+        "h800_hbm_tb_per_s": lambda: Quantity(H800.bandwidth_bytes_per_s / TB, "TB/s", 2),
+        "dense_achieved_share_of_hbm": lambda: Quantity(
+            DENSE_DECODE_ACHIEVED_BYTES_PER_S / H800.bandwidth_bytes_per_s, "%"
+        ),
         "hopper_claims": lambda: Quantity(len(HOPPER_CLAIMS)),
         "side_task_helpers": lambda: Quantity(SHIPPED_KERNEL.vector_cores_per_cube),
     }

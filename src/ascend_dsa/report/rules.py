@@ -2,7 +2,8 @@
 
 A [`Claim`][] names one published figure (``report_figures.PUBLISHED_FIGURES`` or a head-roofline row), says in
 our words what the report claims, computes our value from a [`ClaimContext`][], and states the [`Rule`][] by which
-the two are compared: exact, or ours rounded to the digits the report prints (N decimals, or a percent). Every rule
+the two are compared: exact, or ours rounded to the digits the report prints (N decimals, or a percent; negative
+decimals round to tens, thousands, as for "about 990" or "around 3000"). Every rule
 compares the value the report states, never only a bound it implies, so a published figure moved by the smallest
 step its digits can show fails its claim (tests/report/test_claims_guard.py).
 The entries themselves are in ``ledger_discussion`` and ``ledger_design``; ``claims`` evaluates them.
@@ -65,27 +66,36 @@ class RuleKind(StrEnum):
 
 @dataclass(frozen=True)
 class Rule:
-    """A comparison rule; ``decimals``: the digits the report prints, for the rounding rules."""
+    """A comparison rule; ``decimals``: the digits the report prints, for the rounding rules.
+
+    Negative ``decimals`` round to a power of ten, as Python's ``round`` does: -1 to the nearest ten ("about 990"),
+    -3 to the nearest thousand ("around 3000"). Our value stays raw; the rounding is the comparison's.
+    """
 
     kind: RuleKind
     decimals: int = 0
 
     def __post_init__(self) -> None:
-        """Reject a kind that is not a RuleKind and decimals that are not a non-negative whole number."""
+        """Reject a kind that is not a RuleKind and decimals that are not a whole number."""
         if not isinstance(self.kind, RuleKind) or isinstance(self.decimals, bool) or not isinstance(self.decimals, int):
             raise TypeError(
                 f"kind must be a RuleKind and decimals an int, got {self.kind!r:.40}, {self.decimals!r:.40}"
             )
+
+    @property
+    def precision(self) -> str:
+        """The digits kept, in English: ``2 decimals``, or ``the nearest 1000`` for negative decimals."""
         if self.decimals < 0:
-            raise ValueError(f"decimals must be non-negative, got {self.decimals!r}")
+            return f"the nearest {10**-self.decimals}"
+        return f"{self.decimals} decimals"
 
     @property
     def summary(self) -> str:
         """The rule in a few English words, for messages."""
         summaries = {
             RuleKind.EXACT: "exact",
-            RuleKind.ROUNDED: f"ours rounded to {self.decimals} decimals",
-            RuleKind.PERCENT: f"ours as a percent rounded to {self.decimals} decimals",
+            RuleKind.ROUNDED: f"ours rounded to {self.precision}",
+            RuleKind.PERCENT: f"ours as a percent rounded to {self.precision}",
         }
         return summaries[self.kind]
 
