@@ -1,4 +1,4 @@
-"""The report's words the site quotes, verbatim, each with its edition and line: the only sentences' words we hold.
+"""The report's words the site quotes, verbatim, each with its edition and line (its figures live elsewhere).
 
 The pages and the package's text put the report's words between quotation marks only where they are exactly
 these (tests/facts/test_report_quotes.py finds each quotation attributed to the report and requires one of them).
