@@ -6,11 +6,14 @@ The documented numbers are written here as literals, so that a change to `ExitSt
 from __future__ import annotations
 
 import os
+import queue
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import Final
 
 import pytest
 
@@ -126,27 +129,69 @@ def test_a_library_process_keeps_its_ctrl_c() -> None:
     assert python(code) == (0, "", "True ['ascend_dsa']\n")
 
 
-def test_ctrl_c_during_a_real_run_is_one_line_and_130() -> None:
-    """SIGINT some time into a real `ascend-dsa claims`: 130 with one line (or 0 if it had finished), no traceback.
+#: With this set, Python writes ``import time: ... | module`` to stderr as each import completes: the child's own
+#: report of how far its start-up got, read by the test below instead of guessing it from the time passed.
+IMPORT_TIME_ENV: Final = {"PYTHONPROFILEIMPORTTIME": "1"}
+#: How long a child may take to report a state before the test gives up (a start-up takes well under a second).
+STATE_TIMEOUT_S: Final = 60.0
 
-    The delays leave the interpreter time to start: it takes tens of milliseconds before it runs the package's first
-    line, and until then Ctrl-C is Python's own business ("Fatal Python error: init_import_site", or a traceback
-    from the script's `import re`), which no program can change; the whole command takes about 0.3 s.
+
+def _imported(line: str) -> str | None:
+    """The module an ``import time:`` line reports as imported, or None for any other line."""
+    return line.rsplit("|", 1)[-1].strip() if line.startswith("import time:") else None
+
+
+def _interrupt_once_imported(command: list[str], module: str, then_s: float) -> tuple[int, str]:
+    """Run ``command``, send SIGINT ``then_s`` after it reports ``module`` imported, and return its status and the
+    stderr lines other than the import times."""
+    lines: queue.Queue[str] = queue.Queue()
+    seen: list[str] = []
+    env = {**os.environ, **IMPORT_TIME_ENV}
+    with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env) as process:
+        stderr = process.stderr
+        assert stderr is not None
+        reader = threading.Thread(target=lambda: [lines.put(line) for line in stderr], daemon=True)
+        reader.start()
+        try:
+            while _imported(line := lines.get(timeout=STATE_TIMEOUT_S)) != module:
+                seen.append(line)
+        except queue.Empty:
+            process.kill()
+            pytest.fail(f"{module} was not imported within {STATE_TIMEOUT_S} s; stderr so far: {''.join(seen)!r}")
+        time.sleep(then_s)
+        process.send_signal(signal.SIGINT)
+        status = process.wait(timeout=STATE_TIMEOUT_S)
+        reader.join(timeout=STATE_TIMEOUT_S)
+    while not lines.empty():
+        seen.append(lines.get())
+    return status, "".join(line for line in seen if _imported(line) is None)
+
+
+@pytest.mark.parametrize(
+    ("module", "then_s"),
+    [
+        ("ascend_dsa.interrupt", 0.0),  # the handler was just installed: the facade is still loading
+        ("ascend_dsa.cli", 0.0),  # the package is loaded: main starts next
+        ("ascend_dsa.cli", 0.02),  # main runs: parsing, or the claims being computed
+        ("ascend_dsa.cli", 0.05),
+        ("ascend_dsa.cli", 0.1),  # main may have finished: then 0 and nothing
+    ],
+)
+def test_ctrl_c_during_a_real_run_is_one_line_and_130(module: str, then_s: float) -> None:
+    """SIGINT into a real `ascend-dsa claims`: 130 with one line (or 0 if it had finished), no traceback.
+
+    The signal goes once the child has reported ``module`` imported (its ``import time`` line on stderr), so from
+    ``ascend_dsa.interrupt`` on, which installs the handler. Before that Ctrl-C is Python's own business ("Fatal
+    Python error: init_import_site", or a traceback from the script's `import re`), which no program can change;
+    waiting for the child's report, not for a time, keeps a loaded machine from landing the signal there.
     """
     script = Path(sys.executable).with_name("ascend-dsa")
     command = [str(script)] if script.is_file() else [sys.executable, "-m", "ascend_dsa"]
-    for delay_s in (0.15, 0.3, 0.45, 0.6):
-        process = subprocess.Popen(
-            [*command, "claims"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        time.sleep(delay_s)
-        process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=30)
-        assert process.returncode in {0, 130}, (delay_s, process.returncode, err)
-        assert err == ("ascend-dsa: interrupted\n" if process.returncode else ""), err
+    status, err = _interrupt_once_imported([*command, "claims"], module, then_s)
+    assert status in {0, 130}, (module, then_s, status, err)
+    assert err == ("ascend-dsa: interrupted\n" if status else ""), err
+    if (module, then_s) == ("ascend_dsa.interrupt", 0.0):  # still loading: the command cannot have finished
+        assert status == 130, err
 
 
 def test_ctrl_c_inside_main_is_one_line_and_130(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -174,10 +174,12 @@ RULE_TEXTS = {
     ),
     FP4_NOT_MAIN_CACHE: (
         (
-            "fp4-not-main-cache: FP4 is only an extra cache next to an FP8 main cache, never the main cache "
-            "(kv_cache_format.h:46-49 (is_valid_kv_format_pair); config.h:36)"
+            "fp4-not-main-cache: FP4 is only an extra cache next to an FP8 main cache: no shipped instantiation "
+            "has an FP4 main cache (the code's assertions alone would allow one) (generate_instantiations.py:17-21 "
+            "(CONFIGURATIONS, the shipped instantiations); generate_instantiations.py:45 (MODEL_TYPE = "
+            "ModelType::V41 in each))"
         ),
-        "FP4 只是 FP8 主缓存旁的额外缓存，从不作主缓存",
+        "FP4 只作 FP8 主缓存旁的额外缓存：没有一个发布的实例化以 FP4 作主缓存（源码的断言本身并不禁止）",
     ),
     FP4_EXTRA_DECODE_ONLY: (
         "fp4-extra-decode-only: the FP4 extra cache exists only in decode (config.h:35 (HAVE_FP4 = IS_DECODE && ...))",

@@ -55,10 +55,24 @@ def test_tile_rules(changes: dict[str, int], rule: object) -> None:
     ],
 )
 def test_format_rules(mode: Mode, cache: KvFormat, fp4_extra: bool, rule: object) -> None:  # noqa: FBT001
-    """FP4 is never the main cache, the FP4 extra cache is decode-only, the main cache matches the mode."""
+    """No shipped FP4 main cache, the FP4 extra cache is decode-only, the main cache matches the mode."""
     assert broken_format_rules(mode, cache, fp4_extra=fp4_extra)[0] is rule
     with pytest.raises(ForbiddenDesign, match=f"forbidden by rule {rule.code}"):  # type: ignore[attr-defined]
         check_kernel_rules(SHIPPED_KERNEL, mode, cache, fp4_extra=fp4_extra)
+
+
+def test_fp4_main_cache_rule_cites_what_the_kernel_ships() -> None:
+    """kv_cache_format.h:48 and config.h:37-38 allow an FP4 main cache in decode, so the rule cites the list of
+    shipped instantiations (all with MODEL_TYPE V41) and says so, not a line that would forbid it (issue 31)."""
+    assert FP4_NOT_MAIN_CACHE.source.kind == "code"
+    assert FP4_NOT_MAIN_CACHE.source.citation == (
+        "generate_instantiations.py:17-21 (CONFIGURATIONS, the shipped instantiations); "
+        "generate_instantiations.py:45 (MODEL_TYPE = ModelType::V41 in each)"
+    )
+    assert "no shipped instantiation" in FP4_NOT_MAIN_CACHE.statement.en
+    assert "没有一个发布的实例化" in FP4_NOT_MAIN_CACHE.statement.zh
+    for words in ("never the main cache", "从不作主缓存", "kv_cache_format.h", "config.h"):
+        assert words not in FP4_NOT_MAIN_CACHE.describe() + FP4_NOT_MAIN_CACHE.statement.zh
 
 
 def test_tile_predicates_work_on_arrays() -> None:

@@ -62,3 +62,21 @@ def test_a_byte_range_before_the_block_is_refused() -> None:
     """An offset of -1 is refused naming the span."""
     with pytest.raises(ValueError, match=r"non-negative offset and a positive length, got \[-1, 3\)$"):
         copies_for_ranges([ByteRange(-1, 4)])
+
+
+@pytest.mark.parametrize(
+    ("tokens_per_request", "requests"),
+    [
+        (1, 32),  # no gather2: one token a request
+        (2, 16),  # gather2, as shipped
+        (3, 11),  # 10 full requests and one of 2 tokens
+        (5, 7),  # 6 full and one of 2 tokens: rounding to nearest would give 6
+        (31, 2),  # one full and one of a single token
+        (33, 1),  # more than the share: one partial request
+    ],
+)
+def test_a_share_that_does_not_divide_needs_one_partial_request(tokens_per_request: int, requests: int) -> None:
+    """32 tokens a VECTOR Core in requests of up to k tokens: ceil(32 / k), as the kernel copies every token and a
+    request may carry fewer (kernel_body.h:1041-1043, n_burst per copy)."""
+    assert SHIPPED_KERNEL.b_topk_per_vector_core == 32
+    assert requests_per_block(SHIPPED_KERNEL, tokens_per_request) == requests

@@ -8,11 +8,11 @@ import re
 import pytest
 
 from ascend_dsa.cli import build_parser
-from ascend_dsa.render.live import LIVE_FORMS, LiveInput, render_live_form
+from ascend_dsa.render.live import LIVE_FORMS, OMITTED_OPTIONS, LiveInput, render_live_form
 
 
 def subcommand_options(command: str) -> dict[str, argparse.Action]:
-    """The options of ``ascend-dsa COMMAND`` by name without dashes."""
+    """The options of ``ascend-dsa COMMAND`` by name without dashes (``--help`` aside: argparse's, not ours)."""
     parser = build_parser()
     subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))  # noqa: SLF001
     sub = subparsers.choices[command]
@@ -20,7 +20,7 @@ def subcommand_options(command: str) -> dict[str, argparse.Action]:
         option.removeprefix("--"): action
         for action in sub._actions  # noqa: SLF001
         for option in action.option_strings
-        if option.startswith("--")
+        if option.startswith("--") and not isinstance(action, argparse._HelpAction)  # noqa: SLF001
     }
 
 
@@ -35,6 +35,24 @@ def test_every_input_is_an_option_of_the_command_with_its_choices(command: str) 
         if item.choices:
             assert [c for c in item.choices if c] == [str(c) for c in action.choices or ()], item.option
         assert item.flag is (action.nargs == 0), item.option
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("command", list(LIVE_FORMS))
+def test_every_option_of_the_command_is_an_input_or_omitted_with_a_reason(command: str, lang: str) -> None:
+    """The other way round: no option of the command is silently missing from its form (issue 31).
+
+    Each option is an input of the rendered form (``--lang`` a hidden one, given as the page's), or is listed in
+    ``OMITTED_OPTIONS`` with its reason; an omission names a real option that has no input.
+    """
+    names = set(re.findall(r'name="([a-z0-9-]+)"', render_live_form(command, lang=lang)))  # type: ignore[arg-type]
+    omitted = OMITTED_OPTIONS.get(command, {})
+    options = set(subcommand_options(command))
+    assert sorted(options - names - set(omitted)) == []
+    assert sorted(set(omitted) - options) == []
+    assert sorted(set(omitted) & names) == []
+    assert all(reason.strip() for reason in omitted.values())
+    assert set(OMITTED_OPTIONS) <= set(LIVE_FORMS)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ascend_dsa.facts.provenance import CONFIG_H_COMMIT, KERNEL_BODY_COMMIT
+from ascend_dsa.facts.provenance import CONFIG_H_COMMIT, KERNEL_BODY_COMMIT, KV_CACHE_FORMAT_COMMIT
 from ascend_dsa.site.files import Digests
 from ascend_dsa.site.links import (
     api_identifiers,
@@ -36,6 +36,8 @@ def test_citations_link_to_the_pinned_line() -> None:
     assert "`kernel_body.h:9`" in linked
     assert "[config.h:1](x)" in linked
     assert "```\nconfig.h:2\n```" in linked
+    script = citation_links("generate_instantiations.py:17-21")
+    assert f"{KV_CACHE_FORMAT_COMMIT}/scripts/generate_instantiations.py#L17-L21)" in script
     with pytest.raises(ValueError, match=r"file must be one of kernel_body\.h"):
         upstream_url("main.cpp", 1)
 

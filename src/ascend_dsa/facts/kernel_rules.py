@@ -1,4 +1,4 @@
-"""Combinations the kernel's code rules out, each with the line or routine that rules it out.
+"""Combinations the kernel's code rules out, each with the line or routine that rules it out, or that it never ships.
 
 Tile-size rules are plain arithmetic so that the same predicate answers for one design point (ints) and for a
 whole grid at once (NumPy arrays). Format rules concern which KV cache each mode may read.
@@ -85,13 +85,23 @@ B_TOPK_WHOLE_FRACTALS: Final = KernelRule(
     ),
     Source(("config.h:72", "kernel_body.h run_softmax (asc_copy_ub2l1 of B_TOPK / FRACTAL_W)"), "code"),
 )
+#: Not an assertion of the code: kv_cache_format.h:48 accepts the pair (V41_FP4, V41_FP4) and config.h:37-38 lets
+#: decode read it. It holds because every instantiation the kernel ships has MODEL_TYPE V41: the script that writes
+#: them lists each configuration (generate_instantiations.py:17-21) with ``ModelType::V41`` as the main cache (line 45).
 FP4_NOT_MAIN_CACHE: Final = KernelRule(
     "fp4-not-main-cache",
     Text(
-        "FP4 只是 FP8 主缓存旁的额外缓存，从不作主缓存",
-        "FP4 is only an extra cache next to an FP8 main cache, never the main cache",
+        "FP4 只作 FP8 主缓存旁的额外缓存：没有一个发布的实例化以 FP4 作主缓存（源码的断言本身并不禁止）",
+        "FP4 is only an extra cache next to an FP8 main cache: no shipped instantiation has an FP4 main cache "
+        "(the code's assertions alone would allow one)",
     ),
-    Source(("kv_cache_format.h:46-49 (is_valid_kv_format_pair)", "config.h:36"), "code"),
+    Source(
+        (
+            "generate_instantiations.py:17-21 (CONFIGURATIONS, the shipped instantiations)",
+            "generate_instantiations.py:45 (MODEL_TYPE = ModelType::V41 in each)",
+        ),
+        "code",
+    ),
 )
 FP4_EXTRA_DECODE_ONLY: Final = KernelRule(
     "fp4-extra-decode-only",

@@ -22,6 +22,9 @@ KERNEL_BODY_PATH = "csrc/ascend_kernels/prefill/sparse/kernel_body.h"
 KERNEL_BODY_COMMIT = REPORT_COMMIT
 KV_CACHE_FORMAT_PATH = "csrc/cuda_kernels/kv_cache_format.h"
 KV_CACHE_FORMAT_COMMIT = "2e5429fc5653bab6e081f09477126f731882a6a9"
+#: The script that writes the kernel's instantiations: its ``CONFIGURATIONS`` list is what the kernel ships.
+INSTANTIATIONS_SCRIPT_PATH = "scripts/generate_instantiations.py"
+INSTANTIATIONS_SCRIPT_COMMIT = KV_CACHE_FORMAT_COMMIT
 
 
 @dataclass(frozen=True)

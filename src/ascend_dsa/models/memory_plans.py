@@ -227,7 +227,8 @@ def _ub_plan(
     return UbPlan(mode=mode, main_cache=cache, fp4_extra=fp4_extra, sink=sink, config=config, fields=fields)
 
 
-#: The six instantiations the kernel ships (instantiations/*.asc): (mode, FP4 extra cache, attention sink).
+#: The six instantiations the kernel ships (instantiations/*.asc, written from generate_instantiations.py:17-21):
+#: (mode, FP4 extra cache, attention sink); the main cache is always the mode's own.
 SHIPPED_INSTANTIATIONS: Final = (
     (Mode.PREFILL, False, False),
     (Mode.PREFILL, False, True),

@@ -98,7 +98,12 @@ def tokens_in_flight(spec: AscendSpec, tokens_per_request: int = GATHER2_TOKENS_
 
 
 def requests_per_block(config: KernelConfig, tokens_per_request: int = GATHER2_TOKENS_PER_REQUEST) -> int:
-    """MTE2 requests one VECTOR Core issues for its share of a block (rounded up)."""
+    """MTE2 requests one VECTOR Core issues for its share of a block: the share / ``tokens_per_request``, rounded up.
+
+    Every token of the share is copied, and a request may carry fewer tokens than it could: the kernel issues one
+    copy per pair, ``B_TOPK_PER_V / 2`` of them, each with ``n_burst`` tokens, 0 for an invalid pair
+    (kernel_body.h:1041-1043, 1055-1058). So a share that does not divide evenly needs one more, partial, request.
+    """
     config = require_instance("config", config, KernelConfig)
     tokens_per_request = require_int("tokens_per_request", tokens_per_request, minimum=1)
     return _requests_per_block(config, tokens_per_request)

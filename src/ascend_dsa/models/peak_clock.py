@@ -1,4 +1,4 @@
-"""Which clock the report's "% of peak" assumes (report (zh) lines 5 and 252).
+"""Which clock the report's "theoretical peak performance" assumes (report (zh) lines 5 and 252).
 
 The report never states its peak. With the 950's 4096 FMA per cycle on 32 AI Cores, a percentage rounded to a
 whole number pins the clock to a narrow interval; line 252 adds that skip-scale can let the chip clock higher.

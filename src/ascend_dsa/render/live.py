@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from html import escape
-from typing import Final
+from typing import Final, get_args
 
 from ascend_dsa.facts.chips import CHIPS
 from ascend_dsa.facts.hardware import ASCEND_950
@@ -19,7 +19,7 @@ from ascend_dsa.facts.kv_formats import KvFormat, Mode
 from ascend_dsa.lang import Lang, Text
 from ascend_dsa.models.design_point import SHIPPED_DESIGN, KvCache
 from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK
-from ascend_dsa.report.rules import CHAPTERS
+from ascend_dsa.report.rules import CHAPTERS, LedgerSource
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,8 @@ LIVE_FORMS: Final = {
         LiveInput("cores", preset=str(ASCEND_950.ai_cores)),
         LiveInput("clock", preset=f"{ASCEND_950.clock_hz:g}"),
         LiveInput("cube-fma", preset=str(ASCEND_950.cube_fma_per_cycle)),
+        LiveInput("balanced-within"),
+        LiveInput("assert-report", flag=True),
     ),
     "ub-plan": (
         LiveInput("mode", value=Mode.PREFILL.value, choices=tuple(m.value for m in Mode)),
@@ -99,6 +101,7 @@ LIVE_FORMS: Final = {
         LiveInput("heads", value=str(SHIPPED_KERNEL.heads_per_core)),
     ),
     "claims": (
+        LiveInput("source", choices=("", *get_args(LedgerSource), "all")),
         LiveInput("chapter", choices=("", *CHAPTERS)),
         LiveInput("l2-bandwidth", preset=f"{ASCEND_950.l2_bandwidth_bytes_per_s:g}"),
         LiveInput("cores", preset=str(ASCEND_950.ai_cores)),
@@ -118,7 +121,16 @@ LIVE_FORMS: Final = {
         LiveInput("heads", value=str(SHIPPED_DESIGN.heads_per_core)),
         LiveInput("l2-bandwidth", preset=f"{ASCEND_950.l2_bandwidth_bytes_per_s:g}"),
         LiveInput("cores", preset=str(ASCEND_950.ai_cores)),
+        LiveInput("clock", preset=f"{ASCEND_950.clock_hz:g}"),
+        LiveInput("cube-fma", preset=str(ASCEND_950.cube_fma_per_cycle)),
     ),
+}
+#: The options a form leaves out on purpose, with the reason; every other option of its command has an input
+#: (``--help`` aside, and ``--lang``, which the form gives as the page's).
+OMITTED_OPTIONS: Final = {
+    "ub-plan": {
+        "chip": "the UB plan is the Ascend 950 kernel's: ub-plan refuses any other chip, so there is nothing to choose",
+    },
 }
 #: Commands whose output has a language: the form gives ``--lang`` as the page's, hidden.
 _WITH_LANG: Final = frozenset({"claims", "design-point"})

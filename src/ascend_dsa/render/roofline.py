@@ -107,7 +107,7 @@ def render_fp8_roofline(
 ) -> str:
     """The head roofline at the shipped heads with bf16 KV (as the report) and FP8 KV.
 
-    ``kv_bytes_per_token`` defaults to the FP8 "V41" token of [`ascend_dsa.facts.kv_formats`][]: 512 e4m3 values plus
+    ``kv_bytes_per_token`` defaults to the FP8 ``V41`` token of [`ascend_dsa.facts.kv_formats`][]: 512 e4m3 values plus
     16 ue8m0 scales, one per 32 dims, 528 B (kv_cache_format.h).
     """
     check_claims(design, ids=("head-roofline-line-108", "head-roofline-line-109"))

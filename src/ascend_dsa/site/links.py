@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING, Any, Final
 from ascend_dsa.facts.provenance import (
     CONFIG_H_COMMIT,
     CONFIG_H_PATH,
+    INSTANTIATIONS_SCRIPT_COMMIT,
+    INSTANTIATIONS_SCRIPT_PATH,
     KERNEL_BODY_COMMIT,
     KERNEL_BODY_PATH,
     KV_CACHE_FORMAT_COMMIT,
@@ -46,6 +48,7 @@ UPSTREAM_FILES: Final = {
     "kernel_body.h": (KERNEL_BODY_PATH, KERNEL_BODY_COMMIT),
     "config.h": (CONFIG_H_PATH, CONFIG_H_COMMIT),
     "kv_cache_format.h": (KV_CACHE_FORMAT_PATH, KV_CACHE_FORMAT_COMMIT),
+    "generate_instantiations.py": (INSTANTIATIONS_SCRIPT_PATH, INSTANTIATIONS_SCRIPT_COMMIT),
 }
 #: Where the API reference pages live, under the docs folder.
 API_FOLDER: Final = "reference/api/"
