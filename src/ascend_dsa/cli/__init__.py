@@ -127,9 +127,14 @@ class OneLineParser(argparse.ArgumentParser):
         self._negative_number_matcher = NEGATIVE_NUMBER
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
-        """Write ``message`` (help, version, usage) and let a failed write raise (argparse would ignore it)."""
-        if message:
-            (file or sys.stderr).write(message)
+        """Write ``message`` (help, version, usage) and let a failed write raise (argparse would ignore it).
+
+        An error for a closed stderr (``2>&-``: argparse passes ``sys.stderr``, which is then ``None``) is dropped;
+        the status still says it, and stdout gets data only.
+        """
+        stream = sys.stderr if file is None else file
+        if message and stream is not None:
+            stream.write(message)
 
     def error(self, message: str) -> NoReturn:
         """Print ``prog: error: message`` alone, without the usage block, and exit 2."""
@@ -177,10 +182,9 @@ def _escape_what_cannot_be_shown(args: argparse.Namespace) -> None:
         if isinstance(stream, io.TextIOWrapper) and not _stream_encodes(stream, "中文"):
             stream.reconfigure(errors="backslashreplace")
             if stream is sys.stdout and getattr(args, "lang", None) == "zh":
-                print(
+                say(
                     f"{PROG}: note: the output encoding {stream.encoding!r} has no Chinese characters; they are "
-                    "printed as \\u escapes (set PYTHONIOENCODING=utf-8 or use --lang en)",
-                    file=sys.stderr,
+                    "printed as \\u escapes (set PYTHONIOENCODING=utf-8 or use --lang en)"
                 )
 
 

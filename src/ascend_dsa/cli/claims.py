@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING
 
-from ascend_dsa.cli.exit_status import ExitStatus, fail
+from ascend_dsa.cli.exit_status import ExitStatus, fail, say
 from ascend_dsa.cli.head_roofline import check_shown_cycles
 from ascend_dsa.cli.options import HARDWARE_OVERRIDES, add_hardware_options, given, hardware_of, positive_int
 from ascend_dsa.facts.hardware import ASCEND_950
@@ -85,9 +84,9 @@ def run(args: argparse.Namespace) -> int:
     if args.source in ("hopper", "all"):
         failing += _hopper_ledger(args.lang)
     if failing:
-        print(f"{len(failing)} claim(s) or disagreement(s) differ:", file=sys.stderr)
+        say(f"{len(failing)} claim(s) or disagreement(s) differ:")
         for line in failing:
-            print(f"  {line}", file=sys.stderr)
+            say(f"  {line}")
         return 1
     return 0
 

@@ -79,9 +79,16 @@ def one_line(text: str) -> str:
 
 
 def say(line: str) -> None:
-    """Print ``line`` on stderr; if stderr is closed or full, drop it (the status still says what happened)."""
+    """Print ``line`` on stderr; if stderr is closed or full, drop it (the status still says what happened).
+
+    Never on stdout, which holds data only: started with stderr closed (``2>&-``), Python's ``sys.stderr`` is
+    ``None``, and ``print(file=None)`` would print to stdout.
+    """
+    stream = sys.stderr
+    if stream is None:
+        return
     try:
-        print(line, file=sys.stderr, flush=True)
+        print(line, file=stream, flush=True)
     except (OSError, ValueError, AttributeError):
         quiet(2)
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Final
 
-from ascend_dsa.cli.exit_status import ExitStatus, fail
+from ascend_dsa.cli.exit_status import ExitStatus, fail, say
 from ascend_dsa.cli.options import (
     LIST_ITEMS_MAX,
     add_hardware_options,
@@ -152,9 +151,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     differences = head_roofline_differences(points)
     if differences:
-        print(f"\nMISMATCH with {HEAD_ROOFLINE_CITATION.full}:", file=sys.stderr)
+        say(f"\nMISMATCH with {HEAD_ROOFLINE_CITATION.full}:")
         for difference in differences:
-            print(f"  {difference.describe()}", file=sys.stderr)
+            say(f"  {difference.describe()}")
         return 1
     print(f"\nOK: every row equals {HEAD_ROOFLINE_CITATION.full}")
     return 0
