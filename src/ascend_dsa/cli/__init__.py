@@ -4,7 +4,9 @@ Whatever is typed, the program ends with a documented status (`ExitStatus`)
 and at most one line on stderr, never a traceback: a bad option or value exits 2 naming the option, a what-if the
 model cannot represent exits 3 saying why, and a bug exits 70 naming the exception. The same holds around the
 command: stdout closed or full exits 74 saying so (also when stderr cannot take the line), a reader that went away
-exits 141, and Ctrl-C at any moment exits 130 with one line (``ascend_dsa/interrupt.py``).
+exits 141, and Ctrl-C at any moment exits 130 with one line (``ascend_dsa/interrupt.py``). A non-blocking stdout
+with a slow reader gets all the data (``streams.py``); with stderr closed, error lines are dropped, never put on
+stdout.
 
 Imports: every layer below (render, report, models, facts, the leaves); never site (tests/test_layers.py).
 """
@@ -28,6 +30,7 @@ from ascend_dsa.cli import claims, design_point, head_roofline, ub_plan
 from ascend_dsa.cli.exit_status import PROG as PROG
 from ascend_dsa.cli.exit_status import ExitStatus, epilog, fail, one_line, quiet, say
 from ascend_dsa.cli.options import shorten
+from ascend_dsa.cli.streams import whole_stdout
 from ascend_dsa.errors import OutOfRange
 
 if TYPE_CHECKING:
@@ -242,7 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit status (see ``ascend-dsa --help``)."""
     seen = argparse.Namespace(command=None)
     try:
-        with interrupt.MainRunning():
+        with interrupt.MainRunning(), whole_stdout():
             return _parse_and_run(argv, seen)
     except BrokenPipeError:
         quiet(1)
