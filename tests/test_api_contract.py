@@ -12,6 +12,7 @@ import importlib
 import inspect
 import math
 import os
+import re
 import resource
 import signal
 import tracemalloc
@@ -582,3 +583,90 @@ def test_roundtrip_bound_works_a_chunk_at_a_time() -> None:
     """20,000 x 512 float32 (39 MiB): the bound's peak stays near its result, not 13x the input as before."""
     values = np.random.default_rng(3).standard_normal((20_000, 512), dtype=np.float32)
     assert _peak_bytes(lambda: ascend_dsa.roundtrip_error_bound(values, "fp8")) < 4 * values.nbytes + 128 * 2**20
+
+
+# --- Issue 31 (17): NumPy integers are whole numbers like any other ----------------------------------------------
+
+
+def _numpy_int(value: int) -> object:
+    """``value`` as the narrowest NumPy signed integer that holds it (``np.int8(5)``), or as given when none does."""
+    for dtype in (np.int8, np.int16, np.int32, np.int64):
+        bounds = np.iinfo(dtype)
+        if bounds.min <= value <= bounds.max:
+            return dtype(value)
+    return value
+
+
+def _as_numpy_ints(value: object) -> object:
+    """A Python ``int`` (or a tuple of them) as NumPy integers; anything else as it is."""
+    if type(value) is int:
+        return _numpy_int(value)
+    if type(value) is tuple and value and all(type(item) is int for item in value):
+        return tuple(_numpy_int(item) for item in value)
+    return value
+
+
+#: A NumPy integer in a repr (``np.int8(5)``): a record that keeps an argument as given shows it so.
+_NUMPY_INT_REPR = re.compile(r"np\.u?int(?:8|16|32|64)\((-?[0-9]+)\)")
+
+
+def _outcome(target: Callable[..., Any], kwargs: dict[str, Any]) -> tuple[str, str]:
+    """What a call gives: ``("returns", repr of the result)`` or ``("raises", the error's class)``.
+
+    A NumPy integer kept as given (a record's field) reads as the number it holds: the values must agree, not how
+    a record echoes its arguments.
+    """
+    try:
+        result = target(**kwargs)
+    except (TypeError, ValueError) as error:
+        return "raises", type(error).__name__
+    return "returns", _NUMPY_INT_REPR.sub(r"\1", repr(result))
+
+
+def _whole_parameters(target: Callable[..., Any]) -> tuple[str, ...]:
+    """The parameters of ``target`` whose pool holds whole numbers."""
+    try:
+        parameters = inspect.signature(target).parameters
+    except ValueError:
+        return ()
+    return tuple(
+        name
+        for name, parameter in parameters.items()
+        if parameter.kind not in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD)
+        and any(type(v) is int for v in MORE_POOLS.get(name) or POOLS.get(name) or ())
+    )
+
+
+TAKES_WHOLE = tuple(name for name in ALL_NAMES if _whole_parameters(getattr(ascend_dsa, name)))
+
+
+@st.composite
+def whole_number_calls(draw: st.DrawFn, target: Callable[..., Any]) -> dict[str, Any]:
+    """Keyword arguments for ``target`` from the pools (parameters without one keep their default)."""
+    kwargs: dict[str, Any] = {}
+    for name, parameter in inspect.signature(target).parameters.items():
+        pool = MORE_POOLS.get(name) or POOLS.get(name)
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD) or not pool:
+            continue
+        kwargs[name] = draw(st.sampled_from(pool))
+    return kwargs
+
+
+@pytest.mark.parametrize("name", TAKES_WHOLE)
+def test_numpy_integers_give_what_python_integers_give(name: str) -> None:
+    """``l1_bank_of(np.int8(5), ASCEND_950)`` raised OverflowError: a NumPy integer is taken as the int it holds.
+
+    Each call is made twice, with Python integers and with the same values as the narrowest NumPy integers: both
+    return the same (computed in Python ints, so nothing wraps or overflows), or both raise the same error class.
+    """
+    target = getattr(ascend_dsa, name)
+
+    @settings(max_examples=15, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
+    @given(whole_number_calls(target))
+    def holds(kwargs: dict[str, Any]) -> None:
+        narrow = {key: _as_numpy_ints(value) for key, value in kwargs.items()}
+        if narrow == kwargs and all(type(a) is type(b) for a, b in zip(narrow.values(), kwargs.values(), strict=True)):
+            return
+        assert _outcome(target, narrow) == _outcome(target, kwargs), _shown(narrow)
+
+    holds()

@@ -15,15 +15,30 @@ from ascend_dsa.validate import (
 )
 
 
-@pytest.mark.parametrize("value", [32, np.int64(32), np.uint8(32)])
+class _Index:
+    """An integer-like object that is not a ``numbers.Integral``: it has ``__index__`` only."""
+
+    def __index__(self) -> int:
+        return 32
+
+
+@pytest.mark.parametrize("value", [32, np.int64(32), np.uint8(32), np.int8(32), _Index()])
 def test_require_int_takes_any_integer_type(value: object) -> None:
-    """Python and NumPy integers are whole numbers, returned as int."""
+    """Python and NumPy integers, and anything ``operator.index`` takes, are whole numbers returned as int."""
     result = require_int("heads", value, minimum=1)
     assert result == 32
     assert type(result) is int
 
 
-@pytest.mark.parametrize("value", [True, 32.0, math.nan, math.inf, "32", None, np.float64(32)])
+def test_a_narrow_numpy_integer_is_computed_with_as_a_python_int() -> None:
+    """Issue 31 (17): ``np.int8(5)`` as an address was divided in int8 and raised OverflowError."""
+    from ascend_dsa import ASCEND_950, l1_bank_of  # noqa: PLC0415 - the model this validator's result feeds
+
+    assert l1_bank_of(np.int8(5), ASCEND_950) == 0
+    assert l1_bank_of(np.int32(300_000), ASCEND_950) == 1
+
+
+@pytest.mark.parametrize("value", [True, np.True_, 32.0, math.nan, math.inf, "32", None, np.float64(32)])
 def test_require_int_rejects_other_types_naming_the_argument(value: object) -> None:
     """A bool, a float (even a whole one), a string or None is a TypeError naming the argument."""
     with pytest.raises(TypeError, match="heads must be a whole number"):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
+import operator
 from collections.abc import Iterable, Sized
 from typing import Any, Final, TypeVar
 
@@ -38,10 +39,17 @@ MAX_ARRAY_ELEMENTS: Final = 2**28
 
 
 def require_int(name: str, value: object, *, minimum: int | None = None, maximum: int | None = None) -> int:
-    """``value`` as an ``int``: any whole-number type but ``bool``, within ``[minimum, maximum]`` when given."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    """``value`` as a Python ``int``: any integer-like value but a ``bool``, within ``[minimum, maximum]`` when given.
+
+    Integer-like is what ``operator.index`` takes (``np.int8(5)`` too); the caller computes with the ``int``
+    returned, never with ``value``, so that a NumPy integer cannot wrap or overflow in its narrow type.
+    """
+    if isinstance(value, bool):
         raise TypeError(f"{name} must be a whole number, got {value!r} ({type(value).__name__})")
-    number = int(value)
+    try:
+        number = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{name} must be a whole number, got {value!r} ({type(value).__name__})") from None
     if minimum is not None and number < minimum:
         wanted = {0: "a non-negative integer", 1: "a positive integer"}.get(minimum, f"at least {minimum}")
         raise ValueError(f"{name} must be {wanted}, got {number}")

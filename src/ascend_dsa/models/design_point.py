@@ -136,9 +136,10 @@ class DesignPoint:
         for name in ("heads_per_core", "topk", "b_topk", "index_block_size"):
             value = require_int(name, getattr(self, name), minimum=1, maximum=LARGEST_EXACT_WHOLE)
             object.__setattr__(self, name, value)
-        if require_int("vector_cores", self.vector_cores) not in (1, 2):
-            raise ValueError(f"vector_cores must be 1 or 2 (VECTOR Cores per CUBE Core), got {self.vector_cores!r}")
-        object.__setattr__(self, "vector_cores", int(self.vector_cores))
+        vector_cores = require_int("vector_cores", self.vector_cores)
+        if vector_cores not in (1, 2):
+            raise ValueError(f"vector_cores must be 1 or 2 (VECTOR Cores per CUBE Core), got {vector_cores}")
+        object.__setattr__(self, "vector_cores", vector_cores)
         require_bool("sink", self.sink)
         object.__setattr__(self, "kv_cache", KvCache(self.kv_cache))
 

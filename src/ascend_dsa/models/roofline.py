@@ -164,8 +164,8 @@ def _head_roofline(
     cube = _cube_cycles(spec, checked_heads, checked_topk, model)
     kv_token = _kv_token_bytes(model, kv_bytes_per_token)
     return RooflinePoint(
-        heads=heads,
-        topk=topk,
+        heads=checked_heads,
+        topk=checked_topk,
         cube_cycles=cube,
         l2_cycles=_l2_cycles(spec, checked_heads, checked_topk, model, kv_token),
     )
