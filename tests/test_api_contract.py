@@ -35,6 +35,7 @@ from ascend_dsa.models.design_point import SHIPPED_DESIGN, DesignPoint, KvCache
 from ascend_dsa.models.design_sweep import DesignGrid
 from ascend_dsa.models.memory_plans import SHIPPED_L1_LAYOUT
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
+from ascend_dsa.validate import QUOTED_CHARS_MAX
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -670,3 +671,39 @@ def test_numpy_integers_give_what_python_integers_give(name: str) -> None:
         assert _outcome(target, narrow) == _outcome(target, kwargs), _shown(narrow)
 
     holds()
+
+
+# --- Issue 31 (18): a long argument is echoed cut, as the command line cuts it ----------------------------------
+
+#: Arguments a caller might pass by mistake, each a megabyte or more when written out.
+LONG_ARGUMENTS = ("x" * 10**6, ["x" * 10**6], ("x" * 10**6,), [0] * 10**6)
+#: Longest error message a call may raise: the command line's longest error line.
+MESSAGE_CHARS_MAX = 20 * QUOTED_CHARS_MAX
+
+
+def _required_arguments(parameters: list[inspect.Parameter]) -> dict[str, Any]:
+    """A good value (the first of its pool) for each parameter without a default."""
+    return {
+        p.name: (MORE_POOLS.get(p.name) or POOLS.get(p.name) or (None,))[0] for p in parameters if p.default is p.empty
+    }
+
+
+@pytest.mark.parametrize("name", ALL_NAMES)
+def test_a_long_argument_is_echoed_cut(name: str) -> None:
+    """`published_figure("x" * 10**6)` raised a megabyte message: each argument, made long, gives one short line."""
+    target = getattr(ascend_dsa, name)
+    try:
+        signature = inspect.signature(target)
+    except ValueError:  # a built-in signature (our exceptions)
+        return
+    keyword = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    parameters = [p for p in signature.parameters.values() if p.kind in keyword]
+    for parameter in parameters:
+        for long in LONG_ARGUMENTS:
+            kwargs = {**_required_arguments(parameters), parameter.name: long}
+            try:
+                target(**kwargs)
+            except (TypeError, ValueError) as error:
+                message = str(error)
+                assert len(message) <= MESSAGE_CHARS_MAX, (parameter.name, type(long).__name__, message[:200])
+                assert "\n" not in message, (parameter.name, message[:200])

@@ -122,3 +122,33 @@ def test_require_elements_takes_exactly_the_limit() -> None:
     assert require_elements("kv", exact, limit=4) is exact
     with pytest.raises(ValueError, match=r"^kv has 5 elements, more than the limit of 4 \(\(5,\)\)$"):
         require_elements("kv", np.zeros(5), limit=4)
+
+
+def test_shown_cuts_a_long_value_as_the_command_line_does() -> None:
+    """Issue 31 (18): a short value reads as ``repr`` writes it; a long one is cut, a string with its length."""
+    from ascend_dsa.cli.options import quoted  # noqa: PLC0415 - the command line's helper, now the same function
+    from ascend_dsa.validate import QUOTED_CHARS_MAX, shown  # noqa: PLC0415
+
+    assert quoted is __import__("ascend_dsa.validate", fromlist=["quoted"]).quoted
+    assert [shown(v) for v in (5, 1.5, "fp8", (0.01, 10.0), np.int64(3))] == [
+        "5",
+        "1.5",
+        "'fp8'",
+        "(0.01, 10.0)",
+        "np.int64(3)",
+    ]
+    assert shown("x" * 10**6) == f"{'x' * QUOTED_CHARS_MAX!r}... (1000000 characters)"
+    for value in (["x" * 10**6], [0] * 10**6, 10**400, 10**5000, np.ones((1000, 1000))):
+        text = shown(value)
+        assert len(text) <= QUOTED_CHARS_MAX + 3
+        assert "\n" not in text
+
+
+def test_a_failed_lookup_of_our_enums_is_cut() -> None:
+    """``Mode("x" * 10**6)`` said the whole megabyte; it now says what Python says, with the value cut."""
+    from ascend_dsa import Mode  # noqa: PLC0415
+
+    with pytest.raises(ValueError, match=r"^'train' is not a valid Mode$"):
+        Mode("train")
+    with pytest.raises(ValueError, match=r"^'x{80}'\.\.\. \(1000000 characters\) is not a valid Mode$"):
+        Mode("x" * 10**6)

@@ -12,7 +12,9 @@ import itertools
 import math
 import numbers
 import operator
+import reprlib
 from collections.abc import Iterable, Sized
+from enum import StrEnum
 from typing import Any, Final, TypeVar
 
 from ascend_dsa.errors import OutOfRange, typed_items
@@ -37,6 +39,61 @@ MAX_TABLE_ROWS: Final = 4096
 #: cache of 576 dims; the forwards gather the rows they use and never convert a whole cache.
 MAX_ARRAY_ELEMENTS: Final = 2**28
 
+#: Most characters of a value quoted back in an error message, the API's and the command line's: a longer one is cut
+#: and its length given, so that a megabyte argument makes a one-line error, not a megabyte one.
+QUOTED_CHARS_MAX: Final = 80
+
+
+def shorten(text: str) -> str:
+    """``text``, cut to ``QUOTED_CHARS_MAX`` characters with its full length when longer."""
+    if len(text) <= QUOTED_CHARS_MAX:
+        return text
+    return f"{text[:QUOTED_CHARS_MAX]}... ({len(text)} characters)"
+
+
+def quoted(text: str) -> str:
+    """``text`` as Python would quote it, cut to ``QUOTED_CHARS_MAX`` characters with its full length when longer."""
+    if len(text) <= QUOTED_CHARS_MAX:
+        return repr(text)
+    return f"{text[:QUOTED_CHARS_MAX]!r}... ({len(text)} characters)"
+
+
+def _short_repr() -> reprlib.Repr:
+    """A ``reprlib.Repr`` that shows a few items of a container and cuts long strings and numbers as it goes."""
+    short = reprlib.Repr()
+    short.maxstring = short.maxlong = short.maxother = QUOTED_CHARS_MAX
+    return short
+
+
+_SHORT_REPR: Final = _short_repr()
+
+
+def shown(value: object) -> str:
+    """``value`` as an error message echoes it: ``repr(value)`` when short, else cut (a string with its length).
+
+    A short value reads exactly as ``repr`` writes it; a long string is cut as [`quoted`][] cuts it, and a long
+    container shows its first items (``['x', 'x', ...]``), so a message stays one short line whatever was passed.
+    """
+    if isinstance(value, str):
+        return quoted(value)
+    try:
+        text = _SHORT_REPR.repr(value)
+    except ValueError:  # an int past Python's 4,300 digits for str(): it cannot be written out at all
+        return f"a whole number of {value.bit_length() if isinstance(value, int) else 'many'} bits"
+    text = " ".join(text.split())  # a NumPy array's repr spans lines; a message is one
+    return text if len(text) <= QUOTED_CHARS_MAX else f"{text[:QUOTED_CHARS_MAX]}..."
+
+
+class Choice(StrEnum):
+    """A ``StrEnum`` whose failed lookup echoes the value cut by [`shown`][] (Python's repeats it whole).
+
+    ``Mode("train")`` still says ``'train' is not a valid Mode``, as Python does.
+    """
+
+    @classmethod
+    def _missing_(cls, value: object) -> None:
+        raise ValueError(f"{shown(value)} is not a valid {cls.__qualname__}")
+
 
 def require_int(name: str, value: object, *, minimum: int | None = None, maximum: int | None = None) -> int:
     """``value`` as a Python ``int``: any integer-like value but a ``bool``, within ``[minimum, maximum]`` when given.
@@ -45,54 +102,54 @@ def require_int(name: str, value: object, *, minimum: int | None = None, maximum
     returned, never with ``value``, so that a NumPy integer cannot wrap or overflow in its narrow type.
     """
     if isinstance(value, bool):
-        raise TypeError(f"{name} must be a whole number, got {value!r} ({type(value).__name__})")
+        raise TypeError(f"{name} must be a whole number, got {shown(value)} ({type(value).__name__})")
     try:
         number = operator.index(value)  # type: ignore[arg-type]
     except TypeError:
-        raise TypeError(f"{name} must be a whole number, got {value!r} ({type(value).__name__})") from None
+        raise TypeError(f"{name} must be a whole number, got {shown(value)} ({type(value).__name__})") from None
     if minimum is not None and number < minimum:
         wanted = {0: "a non-negative integer", 1: "a positive integer"}.get(minimum, f"at least {minimum}")
-        raise ValueError(f"{name} must be {wanted}, got {number}")
+        raise ValueError(f"{name} must be {wanted}, got {shown(number)}")
     if maximum is not None and number > maximum:
-        raise ValueError(f"{name} must be at most {maximum}, got {number}")
+        raise ValueError(f"{name} must be at most {maximum}, got {shown(number)}")
     return number
 
 
 def require_real(name: str, value: object, expected: str = "a real number") -> float:
     """``value`` as a ``float`` (infinities and NaN included): any real number type but ``bool``."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be {expected}, got {value!r} ({type(value).__name__})")
+        raise TypeError(f"{name} must be {expected}, got {shown(value)} ({type(value).__name__})")
     try:
         return float(value)
     except OverflowError:
-        raise ValueError(f"{name} must be {expected}, got one too large for a float ({value!r})") from None
+        raise ValueError(f"{name} must be {expected}, got one too large for a float ({shown(value)})") from None
 
 
 def require_finite(name: str, value: object, *, positive: bool = False, minimum: float | None = None) -> float:
     """``value`` as a finite ``float``, above zero when ``positive`` and at least ``minimum`` when given."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {value!r} ({type(value).__name__})")
+        raise TypeError(f"{name} must be a real number, got {shown(value)} ({type(value).__name__})")
     number = require_real(name, value, "a finite number")
     if not math.isfinite(number):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
+        raise ValueError(f"{name} must be a finite number, got {shown(value)}")
     if positive and number <= 0:
-        raise ValueError(f"{name} must be positive, got {value!r}")
+        raise ValueError(f"{name} must be positive, got {shown(value)}")
     if minimum is not None and number < require_finite("minimum", minimum):
-        raise ValueError(f"{name} must be at least {minimum:g}, got {value!r}")
+        raise ValueError(f"{name} must be at least {minimum:g}, got {shown(value)}")
     return number
 
 
 def require_bool(name: str, value: object) -> bool:
     """``value`` itself when it is ``True`` or ``False``; anything else (``"no"``, ``0``) is a `TypeError`."""
     if not isinstance(value, bool):
-        raise TypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
+        raise TypeError(f"{name} must be True or False, got {shown(value)} ({type(value).__name__})")
     return value
 
 
 def require_instance(name: str, value: object, kind: type[T]) -> T:
     """``value`` when it is a ``kind``, else a `TypeError` naming the argument and the class expected."""
     if not isinstance(value, kind):
-        raise TypeError(f"{name} must be a {kind.__name__}, got {value!r} ({type(value).__name__})")
+        raise TypeError(f"{name} must be a {kind.__name__}, got {shown(value)} ({type(value).__name__})")
     return value
 
 
@@ -111,7 +168,7 @@ def require_within(name: str, asked: int, limit: int, what: str) -> int:
 def require_iterable(name: str, value: object) -> Iterable[Any]:
     """``value`` when it is an iterable that is not a string, else a `TypeError` naming the argument and the value."""
     if isinstance(value, str | bytes) or not isinstance(value, Iterable):
-        raise TypeError(f"{name} must be an iterable of values, got {type(value).__name__} {value!r:.60}")
+        raise TypeError(f"{name} must be an iterable of values, got {type(value).__name__} {shown(value)}")
     return value
 
 

@@ -29,9 +29,9 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from ascend_dsa.cli import claims, design_point, head_roofline, ub_plan
 from ascend_dsa.cli.exit_status import PROG as PROG
 from ascend_dsa.cli.exit_status import ExitStatus, epilog, fail, one_line, quiet, say
-from ascend_dsa.cli.options import shorten
 from ascend_dsa.cli.streams import whole_stdout
 from ascend_dsa.errors import OutOfRange
+from ascend_dsa.validate import shorten
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -13,8 +13,8 @@ import sys
 import textwrap
 from enum import IntEnum
 
-from ascend_dsa.cli.options import QUOTED_CHARS_MAX
 from ascend_dsa.interrupt import INTERRUPTED_STATUS
+from ascend_dsa.validate import QUOTED_CHARS_MAX
 
 #: The program's name, which begins every error line.
 PROG = "ascend-dsa"

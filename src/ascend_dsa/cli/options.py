@@ -19,29 +19,16 @@ from ascend_dsa.facts.chip import ChipSpec
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
 from ascend_dsa.facts.hopper import H800
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.validate import LARGEST_EXACT_WHOLE
+from ascend_dsa.validate import LARGEST_EXACT_WHOLE, quoted
+
+# A value is cut as the API cuts it (validate.quoted): one rule for both, the limit named here too for the commands.
+from ascend_dsa.validate import QUOTED_CHARS_MAX as QUOTED_CHARS_MAX  # noqa: PLC0414 - re-exported
 
 #: Most values one comma-separated list option takes (every item is one row of work, or a grid axis).
 LIST_ITEMS_MAX = 256
-#: Most characters of a value quoted back in an error message; a longer one is cut and its length given.
-QUOTED_CHARS_MAX = 80
 
 _WHOLE = re.compile(r"[0-9]+", re.ASCII)
 _DECIMAL = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
-
-
-def shorten(text: str) -> str:
-    """``text``, cut to ``QUOTED_CHARS_MAX`` characters with its full length when longer."""
-    if len(text) <= QUOTED_CHARS_MAX:
-        return text
-    return f"{text[:QUOTED_CHARS_MAX]}... ({len(text)} characters)"
-
-
-def quoted(text: str) -> str:
-    """``text`` as Python would quote it, cut to ``QUOTED_CHARS_MAX`` characters with its full length when longer."""
-    if len(text) <= QUOTED_CHARS_MAX:
-        return repr(text)
-    return f"{text[:QUOTED_CHARS_MAX]!r}... ({len(text)} characters)"
 
 
 def positive_int(text: str) -> int:

@@ -23,7 +23,7 @@ from ascend_dsa.facts.provenance import (
 )
 from ascend_dsa.lang import Text
 from ascend_dsa.units import TB, KiB, MHz
-from ascend_dsa.validate import LARGEST_EXACT_WHOLE, finite_result, require_finite, require_instance, require_int
+from ascend_dsa.validate import LARGEST_EXACT_WHOLE, finite_result, require_finite, require_instance, require_int, shown
 
 if TYPE_CHECKING:
     from collections.abc import Collection
@@ -96,7 +96,7 @@ def _check_preset_numbers(preset: Preset, units: Mapping[str, str], whole: Colle
     finite.
     """
     if not isinstance(preset.sources, Mapping):
-        raise TypeError(f"sources must map field names to Source, got {preset.sources!r}")
+        raise TypeError(f"sources must map field names to Source, got {shown(preset.sources)}")
     check_sources(preset.sources, units, what)
     for name, unit in units.items():
         value = getattr(preset, name)
@@ -106,7 +106,7 @@ def _check_preset_numbers(preset: Preset, units: Mapping[str, str], whole: Colle
             try:
                 checked = require_finite(name, value, positive=True)
             except ValueError:
-                raise ValueError(f"{name} must be a positive finite number of {unit}, got {value!r}") from None
+                raise ValueError(f"{name} must be a positive finite number of {unit}, got {shown(value)}") from None
         object.__setattr__(preset, name, checked)
     object.__setattr__(preset, "sources", MappingProxyType(dict(preset.sources)))
 

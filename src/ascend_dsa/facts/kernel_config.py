@@ -17,7 +17,7 @@ from typing import Any
 from ascend_dsa.facts.hardware import AscendSpec
 from ascend_dsa.facts.model_shape import ModelShape
 from ascend_dsa.facts.provenance import Source, check_sources, code_line, report_lines, what_if_source
-from ascend_dsa.validate import LARGEST_EXACT_WHOLE, require_finite, require_instance, require_int
+from ascend_dsa.validate import LARGEST_EXACT_WHOLE, require_finite, require_instance, require_int, shown
 
 #: Rows of the MMA are padded to a multiple of this (config.h:28, ``ku::ceil(H_Q, 32u)``).
 MMA_M_GRANULE_ROWS = 32
@@ -52,7 +52,7 @@ class KernelConfig:
         threshold takes any real number and is stored as ``float``.
         """
         if not isinstance(self.sources, Mapping):
-            raise TypeError(f"sources must map field names to Source, got {self.sources!r}")
+            raise TypeError(f"sources must map field names to Source, got {shown(self.sources)}")
         names = config_fields()
         check_sources(self.sources, names, "config")
         for name in names:

@@ -22,7 +22,6 @@ The limit with the largest demand / capacity binds; a design point whose every r
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from fractions import Fraction
 from typing import Final
 
@@ -44,10 +43,12 @@ from ascend_dsa.models.mte2 import _requests_per_block
 from ascend_dsa.models.roofline import REPORT_TOPK, _cube_cycles, _l2_cycles
 from ascend_dsa.validate import (
     LARGEST_EXACT_WHOLE,
+    Choice,
     finite_result,
     require_bool,
     require_instance,
     require_int,
+    shown,
 )
 
 #: How FixPipe bandwidth grows with VECTOR Cores (an assumption: the report gives the 1C1V rate only).
@@ -56,7 +57,7 @@ FIXPIPE_SCALING_SOURCE: Final = FIXPIPE_1C2V.source
 FP4_EXTRA_ROOFLINE_SOURCE: Final = FP4_EXTRA_ROOFLINE.source
 
 
-class KvCache(StrEnum):
+class KvCache(Choice):
     """The KV cache a design point reads: its mode follows (bf16 in prefill; FP8, with or without FP4, in decode)."""
 
     BF16 = "bf16"
@@ -79,7 +80,7 @@ class KvCache(StrEnum):
         return self is KvCache.FP8_FP4
 
 
-class Limit(StrEnum):
+class Limit(Choice):
     """The hardware limits a design point is checked against, in the order ties are broken."""
 
     L2_ROOFLINE = "l2-roofline"
@@ -217,7 +218,7 @@ class DesignEvaluation:
         for c in self.checks:
             if c.limit is limit:
                 return c
-        raise ValueError(f"limit must be one of {', '.join(LIMITS)}, got {limit!r}")
+        raise ValueError(f"limit must be one of {', '.join(LIMITS)}, got {shown(limit)}")
 
     @property
     def binding(self) -> Limit:
@@ -239,7 +240,7 @@ def fixpipe_bytes_per_cycle(spec: AscendSpec, vector_cores: int) -> int:
 def _fixpipe_bytes_per_cycle(spec: AscendSpec, vector_cores: int) -> int:
     """[`fixpipe_bytes_per_cycle`][] of a checked ``spec`` and a positive ``vector_cores`` (1 or 2, else ValueError)."""
     if vector_cores > 2:  # noqa: PLR2004 - one CUBE Core feeds one or two VECTOR Cores (report (zh) line 134)
-        raise ValueError(f"vector_cores must be 1 or 2 (VECTOR Cores per CUBE Core), got {vector_cores!r}")
+        raise ValueError(f"vector_cores must be 1 or 2 (VECTOR Cores per CUBE Core), got {shown(vector_cores)}")
     one_v = spec.fixpipe_bytes_per_cycle_1c1v
     return one_v + (vector_cores - 1) * (FIXPIPE_1C2V_SPEEDUP - 1) * one_v
 

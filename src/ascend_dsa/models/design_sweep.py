@@ -37,6 +37,7 @@ from ascend_dsa.validate import (
     require_bool,
     require_instance,
     require_int,
+    shown,
 )
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ class DesignGrid:
             object.__setattr__(self, name, values)
         bad_cores = [v for v in self.vector_cores if v not in (1, 2)]
         if bad_cores:
-            raise ValueError(f"vector_cores must list 1 or 2 (VECTOR Cores per CUBE Core), got {bad_cores[0]!r}")
+            raise ValueError(f"vector_cores must list 1 or 2 (VECTOR Cores per CUBE Core), got {shown(bad_cores[0])}")
 
     @property
     def shape(self) -> tuple[int, ...]:

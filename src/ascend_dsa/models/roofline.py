@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.errors import OutOfRange
@@ -26,11 +25,13 @@ from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.validate import (
     LARGEST_EXACT_WHOLE,
     MAX_GRID_POINTS,
+    Choice,
     bounded_items,
     finite_result,
     require_instance,
     require_int,
     require_within,
+    shown,
 )
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ REPORT_HEADS: Final = (16, 32, 64, 128)
 REPORT_TOPK: Final = (512, 1024)
 
 
-class Verdict(StrEnum):
+class Verdict(Choice):
     """Which side of the roofline a design point sits on."""
 
     COMPUTE_BOUND = "compute-bound"
@@ -80,7 +81,7 @@ class RooflinePoint:
     def verdict(self, balanced_within: float = 0.0) -> Verdict:
         """Compute- or memory-bound; balanced when the ratio lies within ``balanced_within`` of 1."""
         if not math.isfinite(balanced_within) or balanced_within < 0:
-            raise ValueError(f"balanced_within must be a non-negative fraction, got {balanced_within!r}")
+            raise ValueError(f"balanced_within must be a non-negative fraction, got {shown(balanced_within)}")
         if abs(self.ratio - 1.0) <= balanced_within:
             return Verdict.BALANCED
         return Verdict.COMPUTE_BOUND if self.ratio > 1.0 else Verdict.MEMORY_BOUND
