@@ -27,8 +27,16 @@ from hypothesis import strategies as st
 
 import ascend_dsa
 from ascend_dsa.errors import AscendDsaError
-from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
-from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.facts.hardware import (
+    ASCEND_950,
+    BANDWIDTH_BYTES_PER_S_RANGE,
+    CLOCK_HZ_RANGE,
+    CORES_RANGE,
+    DATAPATH_BYTES_PER_CYCLE_RANGE,
+    MATRIX_FMA_PER_CYCLE_RANGE,
+    AscendSpec,
+)
+from ascend_dsa.facts.kernel_config import HEADS_RANGE, SHIPPED_KERNEL, TOKENS_RANGE, KernelConfig
 from ascend_dsa.facts.kv_formats import KvFormat, Mode
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.models.design_point import SHIPPED_DESIGN, DesignPoint, KvCache
@@ -64,19 +72,23 @@ ANYTHING_WRONG = (None, "x", object(), [], b"1")
 WHOLE = (1, 2, 3, 16, 32, 64, 512, 640, np.int64(32), 2**53, 0, -1, True, 1.5, NAN, INF, "3", HUGE)
 REAL = (4.1e14, 1.0, 0.5, 1e308, 5e-324, np.float64(2.0), 7, 0.0, -1.0, NAN, INF, -INF, True, "1", HUGE)
 FLAG = (True, False, "no", 0, 1, np.True_)
+# The extremes are the plausible ranges' edges (issue 31: a value past them is refused where it enters).
 SPECS = (
     ASCEND_950,
     ASCEND_950.with_overrides(ai_cores=1, l1_banks=3),
-    ASCEND_950.with_overrides(clock_hz=5e-324),
-    ASCEND_950.with_overrides(l2_bandwidth_bytes_per_s=5e-324, cube_fma_per_cycle=2**53),
-    ASCEND_950.with_overrides(fixpipe_bytes_per_cycle_1c1v=2**53, l1_bytes=3),
+    ASCEND_950.with_overrides(clock_hz=CLOCK_HZ_RANGE.low, ai_cores=CORES_RANGE.high),
+    ASCEND_950.with_overrides(
+        l2_bandwidth_bytes_per_s=BANDWIDTH_BYTES_PER_S_RANGE.low, cube_fma_per_cycle=MATRIX_FMA_PER_CYCLE_RANGE.high
+    ),
+    ASCEND_950.with_overrides(fixpipe_bytes_per_cycle_1c1v=DATAPATH_BYTES_PER_CYCLE_RANGE.high, l1_bytes=3),
     ASCEND_950.with_overrides(l1_bytes=1, l1_banks=2, cube_fma_per_cycle=2**20),
+    ASCEND_950.with_overrides(clock_hz=CLOCK_HZ_RANGE.high, l2_bandwidth_bytes_per_s=BANDWIDTH_BYTES_PER_S_RANGE.high),
 )
 CONFIGS = (
     SHIPPED_KERNEL,
     SHIPPED_KERNEL.with_overrides(b_topk=1),
     SHIPPED_KERNEL.with_overrides(b_topk=96, vector_cores_per_cube=1),
-    SHIPPED_KERNEL.with_overrides(b_topk=2**53, heads_per_core=2**53),
+    SHIPPED_KERNEL.with_overrides(b_topk=TOKENS_RANGE.high, heads_per_core=HEADS_RANGE.high),
     SHIPPED_KERNEL.with_overrides(index_block_size=1, fractal_cols=3),
 )
 INDICES = (
@@ -105,8 +117,8 @@ POOLS: dict[str, tuple[Any, ...]] = {
     "mode": (Mode.PREFILL, Mode.DECODE, "decode", "train", 3),
     "main_cache": (None, KvFormat.FP8, KvFormat.BF16, "fp4", "x", 1),
     "kv_cache": (KvCache.BF16, KvCache.FP8, "fp8", "x", 1),
-    "point": (SHIPPED_DESIGN, DesignPoint(b_topk=96), DesignPoint(heads_per_core=2**53, topk=2**53)),
-    "grid": (DesignGrid(), DesignGrid(heads=(16, 2**20), topk=(1, 2**20), b_topk=(32, 96, 2**20))),
+    "point": (SHIPPED_DESIGN, DesignPoint(b_topk=96), DesignPoint(heads_per_core=HEADS_RANGE.high, topk=2**20)),
+    "grid": (DesignGrid(), DesignGrid(heads=(16, HEADS_RANGE.high), topk=(1, 2**20), b_topk=(32, 96, 2**20))),
     "indices": INDICES,
     "block_indices": INDICES,
     "tile": TILES,

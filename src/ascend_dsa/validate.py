@@ -14,12 +14,15 @@ import numbers
 import operator
 import reprlib
 from collections.abc import Iterable, Sized
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final, TypeVar
 
 from ascend_dsa.errors import OutOfRange, typed_items
 
 T = TypeVar("T")
+#: A number already checked: an ``int`` or a ``float``.
+Number = TypeVar("Number", int, float)
 
 #: The largest whole number a float64 holds exactly (IEEE 754 binary64: a 53-bit significand). Counts beyond it
 #: lose their last digits as soon as they meet a float (a clock rate, a bandwidth), so inputs stop there.
@@ -82,6 +85,52 @@ def shown(value: object) -> str:
         return f"a whole number of {value.bit_length() if isinstance(value, int) else 'many'} bits"
     text = " ".join(text.split())  # a NumPy array's repr spans lines; a message is one
     return text if len(text) <= QUOTED_CHARS_MAX else f"{text[:QUOTED_CHARS_MAX]}..."
+
+
+@dataclass(frozen=True)
+class Plausible:
+    """The range ``[low, high]`` (in ``unit``) a physical input may take: generous, but physical.
+
+    Where each range is defined a comment says why its bounds are what they are. A value outside is refused naming
+    the range, so that a typo (a clock of 1e308 Hz) is not computed into figures hundreds of digits long; the command
+    line's options check the same ranges (``cli.options.within``).
+    """
+
+    low: float
+    high: float
+    unit: str = ""
+
+    def __post_init__(self) -> None:
+        """Reject bounds that are not finite, positive and in order."""
+        if not (math.isfinite(self.low) and math.isfinite(self.high) and 0 <= self.low <= self.high):
+            raise ValueError(f"a plausible range needs 0 <= low <= high, both finite, got {self.low!r}, {self.high!r}")
+
+    def text(self) -> str:
+        """The range as a message names it: ``1e8 to 1e10 Hz``, ``1 to 4,096``."""
+        unit = f" {self.unit}" if self.unit else ""
+        return f"{_bound_text(self.low)} to {_bound_text(self.high)}{unit}"
+
+    def holds(self, value: float) -> bool:
+        """Whether ``value`` lies in the range, bounds included."""
+        return self.low <= value <= self.high
+
+
+def _bound_text(value: float) -> str:
+    """A bound as written: a count with its digits (``4,096``, ``1,048,576``), a rate as ``1e8`` or ``2.5e9``."""
+    if isinstance(value, int):
+        return f"{value:,}"
+    mantissa, exponent = f"{value:.15e}".split("e")
+    return f"{mantissa.rstrip('0').rstrip('.')}e{int(exponent)}"
+
+
+def require_plausible(name: str, value: Number, plausible: Plausible) -> Number:
+    """``value`` (a number already checked) when it lies in ``plausible``, else a `ValueError` naming the range."""
+    require_instance("plausible", plausible, Plausible)
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {shown(value)} ({type(value).__name__})")
+    if not plausible.holds(value):
+        raise ValueError(f"{name} must lie in the plausible range {plausible.text()}, got {shown(value)}")
+    return value
 
 
 class Choice(StrEnum):

@@ -31,7 +31,9 @@ from ascend_dsa.facts.kernel_config import (
     SHIPPED_KERNEL,
     KernelConfig,
     _with_checked_overrides,
+    require_heads,
     require_spec_config_model,
+    require_tokens,
 )
 from ascend_dsa.facts.kernel_rules import _check_kernel_rules
 from ascend_dsa.facts.kv_formats import KvFormat, Mode, kv_bytes_per_token
@@ -42,7 +44,6 @@ from ascend_dsa.models.memory_plans import _l0c_used_bytes, _l1_plan, _ub_plan
 from ascend_dsa.models.mte2 import _requests_per_block
 from ascend_dsa.models.roofline import REPORT_TOPK, _cube_cycles, _l2_cycles
 from ascend_dsa.validate import (
-    LARGEST_EXACT_WHOLE,
     Choice,
     finite_result,
     require_bool,
@@ -133,10 +134,10 @@ class DesignPoint:
     index_block_size: int = SHIPPED_KERNEL.index_block_size
 
     def __post_init__(self) -> None:
-        """Reject values that are not positive integers, and VECTOR Cores other than 1 or 2."""
-        for name in ("heads_per_core", "topk", "b_topk", "index_block_size"):
-            value = require_int(name, getattr(self, name), minimum=1, maximum=LARGEST_EXACT_WHOLE)
-            object.__setattr__(self, name, value)
+        """Reject heads and tokens outside their plausible ranges, and VECTOR Cores other than 1 or 2."""
+        object.__setattr__(self, "heads_per_core", require_heads("heads_per_core", self.heads_per_core))
+        for name in ("topk", "b_topk", "index_block_size"):
+            object.__setattr__(self, name, require_tokens(name, getattr(self, name)))
         vector_cores = require_int("vector_cores", self.vector_cores)
         if vector_cores not in (1, 2):
             raise ValueError(f"vector_cores must be 1 or 2 (VECTOR Cores per CUBE Core), got {vector_cores}")
@@ -304,10 +305,10 @@ def smallest_compute_bound_heads(
     spec = require_instance("spec", spec, AscendSpec)
     model = require_instance("model", model, ModelShape)
     token_bytes = kv_bytes_per_token(KvCache(kv_cache).main_cache, model)
-    candidates = tuple(require_int("candidates", c, minimum=1, maximum=LARGEST_EXACT_WHOLE) for c in candidates)
+    candidates = tuple(require_heads("candidates", c) for c in candidates)
     if not candidates:
         return None
-    topk = require_int("topk", topk, minimum=1, maximum=LARGEST_EXACT_WHOLE)
+    topk = require_tokens("topk", topk)
     for heads in sorted(candidates):
         if _l2_cycles(spec, heads, topk, model, token_bytes) <= _cube_cycles(spec, heads, topk, model):
             return heads
