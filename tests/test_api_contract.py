@@ -12,6 +12,7 @@ import importlib
 import inspect
 import math
 import os
+import re
 import resource
 import signal
 import tracemalloc
@@ -26,14 +27,23 @@ from hypothesis import strategies as st
 
 import ascend_dsa
 from ascend_dsa.errors import AscendDsaError
-from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
-from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.facts.hardware import (
+    ASCEND_950,
+    BANDWIDTH_BYTES_PER_S_RANGE,
+    CLOCK_HZ_RANGE,
+    CORES_RANGE,
+    DATAPATH_BYTES_PER_CYCLE_RANGE,
+    MATRIX_FMA_PER_CYCLE_RANGE,
+    AscendSpec,
+)
+from ascend_dsa.facts.kernel_config import HEADS_RANGE, SHIPPED_KERNEL, TOKENS_RANGE, KernelConfig
 from ascend_dsa.facts.kv_formats import KvFormat, Mode
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.models.design_point import SHIPPED_DESIGN, DesignPoint, KvCache
 from ascend_dsa.models.design_sweep import DesignGrid
 from ascend_dsa.models.memory_plans import SHIPPED_L1_LAYOUT
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
+from ascend_dsa.validate import QUOTED_CHARS_MAX
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -62,19 +72,23 @@ ANYTHING_WRONG = (None, "x", object(), [], b"1")
 WHOLE = (1, 2, 3, 16, 32, 64, 512, 640, np.int64(32), 2**53, 0, -1, True, 1.5, NAN, INF, "3", HUGE)
 REAL = (4.1e14, 1.0, 0.5, 1e308, 5e-324, np.float64(2.0), 7, 0.0, -1.0, NAN, INF, -INF, True, "1", HUGE)
 FLAG = (True, False, "no", 0, 1, np.True_)
+# The extremes are the plausible ranges' edges (issue 31: a value past them is refused where it enters).
 SPECS = (
     ASCEND_950,
     ASCEND_950.with_overrides(ai_cores=1, l1_banks=3),
-    ASCEND_950.with_overrides(clock_hz=5e-324),
-    ASCEND_950.with_overrides(l2_bandwidth_bytes_per_s=5e-324, cube_fma_per_cycle=2**53),
-    ASCEND_950.with_overrides(fixpipe_bytes_per_cycle_1c1v=2**53, l1_bytes=3),
+    ASCEND_950.with_overrides(clock_hz=CLOCK_HZ_RANGE.low, ai_cores=CORES_RANGE.high),
+    ASCEND_950.with_overrides(
+        l2_bandwidth_bytes_per_s=BANDWIDTH_BYTES_PER_S_RANGE.low, cube_fma_per_cycle=MATRIX_FMA_PER_CYCLE_RANGE.high
+    ),
+    ASCEND_950.with_overrides(fixpipe_bytes_per_cycle_1c1v=DATAPATH_BYTES_PER_CYCLE_RANGE.high, l1_bytes=3),
     ASCEND_950.with_overrides(l1_bytes=1, l1_banks=2, cube_fma_per_cycle=2**20),
+    ASCEND_950.with_overrides(clock_hz=CLOCK_HZ_RANGE.high, l2_bandwidth_bytes_per_s=BANDWIDTH_BYTES_PER_S_RANGE.high),
 )
 CONFIGS = (
     SHIPPED_KERNEL,
     SHIPPED_KERNEL.with_overrides(b_topk=1),
     SHIPPED_KERNEL.with_overrides(b_topk=96, vector_cores_per_cube=1),
-    SHIPPED_KERNEL.with_overrides(b_topk=2**53, heads_per_core=2**53),
+    SHIPPED_KERNEL.with_overrides(b_topk=TOKENS_RANGE.high, heads_per_core=HEADS_RANGE.high),
     SHIPPED_KERNEL.with_overrides(index_block_size=1, fractal_cols=3),
 )
 INDICES = (
@@ -103,8 +117,8 @@ POOLS: dict[str, tuple[Any, ...]] = {
     "mode": (Mode.PREFILL, Mode.DECODE, "decode", "train", 3),
     "main_cache": (None, KvFormat.FP8, KvFormat.BF16, "fp4", "x", 1),
     "kv_cache": (KvCache.BF16, KvCache.FP8, "fp8", "x", 1),
-    "point": (SHIPPED_DESIGN, DesignPoint(b_topk=96), DesignPoint(heads_per_core=2**53, topk=2**53)),
-    "grid": (DesignGrid(), DesignGrid(heads=(16, 2**20), topk=(1, 2**20), b_topk=(32, 96, 2**20))),
+    "point": (SHIPPED_DESIGN, DesignPoint(b_topk=96), DesignPoint(heads_per_core=HEADS_RANGE.high, topk=2**20)),
+    "grid": (DesignGrid(), DesignGrid(heads=(16, HEADS_RANGE.high), topk=(1, 2**20), b_topk=(32, 96, 2**20))),
     "indices": INDICES,
     "block_indices": INDICES,
     "tile": TILES,
@@ -582,3 +596,126 @@ def test_roundtrip_bound_works_a_chunk_at_a_time() -> None:
     """20,000 x 512 float32 (39 MiB): the bound's peak stays near its result, not 13x the input as before."""
     values = np.random.default_rng(3).standard_normal((20_000, 512), dtype=np.float32)
     assert _peak_bytes(lambda: ascend_dsa.roundtrip_error_bound(values, "fp8")) < 4 * values.nbytes + 128 * 2**20
+
+
+# --- Issue 31 (17): NumPy integers are whole numbers like any other ----------------------------------------------
+
+
+def _numpy_int(value: int) -> object:
+    """``value`` as the narrowest NumPy signed integer that holds it (``np.int8(5)``), or as given when none does."""
+    for dtype in (np.int8, np.int16, np.int32, np.int64):
+        bounds = np.iinfo(dtype)
+        if bounds.min <= value <= bounds.max:
+            return dtype(value)
+    return value
+
+
+def _as_numpy_ints(value: object) -> object:
+    """A Python ``int`` (or a tuple of them) as NumPy integers; anything else as it is."""
+    if type(value) is int:
+        return _numpy_int(value)
+    if type(value) is tuple and value and all(type(item) is int for item in value):
+        return tuple(_numpy_int(item) for item in value)
+    return value
+
+
+#: A NumPy integer in a repr (``np.int8(5)``): a record that keeps an argument as given shows it so.
+_NUMPY_INT_REPR = re.compile(r"np\.u?int(?:8|16|32|64)\((-?[0-9]+)\)")
+
+
+def _outcome(target: Callable[..., Any], kwargs: dict[str, Any]) -> tuple[str, str]:
+    """What a call gives: ``("returns", repr of the result)`` or ``("raises", the error's class)``.
+
+    A NumPy integer kept as given (a record's field) reads as the number it holds: the values must agree, not how
+    a record echoes its arguments.
+    """
+    try:
+        result = target(**kwargs)
+    except (TypeError, ValueError) as error:
+        return "raises", type(error).__name__
+    return "returns", _NUMPY_INT_REPR.sub(r"\1", repr(result))
+
+
+def _whole_parameters(target: Callable[..., Any]) -> tuple[str, ...]:
+    """The parameters of ``target`` whose pool holds whole numbers."""
+    try:
+        parameters = inspect.signature(target).parameters
+    except ValueError:
+        return ()
+    return tuple(
+        name
+        for name, parameter in parameters.items()
+        if parameter.kind not in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD)
+        and any(type(v) is int for v in MORE_POOLS.get(name) or POOLS.get(name) or ())
+    )
+
+
+TAKES_WHOLE = tuple(name for name in ALL_NAMES if _whole_parameters(getattr(ascend_dsa, name)))
+
+
+@st.composite
+def whole_number_calls(draw: st.DrawFn, target: Callable[..., Any]) -> dict[str, Any]:
+    """Keyword arguments for ``target`` from the pools (parameters without one keep their default)."""
+    kwargs: dict[str, Any] = {}
+    for name, parameter in inspect.signature(target).parameters.items():
+        pool = MORE_POOLS.get(name) or POOLS.get(name)
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD) or not pool:
+            continue
+        kwargs[name] = draw(st.sampled_from(pool))
+    return kwargs
+
+
+@pytest.mark.parametrize("name", TAKES_WHOLE)
+def test_numpy_integers_give_what_python_integers_give(name: str) -> None:
+    """``l1_bank_of(np.int8(5), ASCEND_950)`` raised OverflowError: a NumPy integer is taken as the int it holds.
+
+    Each call is made twice, with Python integers and with the same values as the narrowest NumPy integers: both
+    return the same (computed in Python ints, so nothing wraps or overflows), or both raise the same error class.
+    """
+    target = getattr(ascend_dsa, name)
+
+    @settings(max_examples=15, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
+    @given(whole_number_calls(target))
+    def holds(kwargs: dict[str, Any]) -> None:
+        narrow = {key: _as_numpy_ints(value) for key, value in kwargs.items()}
+        if narrow == kwargs and all(type(a) is type(b) for a, b in zip(narrow.values(), kwargs.values(), strict=True)):
+            return
+        assert _outcome(target, narrow) == _outcome(target, kwargs), _shown(narrow)
+
+    holds()
+
+
+# --- Issue 31 (18): a long argument is echoed cut, as the command line cuts it ----------------------------------
+
+#: Arguments a caller might pass by mistake, each a megabyte or more when written out.
+LONG_ARGUMENTS = ("x" * 10**6, ["x" * 10**6], ("x" * 10**6,), [0] * 10**6)
+#: Longest error message a call may raise: the command line's longest error line.
+MESSAGE_CHARS_MAX = 20 * QUOTED_CHARS_MAX
+
+
+def _required_arguments(parameters: list[inspect.Parameter]) -> dict[str, Any]:
+    """A good value (the first of its pool) for each parameter without a default."""
+    return {
+        p.name: (MORE_POOLS.get(p.name) or POOLS.get(p.name) or (None,))[0] for p in parameters if p.default is p.empty
+    }
+
+
+@pytest.mark.parametrize("name", ALL_NAMES)
+def test_a_long_argument_is_echoed_cut(name: str) -> None:
+    """`published_figure("x" * 10**6)` raised a megabyte message: each argument, made long, gives one short line."""
+    target = getattr(ascend_dsa, name)
+    try:
+        signature = inspect.signature(target)
+    except ValueError:  # a built-in signature (our exceptions)
+        return
+    keyword = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    parameters = [p for p in signature.parameters.values() if p.kind in keyword]
+    for parameter in parameters:
+        for long in LONG_ARGUMENTS:
+            kwargs = {**_required_arguments(parameters), parameter.name: long}
+            try:
+                target(**kwargs)
+            except (TypeError, ValueError) as error:
+                message = str(error)
+                assert len(message) <= MESSAGE_CHARS_MAX, (parameter.name, type(long).__name__, message[:200])
+                assert "\n" not in message, (parameter.name, message[:200])

@@ -15,15 +15,30 @@ from ascend_dsa.validate import (
 )
 
 
-@pytest.mark.parametrize("value", [32, np.int64(32), np.uint8(32)])
+class _Index:
+    """An integer-like object that is not a ``numbers.Integral``: it has ``__index__`` only."""
+
+    def __index__(self) -> int:
+        return 32
+
+
+@pytest.mark.parametrize("value", [32, np.int64(32), np.uint8(32), np.int8(32), _Index()])
 def test_require_int_takes_any_integer_type(value: object) -> None:
-    """Python and NumPy integers are whole numbers, returned as int."""
+    """Python and NumPy integers, and anything ``operator.index`` takes, are whole numbers returned as int."""
     result = require_int("heads", value, minimum=1)
     assert result == 32
     assert type(result) is int
 
 
-@pytest.mark.parametrize("value", [True, 32.0, math.nan, math.inf, "32", None, np.float64(32)])
+def test_a_narrow_numpy_integer_is_computed_with_as_a_python_int() -> None:
+    """Issue 31 (17): ``np.int8(5)`` as an address was divided in int8 and raised OverflowError."""
+    from ascend_dsa import ASCEND_950, l1_bank_of  # noqa: PLC0415 - the model this validator's result feeds
+
+    assert l1_bank_of(np.int8(5), ASCEND_950) == 0
+    assert l1_bank_of(np.int32(300_000), ASCEND_950) == 1
+
+
+@pytest.mark.parametrize("value", [True, np.True_, 32.0, math.nan, math.inf, "32", None, np.float64(32)])
 def test_require_int_rejects_other_types_naming_the_argument(value: object) -> None:
     """A bool, a float (even a whole one), a string or None is a TypeError naming the argument."""
     with pytest.raises(TypeError, match="heads must be a whole number"):
@@ -107,3 +122,33 @@ def test_require_elements_takes_exactly_the_limit() -> None:
     assert require_elements("kv", exact, limit=4) is exact
     with pytest.raises(ValueError, match=r"^kv has 5 elements, more than the limit of 4 \(\(5,\)\)$"):
         require_elements("kv", np.zeros(5), limit=4)
+
+
+def test_shown_cuts_a_long_value_as_the_command_line_does() -> None:
+    """Issue 31 (18): a short value reads as ``repr`` writes it; a long one is cut, a string with its length."""
+    from ascend_dsa.cli.options import quoted  # noqa: PLC0415 - the command line's helper, now the same function
+    from ascend_dsa.validate import QUOTED_CHARS_MAX, shown  # noqa: PLC0415
+
+    assert quoted is __import__("ascend_dsa.validate", fromlist=["quoted"]).quoted
+    assert [shown(v) for v in (5, 1.5, "fp8", (0.01, 10.0), np.int64(3))] == [
+        "5",
+        "1.5",
+        "'fp8'",
+        "(0.01, 10.0)",
+        "np.int64(3)",
+    ]
+    assert shown("x" * 10**6) == f"{'x' * QUOTED_CHARS_MAX!r}... (1000000 characters)"
+    for value in (["x" * 10**6], [0] * 10**6, 10**400, 10**5000, np.ones((1000, 1000))):
+        text = shown(value)
+        assert len(text) <= QUOTED_CHARS_MAX + 3
+        assert "\n" not in text
+
+
+def test_a_failed_lookup_of_our_enums_is_cut() -> None:
+    """``Mode("x" * 10**6)`` said the whole megabyte; it now says what Python says, with the value cut."""
+    from ascend_dsa import Mode  # noqa: PLC0415
+
+    with pytest.raises(ValueError, match=r"^'train' is not a valid Mode$"):
+        Mode("train")
+    with pytest.raises(ValueError, match=r"^'x{80}'\.\.\. \(1000000 characters\) is not a valid Mode$"):
+        Mode("x" * 10**6)

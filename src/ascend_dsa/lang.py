@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final, Literal, get_args
 
+from ascend_dsa.validate import shown
+
 Lang = Literal["zh", "en"]
 
 
@@ -20,7 +22,7 @@ def check_lang(lang: str) -> Lang:
     for choice in choices:
         if lang == choice:
             return choice
-    raise ValueError(f"lang must be one of {', '.join(choices)}, got {lang!r}")
+    raise ValueError(f"lang must be one of {', '.join(choices)}, got {shown(lang)}")
 
 
 def pick(lang: Lang, zh: str, en: str) -> str:
@@ -38,7 +40,7 @@ class Text:
     def __post_init__(self) -> None:
         """Reject a text missing one of its languages."""
         if not self.zh.strip() or not self.en.strip():
-            raise ValueError(f"a text needs both languages, got zh={self.zh!r}, en={self.en!r}")
+            raise ValueError(f"a text needs both languages, got zh={shown(self.zh)}, en={shown(self.en)}")
 
     def in_(self, lang: Lang) -> str:
         """The text for the page's language."""
@@ -173,7 +175,7 @@ def term(name: str, lang: Lang) -> str:
     """The glossary's term ``name`` (``group:key``) in the page's language; raise naming it if it is not there."""
     text = GLOSSARY.get(name)
     if text is None:
-        raise ValueError(f"term must be a glossary name such as 'unit:cycles', got {name!r}")
+        raise ValueError(f"term must be a glossary name such as 'unit:cycles', got {shown(name)}")
     return text.in_(lang)
 
 

@@ -11,12 +11,18 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
+import operator
+import reprlib
 from collections.abc import Iterable, Sized
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Final, TypeVar
 
 from ascend_dsa.errors import OutOfRange, typed_items
 
 T = TypeVar("T")
+#: A number already checked: an ``int`` or a ``float``.
+Number = TypeVar("Number", int, float)
 
 #: The largest whole number a float64 holds exactly (IEEE 754 binary64: a 53-bit significand). Counts beyond it
 #: lose their last digits as soon as they meet a float (a clock rate, a bandwidth), so inputs stop there.
@@ -36,55 +42,163 @@ MAX_TABLE_ROWS: Final = 4096
 #: cache of 576 dims; the forwards gather the rows they use and never convert a whole cache.
 MAX_ARRAY_ELEMENTS: Final = 2**28
 
+#: Most characters of a value quoted back in an error message, the API's and the command line's: a longer one is cut
+#: and its length given, so that a megabyte argument makes a one-line error, not a megabyte one.
+QUOTED_CHARS_MAX: Final = 80
+
+
+def shorten(text: str) -> str:
+    """``text``, cut to ``QUOTED_CHARS_MAX`` characters with its full length when longer."""
+    if len(text) <= QUOTED_CHARS_MAX:
+        return text
+    return f"{text[:QUOTED_CHARS_MAX]}... ({len(text)} characters)"
+
+
+def quoted(text: str) -> str:
+    """``text`` as Python would quote it, cut to ``QUOTED_CHARS_MAX`` characters with its full length when longer."""
+    if len(text) <= QUOTED_CHARS_MAX:
+        return repr(text)
+    return f"{text[:QUOTED_CHARS_MAX]!r}... ({len(text)} characters)"
+
+
+def _short_repr() -> reprlib.Repr:
+    """A ``reprlib.Repr`` that shows a few items of a container and cuts long strings and numbers as it goes."""
+    short = reprlib.Repr()
+    short.maxstring = short.maxlong = short.maxother = QUOTED_CHARS_MAX
+    return short
+
+
+_SHORT_REPR: Final = _short_repr()
+
+
+def shown(value: object) -> str:
+    """``value`` as an error message echoes it: ``repr(value)`` when short, else cut (a string with its length).
+
+    A short value reads exactly as ``repr`` writes it; a long string is cut as [`quoted`][] cuts it, and a long
+    container shows its first items (``['x', 'x', ...]``), so a message stays one short line whatever was passed.
+    """
+    if isinstance(value, str):
+        return quoted(value)
+    try:
+        text = _SHORT_REPR.repr(value)
+    except ValueError:  # an int past Python's 4,300 digits for str(): it cannot be written out at all
+        return f"a whole number of {value.bit_length() if isinstance(value, int) else 'many'} bits"
+    text = " ".join(text.split())  # a NumPy array's repr spans lines; a message is one
+    return text if len(text) <= QUOTED_CHARS_MAX else f"{text[:QUOTED_CHARS_MAX]}..."
+
+
+@dataclass(frozen=True)
+class Plausible:
+    """The range ``[low, high]`` (in ``unit``) a physical input may take: generous, but physical.
+
+    Where each range is defined a comment says why its bounds are what they are. A value outside is refused naming
+    the range, so that a typo (a clock of 1e308 Hz) is not computed into figures hundreds of digits long; the command
+    line's options check the same ranges (``cli.options.within``).
+    """
+
+    low: float
+    high: float
+    unit: str = ""
+
+    def __post_init__(self) -> None:
+        """Reject bounds that are not finite, positive and in order."""
+        if not (math.isfinite(self.low) and math.isfinite(self.high) and 0 <= self.low <= self.high):
+            raise ValueError(f"a plausible range needs 0 <= low <= high, both finite, got {self.low!r}, {self.high!r}")
+
+    def text(self) -> str:
+        """The range as a message names it: ``1e8 to 1e10 Hz``, ``1 to 4,096``."""
+        unit = f" {self.unit}" if self.unit else ""
+        return f"{_bound_text(self.low)} to {_bound_text(self.high)}{unit}"
+
+    def holds(self, value: float) -> bool:
+        """Whether ``value`` lies in the range, bounds included."""
+        return self.low <= value <= self.high
+
+
+def _bound_text(value: float) -> str:
+    """A bound as written: a count with its digits (``4,096``, ``1,048,576``), a rate as ``1e8`` or ``2.5e9``."""
+    if isinstance(value, int):
+        return f"{value:,}"
+    mantissa, exponent = f"{value:.15e}".split("e")
+    return f"{mantissa.rstrip('0').rstrip('.')}e{int(exponent)}"
+
+
+def require_plausible(name: str, value: Number, plausible: Plausible) -> Number:
+    """``value`` (a number already checked) when it lies in ``plausible``, else a `ValueError` naming the range."""
+    require_instance("plausible", plausible, Plausible)
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {shown(value)} ({type(value).__name__})")
+    if not plausible.holds(value):
+        raise ValueError(f"{name} must lie in the plausible range {plausible.text()}, got {shown(value)}")
+    return value
+
+
+class Choice(StrEnum):
+    """A ``StrEnum`` whose failed lookup echoes the value cut by [`shown`][] (Python's repeats it whole).
+
+    ``Mode("train")`` still says ``'train' is not a valid Mode``, as Python does.
+    """
+
+    @classmethod
+    def _missing_(cls, value: object) -> None:
+        raise ValueError(f"{shown(value)} is not a valid {cls.__qualname__}")
+
 
 def require_int(name: str, value: object, *, minimum: int | None = None, maximum: int | None = None) -> int:
-    """``value`` as an ``int``: any whole-number type but ``bool``, within ``[minimum, maximum]`` when given."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be a whole number, got {value!r} ({type(value).__name__})")
-    number = int(value)
+    """``value`` as a Python ``int``: any integer-like value but a ``bool``, within ``[minimum, maximum]`` when given.
+
+    Integer-like is what ``operator.index`` takes (``np.int8(5)`` too); the caller computes with the ``int``
+    returned, never with ``value``, so that a NumPy integer cannot wrap or overflow in its narrow type.
+    """
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be a whole number, got {shown(value)} ({type(value).__name__})")
+    try:
+        number = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{name} must be a whole number, got {shown(value)} ({type(value).__name__})") from None
     if minimum is not None and number < minimum:
         wanted = {0: "a non-negative integer", 1: "a positive integer"}.get(minimum, f"at least {minimum}")
-        raise ValueError(f"{name} must be {wanted}, got {number}")
+        raise ValueError(f"{name} must be {wanted}, got {shown(number)}")
     if maximum is not None and number > maximum:
-        raise ValueError(f"{name} must be at most {maximum}, got {number}")
+        raise ValueError(f"{name} must be at most {maximum}, got {shown(number)}")
     return number
 
 
 def require_real(name: str, value: object, expected: str = "a real number") -> float:
     """``value`` as a ``float`` (infinities and NaN included): any real number type but ``bool``."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be {expected}, got {value!r} ({type(value).__name__})")
+        raise TypeError(f"{name} must be {expected}, got {shown(value)} ({type(value).__name__})")
     try:
         return float(value)
     except OverflowError:
-        raise ValueError(f"{name} must be {expected}, got one too large for a float ({value!r})") from None
+        raise ValueError(f"{name} must be {expected}, got one too large for a float ({shown(value)})") from None
 
 
 def require_finite(name: str, value: object, *, positive: bool = False, minimum: float | None = None) -> float:
     """``value`` as a finite ``float``, above zero when ``positive`` and at least ``minimum`` when given."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {value!r} ({type(value).__name__})")
+        raise TypeError(f"{name} must be a real number, got {shown(value)} ({type(value).__name__})")
     number = require_real(name, value, "a finite number")
     if not math.isfinite(number):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
+        raise ValueError(f"{name} must be a finite number, got {shown(value)}")
     if positive and number <= 0:
-        raise ValueError(f"{name} must be positive, got {value!r}")
+        raise ValueError(f"{name} must be positive, got {shown(value)}")
     if minimum is not None and number < require_finite("minimum", minimum):
-        raise ValueError(f"{name} must be at least {minimum:g}, got {value!r}")
+        raise ValueError(f"{name} must be at least {minimum:g}, got {shown(value)}")
     return number
 
 
 def require_bool(name: str, value: object) -> bool:
     """``value`` itself when it is ``True`` or ``False``; anything else (``"no"``, ``0``) is a `TypeError`."""
     if not isinstance(value, bool):
-        raise TypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
+        raise TypeError(f"{name} must be True or False, got {shown(value)} ({type(value).__name__})")
     return value
 
 
 def require_instance(name: str, value: object, kind: type[T]) -> T:
     """``value`` when it is a ``kind``, else a `TypeError` naming the argument and the class expected."""
     if not isinstance(value, kind):
-        raise TypeError(f"{name} must be a {kind.__name__}, got {value!r} ({type(value).__name__})")
+        raise TypeError(f"{name} must be a {kind.__name__}, got {shown(value)} ({type(value).__name__})")
     return value
 
 
@@ -103,7 +217,7 @@ def require_within(name: str, asked: int, limit: int, what: str) -> int:
 def require_iterable(name: str, value: object) -> Iterable[Any]:
     """``value`` when it is an iterable that is not a string, else a `TypeError` naming the argument and the value."""
     if isinstance(value, str | bytes) or not isinstance(value, Iterable):
-        raise TypeError(f"{name} must be an iterable of values, got {type(value).__name__} {value!r:.60}")
+        raise TypeError(f"{name} must be an iterable of values, got {type(value).__name__} {shown(value)}")
     return value
 
 

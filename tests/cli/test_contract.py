@@ -85,19 +85,27 @@ def _options(name: str) -> tuple[argparse.Action, ...]:
 
 
 def _valid(action: argparse.Action) -> st.SearchStrategy[str]:
-    """Text the option's type accepts: small and huge whole numbers, tiny and huge floats, distinct lists."""
+    """Text the option's type accepts: small and huge whole numbers, tiny and huge floats, distinct lists.
+
+    An option with a plausible range (``cli.options.Within``) gets values across that range, its edges included.
+    """
+    kind = getattr(action.type, "parse", action.type)
+    plausible = getattr(action.type, "plausible", None)
+    low, high = (1, LARGEST_EXACT_WHOLE) if plausible is None else (plausible.low, plausible.high)
     whole = st.one_of(
-        st.integers(min_value=1, max_value=256),
-        st.integers(min_value=1, max_value=53).map(lambda n: 2**n),
+        st.integers(min_value=int(low), max_value=min(256, int(high))),
+        st.integers(min_value=0, max_value=53).map(lambda n: 2**n).filter(lambda v: low <= v <= high),
+        st.sampled_from((int(low), int(high))),
     )
     if action.choices:
         return st.sampled_from([str(c) for c in action.choices])
-    if action.type is positive_int:
+    if kind is positive_int:
         return whole.map(str)
-    if action.type is positive_int_list:
+    if kind is positive_int_list:
         return st.lists(whole, min_size=1, max_size=4, unique=True).map(lambda xs: ",".join(map(str, xs)))
-    if action.type is positive_float:
-        return st.floats(min_value=5e-324, max_value=1e308).map(repr)
+    if kind is positive_float:
+        tiny, huge = (5e-324, 1e308) if plausible is None else (low, high)
+        return st.floats(min_value=tiny, max_value=huge).map(repr)
     if action.type is unit_fraction:
         return st.floats(min_value=0, max_value=1, exclude_max=True).map(repr)
     return st.text(max_size=8)
@@ -179,9 +187,9 @@ def test_top_level_keeps_the_contract(argv: list[str]) -> None:
         (["claims", "--fixpipe-rate", "16"], OUTSIDE_MODEL, "no B_TOPK lets MMA outlast FixPipe"),
         (["claims", "--cube-fma", "32768"], OUTSIDE_MODEL, "no B_TOPK lets MMA outlast FixPipe"),
         (["claims", "--b-topk", "1"], OUTSIDE_MODEL, "leaves no token"),
-        (["claims", "--clock", "1e-300"], USAGE, "--clock 1e-300"),
-        (["claims", "--l2-bandwidth", "1e-300"], USAGE, "--l2-bandwidth 1e-300"),
-        (["head-roofline", "--l2-bandwidth", "1e-300"], USAGE, "--l2-bandwidth 1e-300"),
+        (["claims", "--clock", "1e-300"], USAGE, "--clock: expected a clock in the plausible range 1e8 to 1e10 Hz"),
+        (["claims", "--l2-bandwidth", "1e-300"], USAGE, "--l2-bandwidth: expected a bandwidth in the plausible range"),
+        (["head-roofline", "--l2-bandwidth", "1e-300"], USAGE, "range 1e9 to 1e17 B/s, got '1e-300'"),
         (["head-roofline", "--heads", "1" + "0" * 399], USAGE, "--heads"),
         (["head-roofline", "--heads", "１６"], USAGE, "--heads"),
         (["head-roofline", "--cores", "١٢"], USAGE, "--cores"),

@@ -6,7 +6,8 @@ import argparse
 
 import pytest
 
-from ascend_dsa.cli.options import positive_int, unit_fraction
+from ascend_dsa.cli.options import Within, positive_float, positive_int, positive_int_list, unit_fraction
+from tests.cli.in_process import run_cli
 
 #: 2**53, the largest whole number a float holds exactly: 16 digits.
 LARGEST = 9007199254740992
@@ -39,3 +40,105 @@ def test_unit_fraction_refuses_one_and_below_zero(text: str) -> None:
     """One itself and anything below zero are refused, quoting the text."""
     with pytest.raises(argparse.ArgumentTypeError, match=rf"^expected a fraction in \[0, 1\), got '{text}'$"):
         unit_fraction(text)
+
+
+# --- Issue 31 (16): every physical option has a plausible range, checked as the API checks it --------------------
+
+
+def _numeric_options() -> list[tuple[str, argparse.Action]]:
+    """(command, option) for every option of every command whose value is a number or a list of numbers."""
+    from ascend_dsa import cli  # noqa: PLC0415
+
+    numeric = (positive_int, positive_float, positive_int_list, unit_fraction)
+    found = []
+    for module in cli.SUBCOMMANDS:
+        parser = argparse.ArgumentParser()
+        module.add_arguments(parser)
+        for action in parser._actions:  # noqa: SLF001 - argparse names its options only here
+            kind = getattr(action.type, "parse", action.type)
+            if action.option_strings and kind in numeric and not action.choices:
+                found.append((module.NAME, action))
+    return found
+
+
+NUMERIC_OPTIONS = _numeric_options()
+#: Numeric options without a physical range, each with the reason.
+NOT_PHYSICAL = {"--balanced-within": "a fraction of 1 (unit_fraction), not a physical quantity"}
+
+
+def _id(entry: tuple[str, argparse.Action]) -> str:
+    return f"{entry[0]} {entry[1].option_strings[0]}"
+
+
+@pytest.mark.parametrize("entry", NUMERIC_OPTIONS, ids=[_id(e) for e in NUMERIC_OPTIONS])
+def test_every_physical_option_has_a_plausible_range(entry: tuple[str, argparse.Action]) -> None:
+    """Each numeric option is a ``Within`` of a range, but the fractions listed with their reason."""
+    _, action = entry
+    if action.option_strings[0] in NOT_PHYSICAL:
+        return
+    assert isinstance(action.type, Within), _id(entry)
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [e for e in NUMERIC_OPTIONS if isinstance(e[1].type, Within)],
+    ids=[_id(e) for e in NUMERIC_OPTIONS if isinstance(e[1].type, Within)],
+)
+def test_a_value_past_the_range_exits_2_naming_the_range(entry: tuple[str, argparse.Action]) -> None:
+    """`--clock 1e308` exited 0 printing 300-digit numbers: past its range each option is bad usage naming it."""
+    command, action = entry
+    within: Within = action.type  # type: ignore[assignment]
+    high = within.plausible.high
+    too_large = str(int(high) + 1) if within.parse is not positive_float else f"{high * 10:g}"
+    argv = [command, action.option_strings[0], too_large]
+    if command == "ub-plan":
+        argv += ["--mode", "prefill"]
+    status, out, err = run_cli(argv)
+    assert (status, out) == (2, ""), (argv, err)
+    assert f"in the plausible range {within.plausible.text()}, got '{too_large}'" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["head-roofline", "--clock", "1e308"], "--clock: expected a clock in the plausible range 1e8 to 1e10 Hz"),
+        (["claims", "--clock", "1.7976931348623157e308"], "1e8 to 1e10 Hz, got '1.7976931348623157e308'"),
+        (["head-roofline", "--chip", "h800", "--clock", "1e5"], "1e8 to 1e10 Hz, got '1e5'"),
+        (["head-roofline", "--heads", "16,5000"], "1 to 4,096 heads, got '16,5000' (5000 is outside)"),
+    ],
+)
+def test_named_values_past_their_range(argv: list[str], words: str) -> None:
+    """The issue's clock, the largest float, a clock below any accelerator's, one list item past the heads' range."""
+    status, out, err = run_cli(argv)
+    assert (status, out) == (2, "")
+    assert words in err
+
+
+def test_the_edges_of_a_range_are_taken() -> None:
+    """A range holds its ends: the fastest plausible clock and the most heads are computed, exit 0."""
+    status, _, err = run_cli(["head-roofline", "--clock", "1e10", "--heads", "4096", "--topk", "512"])
+    assert status == 0, err
+
+
+def test_the_api_refuses_what_the_options_refuse() -> None:
+    """One range per quantity: the option's range is the one the API checks (facts, not the command line)."""
+    from ascend_dsa.facts.hardware import ASCEND_950, CLOCK_HZ_RANGE  # noqa: PLC0415
+    from ascend_dsa.facts.kernel_config import HEADS_RANGE, TOKENS_RANGE  # noqa: PLC0415
+    from ascend_dsa.models.roofline import KV_TOKEN_BYTES_RANGE, head_roofline  # noqa: PLC0415
+
+    ranges = {
+        action.option_strings[0]: action.type.plausible
+        for _, action in NUMERIC_OPTIONS
+        if isinstance(action.type, Within)
+    }
+    assert ranges["--clock"] is CLOCK_HZ_RANGE
+    assert ranges["--heads"] is HEADS_RANGE
+    assert ranges["--topk"] is TOKENS_RANGE
+    assert ranges["--kv-token-bytes"] is KV_TOKEN_BYTES_RANGE
+    with pytest.raises(ValueError, match=r"^heads must lie in the plausible range 1 to 4,096 heads, got 5000$"):
+        head_roofline(ASCEND_950, 5000, 512)
+    with pytest.raises(ValueError, match=r"^topk must lie in the plausible range 1 to 1,048,576 tokens, got 2097152$"):
+        head_roofline(ASCEND_950, 64, 2**21)
+    with pytest.raises(ValueError, match=r"^kv_bytes_per_token must lie in the plausible range 1 to 1,048,576 B"):
+        head_roofline(ASCEND_950, 64, 512, kv_bytes_per_token=2**21)

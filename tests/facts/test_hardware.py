@@ -3,7 +3,15 @@ import math
 import numpy as np
 import pytest
 
-from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, numeric_fields, peak_flops
+from ascend_dsa.facts.hardware import (
+    ASCEND_950,
+    CLOCK_HZ_RANGE,
+    FIELD_RANGES,
+    AscendSpec,
+    l2_bytes_per_cycle_per_core,
+    numeric_fields,
+    peak_flops,
+)
 from ascend_dsa.facts.provenance import Source, report_lines
 
 
@@ -91,10 +99,45 @@ def test_whole_number_fields_reject_floats(bad: object) -> None:
         ASCEND_950.with_overrides(ai_cores=bad)
 
 
-def test_tiny_clock_raises_out_of_range_not_zero_division() -> None:
-    """A clock of 1e-300 Hz makes L2 bytes per cycle infinite: OutOfRange (a ValueError), not inf or a crash."""
-    with pytest.raises(ValueError, match="L2 bytes per cycle per AI Core comes out as inf"):
-        l2_bytes_per_cycle_per_core(ASCEND_950.with_overrides(clock_hz=1e-300))
+@pytest.mark.parametrize("clock_hz", [1e-300, 1e308, 1.7976931348623157e308, 9.9e7, 1.01e10])
+def test_a_clock_outside_its_plausible_range_is_refused_naming_it(clock_hz: float) -> None:
+    """Issue 31 (16): 1e308 Hz gave figures 300 digits long (and 1e-300 Hz an infinite L2 share, refused only then).
+
+    A clock must lie from 100 MHz to 10 GHz (``CLOCK_HZ_RANGE``, which says why); the preset is refused where the
+    value enters, naming the value and the range.
+    """
+    with pytest.raises(ValueError, match=r"^clock_hz must lie in the plausible range 1e8 to 1e10 Hz, got "):
+        ASCEND_950.with_overrides(clock_hz=clock_hz)
+    assert l2_bytes_per_cycle_per_core(ASCEND_950.with_overrides(clock_hz=CLOCK_HZ_RANGE.high)) > 0
+
+
+def test_every_hardware_field_has_a_plausible_range_holding_the_presets() -> None:
+    """Each numeric field of AscendSpec and ChipSpec has a range, and the Ascend 950 and H800 presets lie inside."""
+    from ascend_dsa.facts.chip import CHIP_FIELD_RANGES, CHIP_FIELD_UNITS  # noqa: PLC0415
+    from ascend_dsa.facts.hopper import H800  # noqa: PLC0415
+
+    assert set(FIELD_RANGES) == set(numeric_fields())
+    assert set(CHIP_FIELD_RANGES) == set(CHIP_FIELD_UNITS)
+    for preset, ranges in ((ASCEND_950, FIELD_RANGES), (H800, CHIP_FIELD_RANGES)):
+        for name, plausible in ranges.items():
+            assert plausible.low < getattr(preset, name) < plausible.high, (preset.name, name)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [
+        ("l2_bandwidth_bytes_per_s", 1e308, "l2_bandwidth_bytes_per_s must lie in the plausible range 1e9 to 1e17 B/s"),
+        ("ai_cores", 2_000_000, "ai_cores must lie in the plausible range 1 to 1,000,000 cores, got 2000000"),
+        ("cube_fma_per_cycle", 2**21, "cube_fma_per_cycle must lie in the plausible range 1 to 1,048,576 FMA/cycle"),
+        ("fixpipe_bytes_per_cycle_1c1v", 2**17, "plausible range 1 to 65,536 B/cycle, got 131072"),
+        ("l1_bytes", 2**31, "l1_bytes must lie in the plausible range 1 to 1,073,741,824 B"),
+        ("l1_banks", 5000, "l1_banks must lie in the plausible range 1 to 4,096, got 5000"),
+    ],
+)
+def test_each_hardware_number_is_refused_outside_its_range(field: str, value: float, words: str) -> None:
+    """The other inputs of the hardware, as the clock: a ValueError naming the field, its range and the value."""
+    with pytest.raises(ValueError, match=words):
+        ASCEND_950.with_overrides(**{field: value})
 
 
 #: The report (zh) line each preset field cites, read off the report: 85 "4096 FMA per cycle per AICore, L2 5 TB/s",

@@ -1,8 +1,11 @@
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 
+from ascend_dsa.facts.chip import chip_peak_flops
+from ascend_dsa.facts.hopper import H800
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, config_fields
 
 
@@ -81,3 +84,30 @@ def test_each_constant_cites_the_config_h_line_that_defines_it() -> None:
     assert sources["rescale_threshold"].refs[0] == "config.h:43"
     assert sources["rescale_threshold"].refs[1].spans == ((57, 57),)
     assert sources["heads_per_core"].refs[0].spans == ((168, 168),)
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (
+            lambda: SHIPPED_KERNEL.with_overrides(heads_per_core=5000),
+            r"^heads_per_core must lie in .* 4,096 heads, got 5000$",
+        ),
+        (
+            lambda: SHIPPED_KERNEL.with_overrides(b_topk=2**21),
+            r"^b_topk must lie in the plausible range 1 to 1,048,576 tokens",
+        ),
+        (
+            lambda: SHIPPED_KERNEL.with_overrides(vector_cores_per_cube=5000),
+            r"^vector_cores_per_cube must lie in .* 4,096",
+        ),
+        (lambda: chip_peak_flops(H800, clock_hz=1e308), r"^clock_hz must lie in the plausible range 1e8 to 1e10 Hz"),
+        (lambda: H800.with_overrides(bandwidth_bytes_per_s=1e308), r"^bandwidth_bytes_per_s must lie in .* 1e17 B/s"),
+    ],
+)
+def test_values_are_refused_outside_their_plausible_ranges(call: Callable[[], object], words: str) -> None:
+    """Issue 31 (16): the kernel's heads and tokens, and a chip's numbers, have ranges (``HEADS_RANGE``,
+    ``TOKENS_RANGE``, ``facts.hardware``'s, each saying why) checked where they enter, as the command line checks them.
+    """
+    with pytest.raises(ValueError, match=words):
+        call()

@@ -5,6 +5,7 @@ from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.report_figures import (
     HEAD_ROOFLINE_PUBLISHED_TEXT,
     parse_head_roofline_row,
+    published_figure,
     published_head_roofline,
 )
 from ascend_dsa.models.roofline import head_roofline_sweep
@@ -60,3 +61,11 @@ def test_missing_rows_are_differences() -> None:
     differences = head_roofline_differences(head_roofline_sweep(ASCEND_950, heads=(64,)))
     assert len(differences) == 6
     assert all(d.ours is None for d in differences)
+
+
+def test_a_long_key_is_echoed_cut() -> None:
+    """Issue 31 (18): ``published_figure("x" * 10**6)`` raised a megabyte message; it is cut as the CLI cuts a value."""
+    with pytest.raises(
+        ValueError, match=r"^key must name a published figure, got 'x{80}'\.\.\. \(1000000 characters\)$"
+    ):
+        published_figure("x" * 10**6)

@@ -1,12 +1,14 @@
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 
 from ascend_dsa.errors import ForbiddenDesign
 from ascend_dsa.facts.hardware import ASCEND_950
-from ascend_dsa.models.design_point import LIMITS, evaluate
-from ascend_dsa.models.design_sweep import NONE, DesignGrid, sweep
+from ascend_dsa.facts.kernel_config import HEADS_RANGE, TOKENS_RANGE
+from ascend_dsa.models.design_point import LIMITS, DesignPoint, evaluate
+from ascend_dsa.models.design_sweep import LARGEST_GRID_VALUE, NONE, DesignGrid, sweep
 
 GRID = DesignGrid(
     heads=(8, 16, 32, 48, 64, 96, 128, 200),
@@ -100,3 +102,30 @@ def test_fixpipe_p_only_demand_is_not_rounded() -> None:
     demand = result.demand[LIMITS[2]]
     assert LIMITS[2].name == "FIXPIPE_P_ONLY"
     assert demand.ravel().tolist() == [16.5]
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (
+            lambda: DesignPoint(topk=2**53),
+            r"^topk must lie in the plausible range 1 to 1,048,576 tokens, got 9007199254740992$",
+        ),
+        (lambda: DesignPoint(heads_per_core=4097), r"^heads_per_core must lie in the plausible range 1 to 4,096 heads"),
+        (
+            lambda: DesignGrid(heads=(16, 2**20)),
+            r"^heads must lie in the plausible range 1 to 4,096 heads, got 1048576$",
+        ),
+        (lambda: DesignGrid(index_block_size=(2**21,)), r"^index_block_size must lie in the plausible range"),
+    ],
+)
+def test_a_point_and_a_grid_check_the_kernel_ranges(call: Callable[[], object], words: str) -> None:
+    """Issue 31 (16): a design point and a grid refuse heads and tokens as KernelConfig does (one range each)."""
+    with pytest.raises(ValueError, match=words):
+        call()
+
+
+def test_the_ranges_fit_a_design_sweep() -> None:
+    """The largest plausible heads and tokens stay within what a design sweep computes in int64 safely."""
+    assert max(HEADS_RANGE.high, TOKENS_RANGE.high) <= LARGEST_GRID_VALUE
+    assert DesignGrid(heads=(HEADS_RANGE.high,), topk=(TOKENS_RANGE.high,)).size == 1

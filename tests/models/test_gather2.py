@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pytest
@@ -10,7 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ascend_dsa import ASCEND_950, SHIPPED_KERNEL, FigureMismatch
-from ascend_dsa.models.gather2 import BF16_TOKEN_BYTES, check_gather2_fills_queue, gather2_copies, gather2_plan
+from ascend_dsa.models.gather2 import (
+    BF16_TOKEN_BYTES,
+    GATHER2_INDICES_MAX,
+    check_gather2_fills_queue,
+    gather2_copies,
+    gather2_plan,
+)
 
 
 @pytest.mark.parametrize(
@@ -106,6 +113,44 @@ def test_indices_are_never_truncated(indices: object, message: str) -> None:
     """Float, string or bool indices are a TypeError naming block_indices, never truncated to ints."""
     with pytest.raises(TypeError, match=message):
         gather2_plan(indices, 100)  # type: ignore[arg-type]
+
+
+class _Unread(Sequence[int]):
+    """A sequence of ``length`` indices none of which may be read: reading one fails the test."""
+
+    def __init__(self, length: int) -> None:
+        self.length = length
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __getitem__(self, index: object) -> int:  # type: ignore[override]
+        raise AssertionError(f"index {index!r} was read before the length was checked")
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: gather2_plan(_Unread(10**7), 100), r"^block_indices must hold B_TOPK = 64 indices, got 10000000$"),
+        (lambda: gather2_plan(np.broadcast_to(np.int64(0), (10**7,)), 100), r"got 10000000$"),
+        (
+            lambda: gather2_copies(_Unread(10**6), 100),
+            rf"^indices asks for 1,000,000 indices, more than the limit of {GATHER2_INDICES_MAX:,}$",
+        ),
+        (lambda: gather2_copies(np.broadcast_to(np.int64(0), (10**6,)), 100), "more than the limit of 65,536$"),
+    ],
+)
+def test_too_many_indices_are_refused_on_their_length(call: Callable[[], object], message: str) -> None:
+    """Issue 31 (18): 10^7 indices were converted (3.8 s) before gather2_plan refused their count, and gather2_copies
+    paired 10^6 for seconds; both now refuse on the length alone, without reading an index.
+    """
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_a_run_at_the_limit_is_paired() -> None:
+    """``GATHER2_INDICES_MAX`` indices are taken: the limit refuses only what is past it."""
+    assert len(gather2_copies(np.zeros(GATHER2_INDICES_MAX, np.int64), 1)) == GATHER2_INDICES_MAX // 2
 
 
 def test_numpy_integer_arguments_are_accepted() -> None:

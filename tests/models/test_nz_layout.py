@@ -80,6 +80,10 @@ def test_check_fails_when_padding_would_not_help() -> None:
         (lambda: nd_to_nz(np.zeros((4, 16)), pad_rows=-1), "pad_rows must be a non-negative integer, got -1"),
         (lambda: nz_to_nd(np.zeros((2, 4, 16)), 5), r"1 <= tokens = 5 <= rows, got shape \(2, 4, 16\)"),
         (lambda: nz_offset_bytes(4, 0, 4), r"token must lie in \[0, tokens = 4\)"),
+        # Issue 31 (18): a dim past the tile's d = 512 (report (zh) line 88) used to give an offset.
+        (lambda: nz_offset_bytes(3, 600, 64), r"dim in \[0, dims = 512\), got token 3, dim 600$"),
+        (lambda: nz_offset_bytes(3, 16, 64, dims=16), r"dim in \[0, dims = 16\), got token 3, dim 16$"),
+        (lambda: nz_offset_bytes(0, 0, 4, dims=20), r"^dims must be a multiple of the fractal's 16 columns, got 20$"),
         (lambda: nd2nz_store_slots(0, 1), "tokens must be a positive integer, got 0"),
     ],
 )

@@ -55,3 +55,18 @@ def test_gantt_is_deterministic_and_localised() -> None:
     assert zh == render_pipeline_gantt(lang="zh")
     assert "周期" in zh
     assert "cycles" in render_pipeline_gantt(lang="en")
+
+
+@pytest.mark.parametrize(
+    ("first_block", "last_block", "words"),
+    [
+        (1, 1, r"^last_block must be at least 3, got 1$"),  # an empty window: matplotlib raised RuntimeError
+        (5, 2, r"^last_block must be at least 7, got 2$"),  # a window drawn backwards
+        (0, 900, r"^last_block must be at most 31, got 900$"),
+        (-1, 4, r"^first_block must be a non-negative integer, got -1$"),
+    ],
+)
+def test_gantt_window_is_checked(first_block: int, last_block: int, words: str) -> None:
+    """The window must hold block first_block + 1 and lie in the simulated blocks: a ValueError naming the bound."""
+    with pytest.raises(ValueError, match=words):
+        render_pipeline_gantt(first_block=first_block, last_block=last_block)

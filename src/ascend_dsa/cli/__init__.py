@@ -4,7 +4,9 @@ Whatever is typed, the program ends with a documented status (`ExitStatus`)
 and at most one line on stderr, never a traceback: a bad option or value exits 2 naming the option, a what-if the
 model cannot represent exits 3 saying why, and a bug exits 70 naming the exception. The same holds around the
 command: stdout closed or full exits 74 saying so (also when stderr cannot take the line), a reader that went away
-exits 141, and Ctrl-C at any moment exits 130 with one line (``ascend_dsa/interrupt.py``).
+exits 141, and Ctrl-C at any moment exits 130 with one line (``ascend_dsa/interrupt.py``). A non-blocking stdout
+with a slow reader gets all the data (``streams.py``); with stderr closed, error lines are dropped, never put on
+stdout.
 
 Imports: every layer below (render, report, models, facts, the leaves); never site (tests/test_layers.py).
 """
@@ -27,8 +29,9 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from ascend_dsa.cli import claims, design_point, head_roofline, ub_plan
 from ascend_dsa.cli.exit_status import PROG as PROG
 from ascend_dsa.cli.exit_status import ExitStatus, epilog, fail, one_line, quiet, say
-from ascend_dsa.cli.options import shorten
+from ascend_dsa.cli.streams import whole_stdout
 from ascend_dsa.errors import OutOfRange
+from ascend_dsa.validate import shorten
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -127,9 +130,14 @@ class OneLineParser(argparse.ArgumentParser):
         self._negative_number_matcher = NEGATIVE_NUMBER
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
-        """Write ``message`` (help, version, usage) and let a failed write raise (argparse would ignore it)."""
-        if message:
-            (file or sys.stderr).write(message)
+        """Write ``message`` (help, version, usage) and let a failed write raise (argparse would ignore it).
+
+        An error for a closed stderr (``2>&-``: argparse passes ``sys.stderr``, which is then ``None``) is dropped;
+        the status still says it, and stdout gets data only.
+        """
+        stream = sys.stderr if file is None else file
+        if message and stream is not None:
+            stream.write(message)
 
     def error(self, message: str) -> NoReturn:
         """Print ``prog: error: message`` alone, without the usage block, and exit 2."""
@@ -177,10 +185,9 @@ def _escape_what_cannot_be_shown(args: argparse.Namespace) -> None:
         if isinstance(stream, io.TextIOWrapper) and not _stream_encodes(stream, "中文"):
             stream.reconfigure(errors="backslashreplace")
             if stream is sys.stdout and getattr(args, "lang", None) == "zh":
-                print(
+                say(
                     f"{PROG}: note: the output encoding {stream.encoding!r} has no Chinese characters; they are "
-                    "printed as \\u escapes (set PYTHONIOENCODING=utf-8 or use --lang en)",
-                    file=sys.stderr,
+                    "printed as \\u escapes (set PYTHONIOENCODING=utf-8 or use --lang en)"
                 )
 
 
@@ -238,7 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit status (see ``ascend-dsa --help``)."""
     seen = argparse.Namespace(command=None)
     try:
-        with interrupt.MainRunning():
+        with interrupt.MainRunning(), whole_stdout():
             return _parse_and_run(argv, seen)
     except BrokenPipeError:
         quiet(1)

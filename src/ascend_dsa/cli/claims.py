@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING
 
-from ascend_dsa.cli.exit_status import ExitStatus, fail
+from ascend_dsa.cli.exit_status import ExitStatus, fail, say
 from ascend_dsa.cli.head_roofline import check_shown_cycles
-from ascend_dsa.cli.options import HARDWARE_OVERRIDES, add_hardware_options, given, hardware_of, positive_int
-from ascend_dsa.facts.hardware import ASCEND_950
-from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.cli.options import (
+    HARDWARE_OVERRIDES,
+    Within,
+    add_hardware_options,
+    given,
+    hardware_of,
+    positive_int,
+)
+from ascend_dsa.facts.hardware import ASCEND_950, DATAPATH_BYTES_PER_CYCLE_RANGE
+from ascend_dsa.facts.kernel_config import HEADS_RANGE, SHIPPED_KERNEL, TOKENS_RANGE
 from ascend_dsa.lang import Lang
 from ascend_dsa.models.roofline import head_roofline_sweep
 from ascend_dsa.render.claims import line_cell, ours_cell, rule_text, statement_text
@@ -60,12 +66,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_hardware_options(parser)
     parser.add_argument(
         "--fixpipe-rate",
-        type=positive_int,
+        type=Within(positive_int, DATAPATH_BYTES_PER_CYCLE_RANGE, "a FixPipe rate"),
         help=f"FixPipe B/cycle under 1C1V (preset {ASCEND_950.fixpipe_bytes_per_cycle_1c1v})",
     )
-    parser.add_argument("--b-topk", type=positive_int, help=f"KV tokens per block (shipped {SHIPPED_KERNEL.b_topk})")
     parser.add_argument(
-        "--heads-per-core", type=positive_int, help=f"q heads per AI Core (shipped {SHIPPED_KERNEL.heads_per_core})"
+        "--b-topk",
+        type=Within(positive_int, TOKENS_RANGE, "a number of KV tokens"),
+        help=f"KV tokens per block (shipped {SHIPPED_KERNEL.b_topk})",
+    )
+    parser.add_argument(
+        "--heads-per-core",
+        type=Within(positive_int, HEADS_RANGE, "q heads per AI Core"),
+        help=f"q heads per AI Core (shipped {SHIPPED_KERNEL.heads_per_core})",
     )
 
 
@@ -85,9 +97,9 @@ def run(args: argparse.Namespace) -> int:
     if args.source in ("hopper", "all"):
         failing += _hopper_ledger(args.lang)
     if failing:
-        print(f"{len(failing)} claim(s) or disagreement(s) differ:", file=sys.stderr)
+        say(f"{len(failing)} claim(s) or disagreement(s) differ:")
         for line in failing:
-            print(f"  {line}", file=sys.stderr)
+            say(f"  {line}")
         return 1
     return 0
 

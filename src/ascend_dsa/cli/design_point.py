@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ascend_dsa.cli.exit_status import ExitStatus, fail
-from ascend_dsa.cli.options import add_hardware_options, add_instantiation_options, hardware_of, positive_int
+from ascend_dsa.cli.options import Within, add_hardware_options, add_instantiation_options, hardware_of, positive_int
 from ascend_dsa.errors import ForbiddenDesign
+from ascend_dsa.facts.kernel_config import TOKENS_RANGE
 from ascend_dsa.models.design_point import SHIPPED_DESIGN, DesignPoint, KvCache, evaluate
 from ascend_dsa.render.design_space import design_limits_text
 
@@ -32,7 +33,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the point's options (defaults: the report's design point) and the hardware overrides."""
     point = SHIPPED_DESIGN
     parser.add_argument("--lang", choices=("zh", "en"), default="en", help="language of the output (default en)")
-    parser.add_argument("--topk", type=positive_int, default=point.topk, help="topk (default %(default)s)")
+    parser.add_argument(
+        "--topk",
+        type=Within(positive_int, TOKENS_RANGE, "a number of KV tokens"),
+        default=point.topk,
+        help="topk (default %(default)s)",
+    )
     parser.add_argument(
         "--kv-cache",
         choices=[c.value for c in KvCache],

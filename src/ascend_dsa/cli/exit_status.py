@@ -13,8 +13,8 @@ import sys
 import textwrap
 from enum import IntEnum
 
-from ascend_dsa.cli.options import QUOTED_CHARS_MAX
 from ascend_dsa.interrupt import INTERRUPTED_STATUS
+from ascend_dsa.validate import QUOTED_CHARS_MAX
 
 #: The program's name, which begins every error line.
 PROG = "ascend-dsa"
@@ -79,9 +79,16 @@ def one_line(text: str) -> str:
 
 
 def say(line: str) -> None:
-    """Print ``line`` on stderr; if stderr is closed or full, drop it (the status still says what happened)."""
+    """Print ``line`` on stderr; if stderr is closed or full, drop it (the status still says what happened).
+
+    Never on stdout, which holds data only: started with stderr closed (``2>&-``), Python's ``sys.stderr`` is
+    ``None``, and ``print(file=None)`` would print to stdout.
+    """
+    stream = sys.stderr
+    if stream is None:
+        return
     try:
-        print(line, file=sys.stderr, flush=True)
+        print(line, file=stream, flush=True)
     except (OSError, ValueError, AttributeError):
         quiet(2)
 

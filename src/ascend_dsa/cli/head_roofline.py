@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Final
 
-from ascend_dsa.cli.exit_status import ExitStatus, fail
+from ascend_dsa.cli.exit_status import ExitStatus, fail, say
 from ascend_dsa.cli.options import (
     LIST_ITEMS_MAX,
+    Within,
     add_hardware_options,
     chip_of,
     hardware_of,
@@ -19,10 +19,11 @@ from ascend_dsa.errors import OutOfRange
 from ascend_dsa.facts.chips import CHIPS
 from ascend_dsa.facts.hardware import AscendSpec
 from ascend_dsa.facts.hopper import MLA_V32
+from ascend_dsa.facts.kernel_config import HEADS_RANGE, TOKENS_RANGE
 from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.facts.report_figures import HEAD_ROOFLINE_CITATION
 from ascend_dsa.models.hopper import fp8_token_bytes
-from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK, head_roofline_sweep
+from ascend_dsa.models.roofline import KV_TOKEN_BYTES_RANGE, REPORT_HEADS, REPORT_TOPK, head_roofline_sweep
 from ascend_dsa.render.roofline import seed_row, verdict_line
 from ascend_dsa.report.checks import head_roofline_differences
 
@@ -61,13 +62,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the options: grid, hardware overrides, the report check."""
     parser.add_argument(
         "--heads",
-        type=positive_int_list,
+        type=Within(positive_int_list, HEADS_RANGE, "q heads per AI Core"),
         default=REPORT_HEADS,
         help=f"q heads per AI Core, e.g. {_listed(REPORT_HEADS)} (at most {LIST_ITEMS_MAX} values)",
     )
     parser.add_argument(
         "--topk",
-        type=positive_int_list,
+        type=Within(positive_int_list, TOKENS_RANGE, "topk values"),
         default=REPORT_TOPK,
         help=f"topk values, e.g. {_listed(REPORT_TOPK)} (at most {LIST_ITEMS_MAX} values, and {GRID_POINTS_MAX} pairs "
         "with --heads)",
@@ -80,7 +81,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--kv-token-bytes",
-        type=positive_int,
+        type=Within(positive_int, KV_TOKEN_BYTES_RANGE, "a KV token's bytes"),
         help=(
             "bytes of one KV token (default d_qk bf16 values: "
             + ", ".join(f"{m.d_qk * m.element_bytes} on {chip}" for chip, m in _MODELS.items())
@@ -152,9 +153,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     differences = head_roofline_differences(points)
     if differences:
-        print(f"\nMISMATCH with {HEAD_ROOFLINE_CITATION.full}:", file=sys.stderr)
+        say(f"\nMISMATCH with {HEAD_ROOFLINE_CITATION.full}:")
         for difference in differences:
-            print(f"  {difference.describe()}", file=sys.stderr)
+            say(f"  {difference.describe()}")
         return 1
     print(f"\nOK: every row equals {HEAD_ROOFLINE_CITATION.full}")
     return 0

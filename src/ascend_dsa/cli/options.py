@@ -13,35 +13,30 @@ from __future__ import annotations
 import argparse
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 from ascend_dsa.facts.chip import ChipSpec
-from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
+from ascend_dsa.facts.hardware import (
+    ASCEND_950,
+    BANDWIDTH_BYTES_PER_S_RANGE,
+    CLOCK_HZ_RANGE,
+    CORES_RANGE,
+    MATRIX_FMA_PER_CYCLE_RANGE,
+    AscendSpec,
+)
 from ascend_dsa.facts.hopper import H800
-from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.validate import LARGEST_EXACT_WHOLE
+from ascend_dsa.facts.kernel_config import HEADS_RANGE, SHIPPED_KERNEL, TOKENS_RANGE
+from ascend_dsa.validate import LARGEST_EXACT_WHOLE, Plausible, quoted, shown
+
+# A value is cut as the API cuts it (validate.quoted): one rule for both, the limit named here too for the commands.
+from ascend_dsa.validate import QUOTED_CHARS_MAX as QUOTED_CHARS_MAX  # noqa: PLC0414 - re-exported
 
 #: Most values one comma-separated list option takes (every item is one row of work, or a grid axis).
 LIST_ITEMS_MAX = 256
-#: Most characters of a value quoted back in an error message; a longer one is cut and its length given.
-QUOTED_CHARS_MAX = 80
 
 _WHOLE = re.compile(r"[0-9]+", re.ASCII)
 _DECIMAL = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
-
-
-def shorten(text: str) -> str:
-    """``text``, cut to ``QUOTED_CHARS_MAX`` characters with its full length when longer."""
-    if len(text) <= QUOTED_CHARS_MAX:
-        return text
-    return f"{text[:QUOTED_CHARS_MAX]}... ({len(text)} characters)"
-
-
-def quoted(text: str) -> str:
-    """``text`` as Python would quote it, cut to ``QUOTED_CHARS_MAX`` characters with its full length when longer."""
-    if len(text) <= QUOTED_CHARS_MAX:
-        return repr(text)
-    return f"{text[:QUOTED_CHARS_MAX]!r}... ({len(text)} characters)"
 
 
 def positive_int(text: str) -> int:
@@ -105,6 +100,33 @@ def unit_fraction(text: str) -> float:
     return value
 
 
+class Within:
+    """An option's type: the text parsed, then refused outside a plausible range, the one the API checks too.
+
+    ``parse`` reads the text (``positive_int``, ``positive_float``, ``positive_int_list``); a value outside
+    ``plausible`` is an error naming the range, ``what`` naming the quantity ("expected a clock in the plausible
+    range 1e8 to 1e10 Hz").
+    """
+
+    def __init__(self, parse: Callable[[str], Any], plausible: Plausible, what: str) -> None:
+        """Parse with ``parse``; check against ``plausible``; say ``what`` in the message."""
+        self.parse = parse
+        self.plausible = plausible
+        self.what = what
+
+    def __call__(self, text: str) -> Any:  # noqa: ANN401 - what ``parse`` returns: a number or a tuple of them
+        """The parsed value, or an ``ArgumentTypeError`` naming the plausible range."""
+        value = self.parse(text)
+        values = value if isinstance(value, tuple) else (value,)
+        for item in values:
+            if not self.plausible.holds(item):
+                outside = "" if len(values) == 1 else f" ({shown(item)} is outside)"
+                raise argparse.ArgumentTypeError(
+                    f"expected {self.what} in the plausible range {self.plausible.text()}, got {quoted(text)}{outside}"
+                )
+        return value
+
+
 #: Option destination -> hardware field it overrides (``--l2-bandwidth``, ``--cores``, ``--clock``, ``--cube-fma``).
 HARDWARE_OVERRIDES = {
     "l2_bandwidth": "l2_bandwidth_bytes_per_s",
@@ -144,18 +166,22 @@ def add_hardware_options(parser: argparse.ArgumentParser, *, h800: bool = False)
     spec = ASCEND_950
     parser.add_argument(
         "--l2-bandwidth",
-        type=positive_float,
+        type=Within(positive_float, BANDWIDTH_BYTES_PER_S_RANGE, "a bandwidth"),
         help=f"total L2 bandwidth in B/s (preset {preset_text(spec.l2_bandwidth_bytes_per_s)}{extra['l2']})",
     )
     parser.add_argument(
-        "--cores", type=positive_int, help=f"AI Cores sharing the L2 (preset {spec.ai_cores}{extra['cores']})"
+        "--cores",
+        type=Within(positive_int, CORES_RANGE, "a number of cores"),
+        help=f"AI Cores sharing the L2 (preset {spec.ai_cores}{extra['cores']})",
     )
     parser.add_argument(
-        "--clock", type=positive_float, help=f"clock in Hz (preset {preset_text(spec.clock_hz)}{extra['clock']})"
+        "--clock",
+        type=Within(positive_float, CLOCK_HZ_RANGE, "a clock"),
+        help=f"clock in Hz (preset {preset_text(spec.clock_hz)}{extra['clock']})",
     )
     parser.add_argument(
         "--cube-fma",
-        type=positive_int,
+        type=Within(positive_int, MATRIX_FMA_PER_CYCLE_RANGE, "a matrix rate"),
         help=f"CUBE FMA per cycle per AI Core (preset {spec.cube_fma_per_cycle}{extra['fma']})",
     )
 
@@ -182,11 +208,14 @@ def chip_of(args: argparse.Namespace, preset: ChipSpec) -> ChipSpec:
 def add_instantiation_options(parser: argparse.ArgumentParser) -> None:
     """Register a kernel instantiation's B_TOPK, INDEX_BLOCK_SIZE, VECTOR Cores and heads (defaults: shipped)."""
     parser.add_argument(
-        "--b-topk", type=positive_int, default=SHIPPED_KERNEL.b_topk, help="KV tokens per block (shipped: %(default)s)"
+        "--b-topk",
+        type=Within(positive_int, TOKENS_RANGE, "a number of KV tokens"),
+        default=SHIPPED_KERNEL.b_topk,
+        help="KV tokens per block (shipped: %(default)s)",
     )
     parser.add_argument(
         "--index-block-size",
-        type=positive_int,
+        type=Within(positive_int, TOKENS_RANGE, "a number of indices"),
         default=SHIPPED_KERNEL.index_block_size,
         help="indices read per index group (shipped: %(default)s)",
     )
@@ -199,7 +228,7 @@ def add_instantiation_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--heads",
-        type=positive_int,
+        type=Within(positive_int, HEADS_RANGE, "q heads per AI Core"),
         default=SHIPPED_KERNEL.heads_per_core,
         help="q heads per AI Core (shipped: %(default)s)",
     )

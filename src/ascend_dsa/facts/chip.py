@@ -14,10 +14,19 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeAlias
 
-from ascend_dsa.facts.hardware import AscendSpec, _check_preset_numbers, _l2_bytes_per_cycle_per_core
+from ascend_dsa.facts.hardware import (
+    BANDWIDTH_BYTES_PER_S_RANGE,
+    BUFFER_BYTES_RANGE,
+    CLOCK_HZ_RANGE,
+    CORES_RANGE,
+    MATRIX_FMA_PER_CYCLE_RANGE,
+    AscendSpec,
+    _check_preset_numbers,
+    _l2_bytes_per_cycle_per_core,
+)
 from ascend_dsa.facts.provenance import Source, overridden_preset
 from ascend_dsa.lang import Text
-from ascend_dsa.validate import finite_result, require_finite, require_instance
+from ascend_dsa.validate import Plausible, finite_result, require_finite, require_instance, require_plausible
 
 #: The numeric fields of a ChipSpec, each with its unit (tables and error messages).
 CHIP_FIELD_UNITS: Mapping[str, str] = MappingProxyType(
@@ -28,6 +37,20 @@ CHIP_FIELD_UNITS: Mapping[str, str] = MappingProxyType(
         "bandwidth_bytes_per_s": "B/s",
         "accumulator_bytes_per_core": "B",
         "staging_bytes_per_core": "B",
+    }
+)
+#: The plausible range of each numeric field of a ChipSpec: the hardware's ranges (``facts.hardware``), the matrix
+#: rate counted in FLOP (two per multiply-add), the accumulator and the staging buffer as on-chip buffers.
+CHIP_FIELD_RANGES: Mapping[str, Plausible] = MappingProxyType(
+    {
+        "clock_hz": CLOCK_HZ_RANGE,
+        "matrix_flop_per_cycle_per_core": Plausible(
+            2 * MATRIX_FMA_PER_CYCLE_RANGE.low, 2 * MATRIX_FMA_PER_CYCLE_RANGE.high, "FLOP/cycle"
+        ),
+        "cores": CORES_RANGE,
+        "bandwidth_bytes_per_s": BANDWIDTH_BYTES_PER_S_RANGE,
+        "accumulator_bytes_per_core": BUFFER_BYTES_RANGE,
+        "staging_bytes_per_core": BUFFER_BYTES_RANGE,
     }
 )
 #: The fields of a ChipSpec that count things (the others are rates).
@@ -65,7 +88,7 @@ class ChipSpec:
         require_instance("name", self.name, str)
         for name in ("bandwidth", "accumulator", "staging"):
             require_instance(name, getattr(self, name), Text)
-        _check_preset_numbers(self, CHIP_FIELD_UNITS, _WHOLE_NUMBER_FIELDS, "chip")
+        _check_preset_numbers(self, CHIP_FIELD_UNITS, _WHOLE_NUMBER_FIELDS, "chip", CHIP_FIELD_RANGES)
         if self.matrix_flop_per_cycle_per_core % 2:
             raise ValueError(
                 "matrix_flop_per_cycle_per_core must be even (two FLOP per multiply-add), "
@@ -147,7 +170,10 @@ def _bandwidth_bytes_per_cycle_per_core(spec: AnyChip) -> float:
 def chip_peak_flops(spec: AnyChip, clock_hz: float | None = None) -> float:
     """Peak matrix FLOP/s of the whole chip: FLOP per cycle x cores x clock (the preset's, or ``clock_hz``)."""
     chip = as_chip(spec)
-    clock = chip.clock_hz if clock_hz is None else require_finite("clock_hz", clock_hz, positive=True)
+    if clock_hz is None:
+        clock = chip.clock_hz
+    else:
+        clock = require_plausible("clock_hz", require_finite("clock_hz", clock_hz, positive=True), CLOCK_HZ_RANGE)
     return finite_result("peak FLOP/s", chip.matrix_flop_per_cycle_per_core * chip.cores * clock, positive=True)
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ascend_dsa.lang import Lang, Text
+from ascend_dsa.validate import shown
 
 #: How a term may be written: letters, digits, ``_``, ``-`` and single spaces, starting with a letter or digit.
 _TERM: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\- ]*[A-Za-z0-9]")
@@ -28,10 +29,10 @@ class GlossaryTerm:
     def __post_init__(self) -> None:
         """Reject a term the abbreviation syntax cannot hold, or a definition with a line break or a bracket."""
         if not _TERM.fullmatch(self.term):
-            raise ValueError(f"term must be letters, digits, '_', '-' and spaces, got {self.term!r}")
+            raise ValueError(f"term must be letters, digits, '_', '-' and spaces, got {shown(self.term)}")
         for text in (self.definition.zh, self.definition.en):
             if not text.strip() or any(ch in text for ch in "\n[]"):
-                raise ValueError(f"definition of {self.term} must be one line without brackets, got {text!r}")
+                raise ValueError(f"definition of {self.term} must be one line without brackets, got {shown(text)}")
 
     @property
     def anchor(self) -> str:

@@ -10,7 +10,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ascend_dsa.facts.provenance import (
     Preset,
@@ -22,8 +22,17 @@ from ascend_dsa.facts.provenance import (
     report_lines,
 )
 from ascend_dsa.lang import Text
-from ascend_dsa.units import TB, KiB, MHz
-from ascend_dsa.validate import LARGEST_EXACT_WHOLE, finite_result, require_finite, require_instance, require_int
+from ascend_dsa.units import GB, PB, TB, GHz, GiB, KiB, MHz
+from ascend_dsa.validate import (
+    LARGEST_EXACT_WHOLE,
+    Plausible,
+    finite_result,
+    require_finite,
+    require_instance,
+    require_int,
+    require_plausible,
+    shown,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Collection
@@ -46,6 +55,58 @@ FIELD_UNITS: Mapping[str, str] = MappingProxyType(
         "icache_cube_bytes": "B",
         "icache_vector_bytes": "B",
         "icache_simd_vf_bytes": "B",
+    }
+)
+
+
+# --- Plausible ranges of the hardware numbers -----------------------------------------------------------------------
+# Generous enough for any chip built or announced, narrow enough that a typo (a clock of 1e308 Hz) is refused naming
+# the range instead of being computed into figures hundreds of digits long. Each says why its bounds stand where they
+# do; the H800's numbers (facts.hopper) and the Ascend 950's (below) sit well inside every one.
+
+#: A clock from 100 MHz to 10 GHz. Accelerators run their matrix units at 1-2 GHz (the 950 at 1.65 GHz, report (zh)
+#: line 91; the H800 at 1.83 GHz, FlashMLA's FP8 blog line 17) and the fastest CPUs boost to about 6 GHz; below
+#: 100 MHz is a microcontroller's clock.
+CLOCK_HZ_RANGE: Final = Plausible(100 * MHz, 10 * GHz, "Hz")
+#: A bandwidth from 1 GB/s to 100 PB/s. The 950's L2 gives 5 TB/s (report (zh) line 85), the H800's HBM 3.35 TB/s;
+#: one DDR4 channel gives 25.6 GB/s, and the largest on-chip bandwidth announced, a wafer-scale engine's SRAM
+#: (Cerebras WSE-3), 21 PB/s.
+BANDWIDTH_BYTES_PER_S_RANGE: Final = Plausible(1 * GB, 100 * PB, "B/s")
+#: From 1 to 1,000,000 cores sharing that bandwidth: 32 AI Cores on the 950 (report (zh) line 90), 132 SMs on the
+#: H800, about 900,000 cores on a wafer-scale engine (Cerebras WSE-3).
+CORES_RANGE: Final = Plausible(1, 1_000_000, "cores")
+#: Matrix multiply-adds per cycle per core, from 1 to 2^20: the 950's CUBE does 16 x 16 x 16 = 4,096 (report (zh)
+#: line 85), an H800 SM 2,048, a TPU v4 core's four 128 x 128 arrays 65,536; 2^20 is 16 times the largest.
+MATRIX_FMA_PER_CYCLE_RANGE: Final = Plausible(1, 2**20, "FMA/cycle")
+#: Bytes per cycle of one on-chip data path, from 1 B to 64 KiB: FixPipe moves 128 B/cycle under 1C1V (report (zh)
+#: line 142); 64 KiB per cycle is 512 times that, wider than any SRAM port.
+DATAPATH_BYTES_PER_CYCLE_RANGE: Final = Plausible(1, 64 * KiB, "B/cycle")
+#: Bytes of one core's on-chip buffer, from 1 B to 1 GiB: the 950's L1 of 512 KiB (report (zh) line 242) is its
+#: largest, an H800 SM has a 256 KiB register file; 1 GiB per core is 2,000 times the largest.
+BUFFER_BYTES_RANGE: Final = Plausible(1, 1 * GiB, "B")
+#: Small counts per core (VECTOR Cores, L1 banks, outstanding MTE2 requests), from 1 to 4,096: the 950 pairs 2
+#: VECTOR Cores with its CUBE, splits L1 into 2 banks (report (zh) line 242) and queues 16 MTE2 requests (line 138);
+#: 4,096 is 256 times the largest.
+PER_CORE_COUNT_RANGE: Final = Plausible(1, 4096)
+
+#: The plausible range of each hardware field.
+FIELD_RANGES: Mapping[str, Plausible] = MappingProxyType(
+    {
+        "clock_hz": CLOCK_HZ_RANGE,
+        "cube_fma_per_cycle": MATRIX_FMA_PER_CYCLE_RANGE,
+        "cube_fma_per_cycle_exact_fp32": MATRIX_FMA_PER_CYCLE_RANGE,
+        "l2_bandwidth_bytes_per_s": BANDWIDTH_BYTES_PER_S_RANGE,
+        "ai_cores": CORES_RANGE,
+        "vector_cores_per_ai_core": PER_CORE_COUNT_RANGE,
+        "mte2_outstanding_requests": PER_CORE_COUNT_RANGE,
+        "fixpipe_bytes_per_cycle_1c1v": DATAPATH_BYTES_PER_CYCLE_RANGE,
+        "l0c_bytes": BUFFER_BYTES_RANGE,
+        "l1_bytes": BUFFER_BYTES_RANGE,
+        "l1_banks": PER_CORE_COUNT_RANGE,
+        "ub_bytes_per_vector_core": BUFFER_BYTES_RANGE,
+        "icache_cube_bytes": BUFFER_BYTES_RANGE,
+        "icache_vector_bytes": BUFFER_BYTES_RANGE,
+        "icache_simd_vf_bytes": BUFFER_BYTES_RANGE,
     }
 )
 
@@ -73,13 +134,13 @@ class AscendSpec:
     sources: Mapping[str, Source] = field(repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        """Reject a missing or unknown source, a float in a whole-number field, and a value not positive and finite.
+        """Reject a missing or unknown source, a float in a whole-number field, and a value outside its range.
 
         Whole-number fields take any integer type (``np.int64(32)`` too) and are stored as ``int``; the two rates
-        take any real number and are stored as ``float``.
+        take any real number and are stored as ``float``. Each field must lie in its ``FIELD_RANGES`` entry.
         """
         require_instance("name", self.name, str)
-        _check_preset_numbers(self, FIELD_UNITS, whole_number_fields(), "hardware")
+        _check_preset_numbers(self, FIELD_UNITS, whole_number_fields(), "hardware", FIELD_RANGES)
 
     def with_overrides(self, **changes: Any) -> AscendSpec:  # noqa: ANN401 - values are checked by __post_init__
         """A copy with some fields changed; each changed field's source becomes a what-if assumption."""
@@ -87,16 +148,18 @@ class AscendSpec:
         return dataclasses.replace(self, name=name, sources=sources, **changes)
 
 
-def _check_preset_numbers(preset: Preset, units: Mapping[str, str], whole: Collection[str], what: str) -> None:
+def _check_preset_numbers(
+    preset: Preset, units: Mapping[str, str], whole: Collection[str], what: str, ranges: Mapping[str, Plausible]
+) -> None:
     """The checks of a frozen preset's ``__post_init__``: its sources, then each of its numbers, stored checked.
 
     ``units`` names the numeric fields in order, each with its unit. A field in ``whole`` takes any integer type and
     is stored as ``int``; the others (rates) take any real number and are stored as ``float``. Rejects a missing or
-    unknown source (``what`` names the kind of preset), a float in a whole-number field, and a value not positive and
-    finite.
+    unknown source (``what`` names the kind of preset), a float in a whole-number field, a value not positive and
+    finite, and one outside its plausible range in ``ranges``.
     """
     if not isinstance(preset.sources, Mapping):
-        raise TypeError(f"sources must map field names to Source, got {preset.sources!r}")
+        raise TypeError(f"sources must map field names to Source, got {shown(preset.sources)}")
     check_sources(preset.sources, units, what)
     for name, unit in units.items():
         value = getattr(preset, name)
@@ -106,8 +169,8 @@ def _check_preset_numbers(preset: Preset, units: Mapping[str, str], whole: Colle
             try:
                 checked = require_finite(name, value, positive=True)
             except ValueError:
-                raise ValueError(f"{name} must be a positive finite number of {unit}, got {value!r}") from None
-        object.__setattr__(preset, name, checked)
+                raise ValueError(f"{name} must be a positive finite number of {unit}, got {shown(value)}") from None
+        object.__setattr__(preset, name, require_plausible(name, checked, ranges[name]))
     object.__setattr__(preset, "sources", MappingProxyType(dict(preset.sources)))
 
 

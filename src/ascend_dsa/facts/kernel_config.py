@@ -12,17 +12,57 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
-from ascend_dsa.facts.hardware import AscendSpec
+from ascend_dsa.facts.hardware import PER_CORE_COUNT_RANGE, AscendSpec
 from ascend_dsa.facts.model_shape import ModelShape
 from ascend_dsa.facts.provenance import Source, check_sources, code_line, report_lines, what_if_source
-from ascend_dsa.validate import LARGEST_EXACT_WHOLE, require_finite, require_instance, require_int
+from ascend_dsa.validate import (
+    LARGEST_EXACT_WHOLE,
+    Plausible,
+    require_finite,
+    require_instance,
+    require_int,
+    require_plausible,
+    shown,
+)
 
 #: Rows of the MMA are padded to a multiple of this (config.h:28, ``ku::ceil(H_Q, 32u)``).
 MMA_M_GRANULE_ROWS = 32
 #: Tokens one gather2 request copies: ``burst_count = 2`` (report (zh) line 216).
 GATHER2_TOKENS_PER_REQUEST = 2
+
+#: Plausible q heads per AI Core, from 1 to 4,096: one MMA row each. The kernel ships 64 (report (zh) line 168) and
+#: the report's grid reaches 128 (line 94); FlashMLA's sparse decoding shape has 128 q heads and packs s_q = 2 query
+#: tokens per head into the rows (``facts.hopper_figures.SPARSE_DECODE_SHAPE``): 4,096 rows is 16 times the 256
+#: that makes.
+HEADS_RANGE: Final = Plausible(1, 4096, "heads")
+#: Plausible counts of KV tokens (topk, B_TOPK, INDEX_BLOCK_SIZE), from 1 to 2^20: a query attends to at most its
+#: context, and 2^20 = 1,048,576 tokens is a million-token context, the longest served, 512 times the topk of 2,048 in
+#: FlashMLA's sparse decoding shape. It is also the largest value a design sweep's int64 products take safely
+#: (``models.design_sweep.LARGEST_GRID_VALUE``).
+TOKENS_RANGE: Final = Plausible(1, 2**20, "tokens")
+
+#: The plausible range of each configuration field a what-if changes (the others are the kernel's constants, any
+#: positive whole number).
+CONFIG_RANGES: Final = MappingProxyType(
+    {
+        "heads_per_core": HEADS_RANGE,
+        "b_topk": TOKENS_RANGE,
+        "index_block_size": TOKENS_RANGE,
+        "vector_cores_per_cube": PER_CORE_COUNT_RANGE,
+    }
+)
+
+
+def require_heads(name: str, value: object) -> int:
+    """``value`` as q heads per AI Core: a whole number in ``HEADS_RANGE`` (TypeError or ValueError naming it)."""
+    return require_plausible(name, require_int(name, value, minimum=1, maximum=LARGEST_EXACT_WHOLE), HEADS_RANGE)
+
+
+def require_tokens(name: str, value: object) -> int:
+    """``value`` as a count of KV tokens: a whole number in ``TOKENS_RANGE`` (TypeError or ValueError naming it)."""
+    return require_plausible(name, require_int(name, value, minimum=1, maximum=LARGEST_EXACT_WHOLE), TOKENS_RANGE)
 
 
 @dataclass(frozen=True)
@@ -49,10 +89,11 @@ class KernelConfig:
         """Reject missing or unknown sources, a float in a whole-number field and a value not positive and finite.
 
         Whole-number fields take any integer type (``np.int64(64)`` too) and are stored as ``int``; the rescale
-        threshold takes any real number and is stored as ``float``.
+        threshold takes any real number and is stored as ``float``. A field a what-if changes must also lie in its
+        plausible range (``CONFIG_RANGES``).
         """
         if not isinstance(self.sources, Mapping):
-            raise TypeError(f"sources must map field names to Source, got {self.sources!r}")
+            raise TypeError(f"sources must map field names to Source, got {shown(self.sources)}")
         names = config_fields()
         check_sources(self.sources, names, "config")
         for name in names:
@@ -61,6 +102,8 @@ class KernelConfig:
                 checked: float = require_int(name, value, minimum=1, maximum=LARGEST_EXACT_WHOLE)
             else:
                 checked = require_finite(name, value, positive=True)
+            if name in CONFIG_RANGES:
+                checked = require_plausible(name, checked, CONFIG_RANGES[name])
             object.__setattr__(self, name, checked)
         object.__setattr__(self, "sources", MappingProxyType(dict(self.sources)))
 

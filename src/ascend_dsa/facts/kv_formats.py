@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Final, Literal, TypeVar
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.facts.provenance import KV_CACHE_FORMAT_PATH, Source, code_line, report_lines
+from ascend_dsa.validate import Choice, shown
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -52,14 +53,14 @@ ELEMENT_MAX_SOURCE: Final = Source(
 )
 
 
-class Mode(StrEnum):
+class Mode(Choice):
     """The kernel's two forward modes: prefill reads a bf16 KV cache, decode a quantised one (config.h:76)."""
 
     PREFILL = "prefill"
     DECODE = "decode"
 
 
-class KvFormat(StrEnum):
+class KvFormat(Choice):
     """How one KV token is stored in the cache."""
 
     BF16 = "bf16"
@@ -81,7 +82,7 @@ class KvTokenFormat:
     def __post_init__(self) -> None:
         """Reject an unknown element type and dims that the scale groups or the packing do not divide."""
         if self.element not in ELEMENT_BITS:
-            raise ValueError(f"element must be one of {', '.join(ELEMENT_BITS)}, got {self.element!r}")
+            raise ValueError(f"element must be one of {', '.join(ELEMENT_BITS)}, got {shown(self.element)}")
         if (self.dims_per_scale is None) != (self.scale is None):
             raise ValueError(
                 f"dims_per_scale and scale must be both given or both None, got {self.dims_per_scale}, {self.scale}"
@@ -221,7 +222,7 @@ PUBLISHED_MODEL1_TOKEN_BYTES: Final = 584
 def check_token_bytes(formats: tuple[KvTokenFormat, ...] = KV_TOKEN_FORMATS) -> None:
     """Raise [`FigureMismatch`][] if a format's computed size differs from the one kv_cache_format.h states."""
     if not isinstance(formats, tuple) or not all(isinstance(f, KvTokenFormat) for f in formats):
-        raise TypeError(f"formats must be a tuple of KvTokenFormat, got {formats!r}")
+        raise TypeError(f"formats must be a tuple of KvTokenFormat, got {shown(formats)}")
     if MODEL1_FP8.token_bytes != PUBLISHED_MODEL1_TOKEN_BYTES:
         raise FigureMismatch(
             f"{MODEL1_FP8.source.citation}: a MODEL1 token is {PUBLISHED_MODEL1_TOKEN_BYTES} B; "
@@ -246,7 +247,7 @@ def token_format(fmt: object) -> KvTokenFormat:
     for known in KV_TOKEN_FORMATS:
         if known.name.lower() == fmt.lower():
             return known
-    raise ValueError(f"fmt must be a KvTokenFormat or one of the names {names}, got {fmt!r}")
+    raise ValueError(f"fmt must be a KvTokenFormat or one of the names {names}, got {shown(fmt)}")
 
 
 def bits_per_value(fmt: KvTokenFormat | str) -> float:
@@ -262,11 +263,11 @@ def _member(name: str, value: object, kind: type[_E]) -> _E:
     """``value`` as a member of ``kind`` (a member or its string value); TypeError or ValueError otherwise."""
     names = ", ".join(m.value for m in kind)
     if not isinstance(value, str):
-        raise TypeError(f"{name} must be one of {names}, got {type(value).__name__} {value!r}")
+        raise TypeError(f"{name} must be one of {names}, got {type(value).__name__} {shown(value)}")
     try:
         return kind(value)
     except ValueError:
-        raise ValueError(f"{name} must be one of {names}, got {value!r}") from None
+        raise ValueError(f"{name} must be one of {names}, got {shown(value)}") from None
 
 
 def _model(model: object) -> ModelShape:

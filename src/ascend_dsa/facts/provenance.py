@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Literal, Protocol, get_args
 
 from ascend_dsa.lang import Lang, Text, pick
+from ascend_dsa.validate import shown
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
@@ -36,7 +37,7 @@ class ReportLines:
     def __post_init__(self) -> None:
         """Reject no lines, a line before the first, or a span that ends before it starts."""
         if not self.spans or any(not 1 <= first <= last for first, last in self.spans):
-            raise ValueError(f"spans must be (first, last) pairs with 1 <= first <= last, got {self.spans!r}")
+            raise ValueError(f"spans must be (first, last) pairs with 1 <= first <= last, got {shown(self.spans)}")
 
     def in_(self, lang: Lang) -> str:
         """The lines as the page's language cites them: ``report (zh) lines 85-99``, ``报告 (zh) 第 85-99 行``."""
@@ -81,16 +82,16 @@ class Source:
         if wrong:  # a plain isinstance: sources are built by the hundred while a page renders
             raise TypeError(f"refs must be str, Text or ReportLines, got {type(wrong[0]).__name__} {wrong[0]!r:.60}")
         if self.kind not in get_args(SourceKind):
-            raise ValueError(f"kind must be one of {', '.join(get_args(SourceKind))}, got {self.kind!r}")
+            raise ValueError(f"kind must be one of {', '.join(get_args(SourceKind))}, got {shown(self.kind)}")
         if not isinstance(self.note, str | Text):
             raise TypeError(f"note must be a str or a Text, got {type(self.note).__name__}")
         if not all(_in(part, "en").strip() for part in self.parts) or not self.parts:
-            raise ValueError(f"citation must be non-empty, got {self.refs!r}")
+            raise ValueError(f"citation must be non-empty, got {shown(self.refs)}")
         worded = [part for part in self.parts if isinstance(part, str) and "report (zh)" in part]
         if worded:
-            raise ValueError(f"cite the report with report_lines(...), not in words, got {worded[0]!r}")
+            raise ValueError(f"cite the report with report_lines(...), not in words, got {shown(worded[0])}")
         if self.kind in ("derived", "assumed") and not _in(self.note, "en").strip():
-            raise ValueError(f"a {self.kind} source needs a note saying how, got {self.note!r}")
+            raise ValueError(f"a {self.kind} source needs a note saying how, got {shown(self.note)}")
 
     @property
     def parts(self) -> tuple[Ref, ...]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, TypeAlias
 
 from ascend_dsa.facts.provenance import REPORT_COMMIT, REPORT_ZH_PATH, Citation
-from ascend_dsa.validate import bounded_items, require_instance, require_items
+from ascend_dsa.validate import bounded_items, require_instance, require_items, shown
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -61,7 +61,7 @@ def parse_head_roofline_row(text: str, line: int | None = None) -> HeadRooflineR
     match = _ROW_PATTERN.match(text)
     if match is None:
         raise ValueError(
-            f"row text must look like 'H, topk=K, cube_cycles=C, mem_cycles=M' with whole numbers, got {text!r}"
+            f"row text must look like 'H, topk=K, cube_cycles=C, mem_cycles=M' with whole numbers, got {shown(text)}"
         )
     return HeadRooflineRow(
         heads=int(match["heads"]),
@@ -110,7 +110,7 @@ class PublishedFigure:
     def __post_init__(self) -> None:
         """Reject a key that is not kebab-case."""
         if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", self.key):
-            raise ValueError(f"key must be kebab-case, got {self.key!r}")
+            raise ValueError(f"key must be kebab-case, got {shown(self.key)}")
 
 
 #: Every figure of the report the ledger checks, besides the head-roofline rows above. One figure per entry, each
@@ -243,14 +243,14 @@ def figure_named(figures: tuple[PublishedFigure, ...], key: str, kind: str) -> P
     for figure in figures:
         if figure.key == key:
             return figure
-    raise ValueError(f"key must name a {kind}, got {key!r}")
+    raise ValueError(f"key must name a {kind}, got {shown(key)}")
 
 
 def number_named(figures: tuple[PublishedFigure, ...], key: str, kind: str) -> float:
     """[`figure_named`][]'s value, which must be a single number (else a TypeError naming ``kind``)."""
     value = figure_named(figures, key, kind).value
     if isinstance(value, tuple):
-        raise TypeError(f"{kind} {key} must be a single number, got {value!r}")
+        raise TypeError(f"{kind} {key} must be a single number, got {shown(value)}")
     return value
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ascend_dsa.facts.provenance import REPORT_COMMIT, REPORT_ZH_PATH, Citation
+from ascend_dsa.validate import shown
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ class ReportLine:
     def __post_init__(self) -> None:
         """Reject a line with no number."""
         if not self.numbers:
-            raise ValueError(f"line {self.line} must state at least one number, got none")
+            raise ValueError(f"line {shown(self.line)} must state at least one number, got none")
 
     @property
     def citation(self) -> Citation:

@@ -29,7 +29,7 @@ from ascend_dsa.models.forward_inputs import (
     lonely_tokens,
     tokens_per_chunk,
 )
-from ascend_dsa.validate import require_int, require_real
+from ascend_dsa.validate import require_int, require_real, shown
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -101,7 +101,7 @@ def skip_scale_decision(
         )
     value = require_real("threshold", threshold, "a number >= 0")
     if not value >= 0:
-        raise ValueError(f"threshold must be a number >= 0, got {threshold!r}")
+        raise ValueError(f"threshold must be a number >= 0, got {shown(threshold)}")
     h_q = running.shape[-1]
     if heads_per_core is None:
         group = vector_core_heads(max(h_q, 1))
@@ -178,7 +178,7 @@ def _check_knobs(b_topk: object, rescale_threshold: object, heads_per_core: obje
     expected = f"a number in [0, {MAX_RESCALE_THRESHOLD:g}] (larger ones let float32 exp sums overflow)"
     threshold = require_real("rescale_threshold", rescale_threshold, expected)
     if not 0 <= threshold <= MAX_RESCALE_THRESHOLD:
-        raise ValueError(f"rescale_threshold must be {expected}, got {rescale_threshold!r}")
+        raise ValueError(f"rescale_threshold must be {expected}, got {shown(rescale_threshold)}")
     return (
         block,
         threshold,

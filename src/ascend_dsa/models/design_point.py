@@ -22,7 +22,6 @@ The limit with the largest demand / capacity binds; a design point whose every r
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from fractions import Fraction
 from typing import Final
 
@@ -32,7 +31,9 @@ from ascend_dsa.facts.kernel_config import (
     SHIPPED_KERNEL,
     KernelConfig,
     _with_checked_overrides,
+    require_heads,
     require_spec_config_model,
+    require_tokens,
 )
 from ascend_dsa.facts.kernel_rules import _check_kernel_rules
 from ascend_dsa.facts.kv_formats import KvFormat, Mode, kv_bytes_per_token
@@ -43,11 +44,12 @@ from ascend_dsa.models.memory_plans import _l0c_used_bytes, _l1_plan, _ub_plan
 from ascend_dsa.models.mte2 import _requests_per_block
 from ascend_dsa.models.roofline import REPORT_TOPK, _cube_cycles, _l2_cycles
 from ascend_dsa.validate import (
-    LARGEST_EXACT_WHOLE,
+    Choice,
     finite_result,
     require_bool,
     require_instance,
     require_int,
+    shown,
 )
 
 #: How FixPipe bandwidth grows with VECTOR Cores (an assumption: the report gives the 1C1V rate only).
@@ -56,7 +58,7 @@ FIXPIPE_SCALING_SOURCE: Final = FIXPIPE_1C2V.source
 FP4_EXTRA_ROOFLINE_SOURCE: Final = FP4_EXTRA_ROOFLINE.source
 
 
-class KvCache(StrEnum):
+class KvCache(Choice):
     """The KV cache a design point reads: its mode follows (bf16 in prefill; FP8, with or without FP4, in decode)."""
 
     BF16 = "bf16"
@@ -79,7 +81,7 @@ class KvCache(StrEnum):
         return self is KvCache.FP8_FP4
 
 
-class Limit(StrEnum):
+class Limit(Choice):
     """The hardware limits a design point is checked against, in the order ties are broken."""
 
     L2_ROOFLINE = "l2-roofline"
@@ -132,13 +134,14 @@ class DesignPoint:
     index_block_size: int = SHIPPED_KERNEL.index_block_size
 
     def __post_init__(self) -> None:
-        """Reject values that are not positive integers, and VECTOR Cores other than 1 or 2."""
-        for name in ("heads_per_core", "topk", "b_topk", "index_block_size"):
-            value = require_int(name, getattr(self, name), minimum=1, maximum=LARGEST_EXACT_WHOLE)
-            object.__setattr__(self, name, value)
-        if require_int("vector_cores", self.vector_cores) not in (1, 2):
-            raise ValueError(f"vector_cores must be 1 or 2 (VECTOR Cores per CUBE Core), got {self.vector_cores!r}")
-        object.__setattr__(self, "vector_cores", int(self.vector_cores))
+        """Reject heads and tokens outside their plausible ranges, and VECTOR Cores other than 1 or 2."""
+        object.__setattr__(self, "heads_per_core", require_heads("heads_per_core", self.heads_per_core))
+        for name in ("topk", "b_topk", "index_block_size"):
+            object.__setattr__(self, name, require_tokens(name, getattr(self, name)))
+        vector_cores = require_int("vector_cores", self.vector_cores)
+        if vector_cores not in (1, 2):
+            raise ValueError(f"vector_cores must be 1 or 2 (VECTOR Cores per CUBE Core), got {vector_cores}")
+        object.__setattr__(self, "vector_cores", vector_cores)
         require_bool("sink", self.sink)
         object.__setattr__(self, "kv_cache", KvCache(self.kv_cache))
 
@@ -216,7 +219,7 @@ class DesignEvaluation:
         for c in self.checks:
             if c.limit is limit:
                 return c
-        raise ValueError(f"limit must be one of {', '.join(LIMITS)}, got {limit!r}")
+        raise ValueError(f"limit must be one of {', '.join(LIMITS)}, got {shown(limit)}")
 
     @property
     def binding(self) -> Limit:
@@ -238,7 +241,7 @@ def fixpipe_bytes_per_cycle(spec: AscendSpec, vector_cores: int) -> int:
 def _fixpipe_bytes_per_cycle(spec: AscendSpec, vector_cores: int) -> int:
     """[`fixpipe_bytes_per_cycle`][] of a checked ``spec`` and a positive ``vector_cores`` (1 or 2, else ValueError)."""
     if vector_cores > 2:  # noqa: PLR2004 - one CUBE Core feeds one or two VECTOR Cores (report (zh) line 134)
-        raise ValueError(f"vector_cores must be 1 or 2 (VECTOR Cores per CUBE Core), got {vector_cores!r}")
+        raise ValueError(f"vector_cores must be 1 or 2 (VECTOR Cores per CUBE Core), got {shown(vector_cores)}")
     one_v = spec.fixpipe_bytes_per_cycle_1c1v
     return one_v + (vector_cores - 1) * (FIXPIPE_1C2V_SPEEDUP - 1) * one_v
 
@@ -302,10 +305,10 @@ def smallest_compute_bound_heads(
     spec = require_instance("spec", spec, AscendSpec)
     model = require_instance("model", model, ModelShape)
     token_bytes = kv_bytes_per_token(KvCache(kv_cache).main_cache, model)
-    candidates = tuple(require_int("candidates", c, minimum=1, maximum=LARGEST_EXACT_WHOLE) for c in candidates)
+    candidates = tuple(require_heads("candidates", c) for c in candidates)
     if not candidates:
         return None
-    topk = require_int("topk", topk, minimum=1, maximum=LARGEST_EXACT_WHOLE)
+    topk = require_tokens("topk", topk)
     for heads in sorted(candidates):
         if _l2_cycles(spec, heads, topk, model, token_bytes) <= _cube_cycles(spec, heads, topk, model):
             return heads

@@ -18,7 +18,14 @@ import numpy as np
 
 from ascend_dsa.errors import OutOfRange
 from ascend_dsa.facts.hardware import AscendSpec, l2_bytes_per_cycle_per_core
-from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, MMA_M_GRANULE_ROWS, SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.facts.kernel_config import (
+    GATHER2_TOKENS_PER_REQUEST,
+    MMA_M_GRANULE_ROWS,
+    SHIPPED_KERNEL,
+    KernelConfig,
+    require_heads,
+    require_tokens,
+)
 from ascend_dsa.facts.kernel_rules import TILE_RULES, VECTOR_BYTES
 from ascend_dsa.facts.kv_formats import KvFormat, kv_bytes_per_token, kv_token_format
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
@@ -37,6 +44,7 @@ from ascend_dsa.validate import (
     require_bool,
     require_instance,
     require_int,
+    shown,
 )
 
 if TYPE_CHECKING:
@@ -82,12 +90,16 @@ class DesignGrid:
             object.__setattr__(self, name, _axis(name, getattr(self, name)))
         object.__setattr__(self, "kv_cache", tuple(KvCache(k) for k in self.kv_cache))
         object.__setattr__(self, "sink", tuple(require_bool("sink", s) for s in self.sink))
-        for name in ("heads", "topk", "b_topk", "index_block_size", "vector_cores"):
-            values = tuple(require_int(name, v, minimum=1, maximum=LARGEST_GRID_VALUE) for v in getattr(self, name))
-            object.__setattr__(self, name, values)
+        # The same checks as a DesignPoint's: heads and tokens in their plausible ranges, whose bounds stay within
+        # LARGEST_GRID_VALUE (tests/models/test_design_sweep.py checks it).
+        object.__setattr__(self, "heads", tuple(require_heads("heads", v) for v in self.heads))
+        for name in ("topk", "b_topk", "index_block_size"):
+            object.__setattr__(self, name, tuple(require_tokens(name, v) for v in getattr(self, name)))
+        cores = tuple(require_int("vector_cores", v, minimum=1, maximum=LARGEST_GRID_VALUE) for v in self.vector_cores)
+        object.__setattr__(self, "vector_cores", cores)
         bad_cores = [v for v in self.vector_cores if v not in (1, 2)]
         if bad_cores:
-            raise ValueError(f"vector_cores must list 1 or 2 (VECTOR Cores per CUBE Core), got {bad_cores[0]!r}")
+            raise ValueError(f"vector_cores must list 1 or 2 (VECTOR Cores per CUBE Core), got {shown(bad_cores[0])}")
 
     @property
     def shape(self) -> tuple[int, ...]:

@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ascend_dsa.models.arrays import CHUNK_BYTES, require_array, require_elements, row_chunks
-from ascend_dsa.validate import require_int, require_real
+from ascend_dsa.validate import require_int, require_real, shown
 
 FloatArray = NDArray[np.float32]
 Float64Array = NDArray[np.float64]
@@ -81,7 +81,7 @@ def _check_sm_scale(sm_scale: object, compute: type[np.floating[Any]]) -> float:
     with np.errstate(over="ignore", under="ignore"):
         in_compute = compute(value)
     if not (math.isfinite(value) and value > 0 and np.isfinite(in_compute) and in_compute > 0):
-        raise ValueError(f"sm_scale must be {expected}, got {sm_scale!r}")
+        raise ValueError(f"sm_scale must be {expected}, got {shown(sm_scale)}")
     return value
 
 

@@ -13,8 +13,9 @@ with none the request is skipped (``burst_count = 0``).
 
 from __future__ import annotations
 
+from collections.abc import Sized
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
@@ -23,13 +24,19 @@ from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
 from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.models.mte2 import requests_per_block, tokens_in_flight
-from ascend_dsa.validate import require_instance, require_int
+from ascend_dsa.validate import require_instance, require_int, require_within, shown
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
 #: Bytes of one bf16 prefill KV token: ``d_qk`` x 2 B = 1024 B.
 BF16_TOKEN_BYTES = DSA_V41.d_qk * DSA_V41.element_bytes
+#: Most indices one call pairs. The kernel pairs one VECTOR Core's half block at a time, B_TOPK / 2 = 32 indices
+#: (config.h:56), and a query token reads at most a couple of thousand (topk 1024 in the report's grid, report (zh)
+#: line 95; 2048 in FlashMLA's FP8 decoding shape, ``facts.hopper_figures.SPARSE_DECODE_SHAPE``): 2^16 indices is 32
+#: such tokens. Every pair becomes a record, so a longer run is refused on its length before any work (a million
+#: indices took seconds and half a million records).
+GATHER2_INDICES_MAX: Final = 2**16
 
 
 @dataclass(frozen=True)
@@ -60,20 +67,38 @@ def _pair(first: int, second: int, s_kv: int, token_bytes: int) -> Gather2Copy:
     return Gather2Copy(first, second, smaller, larger, smaller * token_bytes, stride, GATHER2_TOKENS_PER_REQUEST)
 
 
-def whole_indices(name: str, indices: object) -> list[int]:
-    """The KV indices in ``indices`` (any shape, flattened) as ints; floats, strings and bools are a TypeError."""
+def index_count(indices: object) -> int | None:
+    """How many indices ``indices`` holds, read without converting it (an array's size, a sequence's length)."""
+    if isinstance(indices, np.ndarray):
+        return int(indices.size)
+    return len(indices) if isinstance(indices, Sized) else None
+
+
+def whole_indices(name: str, indices: object, limit: int = GATHER2_INDICES_MAX) -> list[int]:
+    """The KV indices in ``indices`` (any shape, flattened) as ints; floats, strings and bools are a TypeError.
+
+    More than ``limit`` of them is a ValueError naming the count, raised before the values are converted.
+    """
     if isinstance(indices, str | bytes):
-        raise TypeError(f"{name} must be a sequence of whole numbers, got {indices!r}")
+        raise TypeError(f"{name} must be a sequence of whole numbers, got {shown(indices)}")
+    count = index_count(indices)
+    if count is not None:
+        require_within(name, count, limit, "indices")
     values = np.asarray(indices)
+    require_within(name, int(values.size), limit, "indices")
     if values.dtype == object:
         return [require_int(f"{name}[{i}]", v) for i, v in enumerate(values.ravel())]
     if values.size and values.dtype.kind not in "iu":
         raise TypeError(f"{name} must hold whole numbers (an integer dtype), got dtype {values.dtype}")
-    return [int(v) for v in values.ravel()]
+    whole: list[int] = values.ravel().tolist()  # Python ints, whatever the dtype's width
+    return whole
 
 
 def gather2_copies(indices: Sequence[int], s_kv: int, token_bytes: int = BF16_TOKEN_BYTES) -> tuple[Gather2Copy, ...]:
-    """The gather2 requests for a run of indices, pairing positions ``(0, 1), (2, 3), ...``."""
+    """The gather2 requests for a run of indices, pairing positions ``(0, 1), (2, 3), ...``.
+
+    At most ``GATHER2_INDICES_MAX`` indices: a longer run is refused on its length, before any work.
+    """
     values = whole_indices("indices", indices)
     if len(values) % GATHER2_TOKENS_PER_REQUEST:
         raise ValueError(f"indices must come in pairs (an even count), got {len(values)} indices")
@@ -112,6 +137,9 @@ def gather2_plan(
 ) -> Gather2Plan:
     """gather2 requests of one block of ``B_TOPK`` indices: VECTOR Core ``v`` takes positions ``[32 v, 32 v + 32)``."""
     config = require_instance("config", config, KernelConfig)
+    count = index_count(block_indices)
+    if count is not None and count > config.b_topk:  # refused on its length, before the indices are converted
+        raise ValueError(f"block_indices must hold B_TOPK = {config.b_topk} indices, got {count}")
     values = whole_indices("block_indices", block_indices)
     if len(values) != config.b_topk:
         raise ValueError(f"block_indices must hold B_TOPK = {config.b_topk} indices, got {len(values)}")

@@ -24,6 +24,7 @@ def l1_bank_ranges(spec: AscendSpec) -> tuple[tuple[int, int], ...]:
 def l1_bank_of(address: int, spec: AscendSpec) -> int:
     """The bank that owns byte ``address`` of L1."""
     spec = require_instance("spec", spec, AscendSpec)
-    if not 0 <= require_int("address", address) < spec.l1_bytes:
-        raise ValueError(f"address must be a byte offset in [0, {spec.l1_bytes}), got {address!r}")
-    return address // l1_bank_bytes(spec)
+    offset = require_int("address", address)
+    if not 0 <= offset < spec.l1_bytes:
+        raise ValueError(f"address must be a byte offset in [0, {spec.l1_bytes}), got {offset}")
+    return offset // l1_bank_bytes(spec)

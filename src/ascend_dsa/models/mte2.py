@@ -14,7 +14,7 @@ from ascend_dsa.facts.hardware import AscendSpec
 from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, KernelConfig
 from ascend_dsa.facts.kv_formats import KvTokenFormat, SplitTokenLayout
 from ascend_dsa.facts.provenance import code_line
-from ascend_dsa.validate import require_instance, require_int
+from ascend_dsa.validate import require_instance, require_int, shown
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -30,12 +30,12 @@ def copies_for_ranges(ranges: Iterable[ByteRange]) -> int:
     One MTE2 copy moves one contiguous source span, so a token whose data and scales are apart costs two.
     """
     if isinstance(ranges, (str, bytes)) or not isinstance(ranges, abc.Iterable):
-        raise TypeError(f"ranges must be an iterable of ByteRange, got {ranges!r} ({type(ranges).__name__})")
+        raise TypeError(f"ranges must be an iterable of ByteRange, got {shown(ranges)} ({type(ranges).__name__})")
     spans = []
     for item in ranges:
         offset, length = getattr(item, "offset", None), getattr(item, "length", None)
         if offset is None or length is None:
-            raise TypeError(f"ranges must hold ByteRange items (offset, length), got {item!r}")
+            raise TypeError(f"ranges must hold ByteRange items (offset, length), got {shown(item)}")
         start = require_int("offset", offset)
         spans.append((start, start + require_int("length", length)))
     spans.sort()

@@ -23,7 +23,7 @@ from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import KernelConfig
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.facts.provenance import Source, report_lines
-from ascend_dsa.validate import LARGEST_EXACT_WHOLE, require_instance, require_int
+from ascend_dsa.validate import LARGEST_EXACT_WHOLE, require_instance, require_int, shown
 
 #: Bytes of one SIMD vector register, and of one UB row in our bank model (config.h:10, ``256 / sizeof(bf16)``).
 UB_VECTOR_BYTES: Final = UB_ROW_BYTES
@@ -85,7 +85,7 @@ def bank_slots(stride_bytes: int, block_bytes: int = 32, row_bytes: int = UB_VEC
     block_bytes = require_int("block_bytes", block_bytes, minimum=1)
     row_bytes = require_int("row_bytes", row_bytes, minimum=1, maximum=ASCEND_950.ub_bytes_per_vector_core)
     if row_bytes % block_bytes:
-        raise ValueError(f"block_bytes must divide row_bytes = {row_bytes}, got {block_bytes!r}")
+        raise ValueError(f"block_bytes must divide row_bytes = {row_bytes}, got {shown(block_bytes)}")
     return tuple((k * stride_bytes) % row_bytes // block_bytes for k in range(row_bytes // block_bytes))
 
 

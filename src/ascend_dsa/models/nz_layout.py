@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.models.nd2nz_stride import UB_VECTOR_BYTES, bank_slots, nz_block_bytes
 from ascend_dsa.units import BF16_BYTES
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE, MAX_ARRAY_ELEMENTS, require_instance, require_int, require_within
@@ -76,14 +77,29 @@ def nz_to_nd(nz: NDArray[Any], tokens: int) -> NDArray[Any]:
 
 
 def nz_offset_bytes(
-    token: int, dim: int, tokens: int, *, pad_rows: int = 0, config: KernelConfig = SHIPPED_KERNEL
+    token: int,
+    dim: int,
+    tokens: int,
+    *,
+    pad_rows: int = 0,
+    config: KernelConfig = SHIPPED_KERNEL,
+    dims: int = DSA_V41.d_qk,
 ) -> int:
-    """Byte offset in the NZ buffer of element ``(token, dim)`` of a tile of ``tokens`` rows."""
+    """Byte offset in the NZ buffer of element ``(token, dim)`` of a tile of ``tokens`` rows of ``dims`` values.
+
+    ``dims`` is the tile's width d: by default a KV token's d = 512 bf16 (report (zh) line 88, config.h:41), a
+    multiple of the fractal's 16 columns; ``dim`` must lie in ``[0, dims)``.
+    """
     config = require_instance("config", config, KernelConfig)
     pad_rows = _check_pad(pad_rows, config)
     token, dim, tokens = require_int("token", token), require_int("dim", dim), require_int("tokens", tokens)
-    if not (0 <= token < tokens and dim >= 0):
-        raise ValueError(f"token must lie in [0, tokens = {tokens}) and dim be >= 0, got token {token}, dim {dim}")
+    width = require_int("dims", dims, minimum=1, maximum=LARGEST_EXACT_WHOLE)
+    if width % config.fractal_cols:
+        raise ValueError(f"dims must be a multiple of the fractal's {config.fractal_cols} columns, got {width}")
+    if not (0 <= token < tokens and 0 <= dim < width):
+        raise ValueError(
+            f"token must lie in [0, tokens = {tokens}) and dim in [0, dims = {width}), got token {token}, dim {dim}"
+        )
     rows = tokens + pad_rows
     column_block, within = divmod(dim, config.fractal_cols)
     return ((column_block * rows + token) * config.fractal_cols + within) * BF16_BYTES

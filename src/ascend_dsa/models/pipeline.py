@@ -20,7 +20,6 @@ and each section reads the others' names. The block offsets themselves are alrea
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Final
 
@@ -46,13 +45,21 @@ from ascend_dsa.lang import Text
 from ascend_dsa.models.design_point import fixpipe_bytes_per_cycle
 from ascend_dsa.models.schedule import SYSTOLIC_ARRAY_DEPTH, VECTOR_STAGES, pipeline_depth
 from ascend_dsa.units import BF16_BYTES, FP32_BYTES
-from ascend_dsa.validate import require_bool, require_finite, require_instance, require_int, require_items
+from ascend_dsa.validate import (
+    Choice,
+    require_bool,
+    require_finite,
+    require_instance,
+    require_int,
+    require_items,
+    shown,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
 
-class Unit(StrEnum):
+class Unit(Choice):
     """The hardware units of one AI Core that the pipeline keeps busy."""
 
     CUBE = "CUBE"
@@ -62,7 +69,7 @@ class Unit(StrEnum):
     MTE3 = "MTE3"
 
 
-class Task(StrEnum):
+class Task(Choice):
     """The work done for one KV block, by unit."""
 
     INDEX_FETCH = "index-fetch"  # MTE2: indices of an index group, GM -> UB
@@ -227,7 +234,7 @@ class StageCosts:
             raise ValueError(f"costs and sources must cover every task, missing {', '.join(missing)}")
         for task, value in self.cycles.items():
             if require_finite(f"cycles of {task.value}", value) < 0:
-                raise ValueError(f"cycles of {task.value} must be a non-negative number, got {value!r}")
+                raise ValueError(f"cycles of {task.value} must be a non-negative number, got {shown(value)}")
         object.__setattr__(self, "cycles", MappingProxyType(dict(self.cycles)))
         object.__setattr__(self, "sources", MappingProxyType(dict(self.sources)))
 
@@ -470,7 +477,9 @@ def simulate(
     blocks = require_int("blocks", blocks, maximum=MAX_SIMULATED_BLOCKS)
     first, _ = _steady_window(blocks)
     if blocks < first + 2:
-        raise ValueError(f"blocks must be an integer of at least {first + 2} to reach a steady state, got {blocks!r}")
+        raise ValueError(
+            f"blocks must be an integer of at least {first + 2} to reach a steady state, got {shown(blocks)}"
+        )
     rescale = frozenset(rescale_blocks)
     outside = sorted(b for b in rescale if not 0 < b < blocks)
     if outside:

@@ -177,8 +177,8 @@ def output_tolerance(kv: NDArray[Any], d_v: int, topk: int) -> float:
         raise ValueError(f"kv must have shape [s_kv, 1, d_qk], got shape {array.shape}")
     d_qk: int = array.shape[-1]
     dims = require_int("d_v", d_v, minimum=1)
-    require_int("topk", topk, minimum=0, maximum=LARGEST_EXACT_WHOLE)
+    tokens = require_int("topk", topk, minimum=0, maximum=LARGEST_EXACT_WHOLE)
     largest = largest_magnitude(array, dims)
     if not np.isfinite(np.float32(largest)):
         raise ValueError(f"kv must hold finite values of float32, got a largest magnitude of {largest!r}")
-    return (2 * BF16_UNIT_ROUNDOFF + 2 * (d_qk + max(topk, 1)) * FP32_UNIT_ROUNDOFF) * largest
+    return (2 * BF16_UNIT_ROUNDOFF + 2 * (d_qk + max(tokens, 1)) * FP32_UNIT_ROUNDOFF) * largest

@@ -15,7 +15,7 @@ import math
 import struct
 
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
-from ascend_dsa.validate import require_finite
+from ascend_dsa.validate import require_finite, shown
 
 
 def _threshold(threshold: object) -> float:
@@ -34,7 +34,7 @@ def rescale_factor_bound(threshold: float) -> float:
     try:
         return math.exp(value)
     except OverflowError:
-        msg = f"threshold must be small enough for exp(threshold) to be a finite float, got {value!r}"
+        msg = f"threshold must be small enough for exp(threshold) to be a finite float, got {shown(value)}"
         raise ValueError(msg) from None
 
 
@@ -58,7 +58,7 @@ def raw_logit_threshold(threshold: float, sm_scale: float) -> float:
     raw = _float32(value / scale) if 0 < scale < math.inf and value < math.inf else math.inf
     if not math.isfinite(raw) or scale == math.inf:
         raise ValueError(
-            f"sm_scale must keep threshold / sm_scale a finite float32 and itself be one, got {sm_scale!r}"
+            f"sm_scale must keep threshold / sm_scale a finite float32 and itself be one, got {shown(sm_scale)}"
         )
     return raw
 

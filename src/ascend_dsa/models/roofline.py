@@ -17,20 +17,25 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.errors import OutOfRange
 from ascend_dsa.facts.chip import AnyChip, _bandwidth_bytes_per_cycle_per_core, matrix_fma_rate, require_chip
+from ascend_dsa.facts.kernel_config import require_heads, require_tokens
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
+from ascend_dsa.units import MiB
 from ascend_dsa.validate import (
     LARGEST_EXACT_WHOLE,
     MAX_GRID_POINTS,
+    Choice,
+    Plausible,
     bounded_items,
     finite_result,
     require_instance,
     require_int,
+    require_plausible,
     require_within,
+    shown,
 )
 
 if TYPE_CHECKING:
@@ -43,7 +48,7 @@ REPORT_HEADS: Final = (16, 32, 64, 128)
 REPORT_TOPK: Final = (512, 1024)
 
 
-class Verdict(StrEnum):
+class Verdict(Choice):
     """Which side of the roofline a design point sits on."""
 
     COMPUTE_BOUND = "compute-bound"
@@ -80,27 +85,30 @@ class RooflinePoint:
     def verdict(self, balanced_within: float = 0.0) -> Verdict:
         """Compute- or memory-bound; balanced when the ratio lies within ``balanced_within`` of 1."""
         if not math.isfinite(balanced_within) or balanced_within < 0:
-            raise ValueError(f"balanced_within must be a non-negative fraction, got {balanced_within!r}")
+            raise ValueError(f"balanced_within must be a non-negative fraction, got {shown(balanced_within)}")
         if abs(self.ratio - 1.0) <= balanced_within:
             return Verdict.BALANCED
         return Verdict.COMPUTE_BOUND if self.ratio > 1.0 else Verdict.MEMORY_BOUND
 
 
-def _positive_int(name: str, value: int) -> int:
-    return require_int(name, value, minimum=1, maximum=LARGEST_EXACT_WHOLE)
+#: Plausible bytes of one KV token, from 1 B to 1 MiB: a bf16 token of d = 512 is 1,024 B (report (zh) lines 88, 97),
+#: an FP8 one of FlashMLA's 656 B; 1 MiB is a token of 512 Ki bf16 values, a thousand times the widest head.
+KV_TOKEN_BYTES_RANGE: Final = Plausible(1, 1 * MiB, "B")
 
 
 def _kv_token_bytes(model: ModelShape, kv_bytes_per_token: int | None) -> int:
     """``kv_bytes_per_token`` checked, or ``d_qk`` elements of the model's element size when it is None."""
-    kv_token = model.d_qk * model.element_bytes if kv_bytes_per_token is None else kv_bytes_per_token
-    return _positive_int("kv_bytes_per_token", kv_token)
+    if kv_bytes_per_token is None:
+        return model.d_qk * model.element_bytes
+    checked = require_int("kv_bytes_per_token", kv_bytes_per_token, minimum=1, maximum=LARGEST_EXACT_WHOLE)
+    return require_plausible("kv_bytes_per_token", checked, KV_TOKEN_BYTES_RANGE)
 
 
 def cube_cycles(spec: AnyChip, heads: int, topk: int, model: ModelShape = DSA_V41) -> int:
     """CUBE cycles of ``Q @ K^T`` plus ``S @ V``: MACs over FMA/cycle, floored as the report does (line 96)."""
     spec = require_chip(spec)
     model = require_instance("model", model, ModelShape)
-    return _cube_cycles(spec, _positive_int("heads", heads), _positive_int("topk", topk), model)
+    return _cube_cycles(spec, require_heads("heads", heads), require_tokens("topk", topk), model)
 
 
 def _cube_cycles(spec: AnyChip, heads: int, topk: int, model: ModelShape) -> int:
@@ -123,7 +131,7 @@ def l2_bytes(heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_to
     """
     model = require_instance("model", model, ModelShape)
     kv_token = _kv_token_bytes(model, kv_bytes_per_token)
-    return _l2_bytes(_positive_int("heads", heads), _positive_int("topk", topk), model, kv_token)
+    return _l2_bytes(require_heads("heads", heads), require_tokens("topk", topk), model, kv_token)
 
 
 def _l2_bytes(heads: int, topk: int, model: ModelShape, kv_token_bytes: int) -> int:
@@ -138,7 +146,7 @@ def l2_cycles(
     spec = require_chip(spec)
     model = require_instance("model", model, ModelShape)
     kv_token = _kv_token_bytes(model, kv_bytes_per_token)
-    return _l2_cycles(spec, _positive_int("heads", heads), _positive_int("topk", topk), model, kv_token)
+    return _l2_cycles(spec, require_heads("heads", heads), require_tokens("topk", topk), model, kv_token)
 
 
 def _l2_cycles(spec: AnyChip, heads: int, topk: int, model: ModelShape, kv_token_bytes: int) -> float:
@@ -160,12 +168,12 @@ def _head_roofline(
     spec: AnyChip, heads: int, topk: int, model: ModelShape, kv_bytes_per_token: int | None
 ) -> RooflinePoint:
     """[`head_roofline`][] of a checked ``spec`` and ``model``; heads, topk and the token size are checked here."""
-    checked_heads, checked_topk = _positive_int("heads", heads), _positive_int("topk", topk)
+    checked_heads, checked_topk = require_heads("heads", heads), require_tokens("topk", topk)
     cube = _cube_cycles(spec, checked_heads, checked_topk, model)
     kv_token = _kv_token_bytes(model, kv_bytes_per_token)
     return RooflinePoint(
-        heads=heads,
-        topk=topk,
+        heads=checked_heads,
+        topk=checked_topk,
         cube_cycles=cube,
         l2_cycles=_l2_cycles(spec, checked_heads, checked_topk, model, kv_token),
     )

@@ -20,7 +20,7 @@ from ascend_dsa.facts.kernel_config import KernelConfig, require_spec_config_mod
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.facts.provenance import Source, code_line
 from ascend_dsa.lang import Text
-from ascend_dsa.validate import require_instance, require_int, require_items
+from ascend_dsa.validate import require_instance, require_int, require_items, shown
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -69,7 +69,7 @@ def vector_stage(key: str) -> VectorStage:
     for stage in VECTOR_STAGES:
         if stage.key == key:
             return stage
-    raise ValueError(f"key must name a VECTOR stage ({', '.join(s.key for s in VECTOR_STAGES)}), got {key!r}")
+    raise ValueError(f"key must name a VECTOR stage ({', '.join(s.key for s in VECTOR_STAGES)}), got {shown(key)}")
 
 
 class HasOffset(Protocol):

@@ -31,7 +31,7 @@ from ascend_dsa.models.arrays import require_array
 from ascend_dsa.models.blocked_forward import skip_scale_decision, vector_core_heads
 from ascend_dsa.models.design_point import fixpipe_cycles
 from ascend_dsa.models.rescale_bound import raw_logit_threshold
-from ascend_dsa.validate import require_finite, require_int, require_iterable
+from ascend_dsa.validate import require_finite, require_int, require_iterable, shown
 
 ScoreOrder = Literal["random", "ascending", "descending"]
 SCORE_ORDERS: Final[tuple[ScoreOrder, ...]] = get_args(ScoreOrder)
@@ -84,14 +84,14 @@ def synthetic_logits(
     if size > MAX_SYNTHETIC_LOGITS:
         raise ValueError(f"tokens x heads x topk must be at most {MAX_SYNTHETIC_LOGITS}, got {size}")
     if not isinstance(order, str):
-        raise TypeError(f"order must be one of {', '.join(SCORE_ORDERS)}, got {type(order).__name__} {order!r}")
+        raise TypeError(f"order must be one of {', '.join(SCORE_ORDERS)}, got {type(order).__name__} {shown(order)}")
     if order not in SCORE_ORDERS:
-        raise ValueError(f"order must be one of {', '.join(SCORE_ORDERS)}, got {order!r}")
+        raise ValueError(f"order must be one of {', '.join(SCORE_ORDERS)}, got {shown(order)}")
     require_finite("sm_scale", sm_scale, positive=True)
     if not isinstance(model, ModelShape):
         raise TypeError(f"model must be a ModelShape, got {type(model).__name__}")
     if not 0 <= require_finite("shared", shared, minimum=0.0) <= 1:
-        raise ValueError(f"shared must lie in [0, 1], got {shared!r}")
+        raise ValueError(f"shared must lie in [0, 1], got {shown(shared)}")
     rng = np.random.default_rng(require_int("seed", seed, minimum=0))
     common = rng.standard_normal((tokens, 1, topk), dtype=np.float32)  # [tokens, 1, topk]
     if order != "random":
@@ -99,7 +99,7 @@ def synthetic_logits(
         if order == "descending":
             common = common[:, :, ::-1]
     own = rng.standard_normal((tokens, heads, topk), dtype=np.float32)  # [tokens, heads, topk]
-    overflow = ValueError(f"sm_scale must keep the scaled logits finite in float32, got {sm_scale!r}")
+    overflow = ValueError(f"sm_scale must keep the scaled logits finite in float32, got {shown(sm_scale)}")
     spread = _logit_spread(sm_scale, model, overflow)
     try:
         with np.errstate(over="raise", invalid="raise"):

@@ -12,6 +12,7 @@ from typing import Final, Literal
 
 from ascend_dsa.facts.kernel_config import KernelConfig
 from ascend_dsa.facts.provenance import Source, code_line
+from ascend_dsa.validate import shown
 
 #: Job slots of ``is_rescale_triggered`` (config.h:128, indexed by ``job_idx % 8``).
 SS_JOB_SLOTS: Final = 8
@@ -38,9 +39,9 @@ def flag_offset_bytes(config: KernelConfig, job: int, block: int, core: int) -> 
     """Byte offset of VECTOR Core ``core``'s flag for job ``job`` and KV block ``block`` (row-major C array)."""
     for name, value in (("job", job), ("block", block)):
         if value < 0:
-            raise ValueError(f"{name} must be a non-negative index, got {value!r}")
+            raise ValueError(f"{name} must be a non-negative index, got {shown(value)}")
     if not 0 <= core < config.vector_cores_per_cube:
-        raise ValueError(f"core must lie in [0, {config.vector_cores_per_cube}), got {core!r}")
+        raise ValueError(f"core must lie in [0, {config.vector_cores_per_cube}), got {shown(core)}")
     slot = (job % SS_JOB_SLOTS) * SS_BLOCK_SLOTS + block % SS_BLOCK_SLOTS
     return (slot * config.vector_cores_per_cube + core) * SS_FLAG_BYTES
 

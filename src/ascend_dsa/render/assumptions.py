@@ -11,6 +11,7 @@ from ascend_dsa.facts.assumptions import ASSUMPTIONS
 from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.render.fences import docs_pages, fences, notebook_cells
 from ascend_dsa.render.markdown import table
+from ascend_dsa.validate import shown
 
 #: Where the site's pages are, seen from the project root that ``mkdocs build`` runs in.
 DOCS_DIR = Path("docs")
@@ -28,10 +29,16 @@ def assumption_pages(docs_dir: Path) -> dict[str, tuple[str, ...]]:
     writes ``{{ name }}`` for one of its ``prose_values``.
     """
     if not isinstance(docs_dir, str | os.PathLike):
-        raise TypeError(f"docs_dir must be a path (str or Path), got {type(docs_dir).__name__} {docs_dir!r}")
+        raise TypeError(f"docs_dir must be a path (str or Path), got {type(docs_dir).__name__} {shown(docs_dir)}")
     docs_dir = Path(docs_dir)
-    if not docs_dir.is_dir():
-        raise ValueError(f"docs_dir must be the site's docs directory, got {docs_dir} (not a directory)")
+    try:
+        is_dir = docs_dir.is_dir()
+    except OSError as error:  # a name the system refuses to look up (too long, say)
+        raise ValueError(
+            f"docs_dir must be the site's docs directory, got {shown(str(docs_dir))} ({error.strerror})"
+        ) from None
+    if not is_dir:
+        raise ValueError(f"docs_dir must be the site's docs directory, got {shown(str(docs_dir))} (not a directory)")
     blocks = {p.relative_to(docs_dir).as_posix(): _called_names(p) for p in docs_pages(docs_dir)}
     return {
         a.key: tuple(page for page, names in blocks.items() if names.intersection((*a.renderers, *a.prose_values)))

@@ -28,7 +28,7 @@ from ascend_dsa.models.nz_layout import block_bytes, check_nz_padding, nd2nz_sto
 from ascend_dsa.render.format import group_digits
 from ascend_dsa.render.markdown import Align, citation, table
 from ascend_dsa.report.scenarios import ND2NZ_EXAMPLE_DIMS, ND2NZ_EXAMPLE_TOKENS
-from ascend_dsa.validate import MAX_TABLE_ROWS, bounded_items, require_finite, require_int, require_within
+from ascend_dsa.validate import MAX_TABLE_ROWS, bounded_items, require_finite, require_int, require_within, shown
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -184,10 +184,10 @@ def _magnitudes(magnitudes: Iterable[float]) -> tuple[float, float]:
     expected = f"two numbers 0 <= low <= high <= {ROUNDTRIP_MAGNITUDE_MAX:g}"
     pair = bounded_items("magnitudes", magnitudes, 2)
     if len(pair) != 2:  # noqa: PLR2004 - a pair
-        raise ValueError(f"magnitudes must be {expected}, got {magnitudes!r}")
+        raise ValueError(f"magnitudes must be {expected}, got {shown(magnitudes)}")
     low, high = (require_finite("magnitudes", value) for value in pair)
     if not 0 <= low <= high <= ROUNDTRIP_MAGNITUDE_MAX:
-        raise ValueError(f"magnitudes must be {expected}, got {magnitudes!r}")
+        raise ValueError(f"magnitudes must be {expected}, got {shown(magnitudes)}")
     return low, high
 
 

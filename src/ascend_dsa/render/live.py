@@ -20,6 +20,7 @@ from ascend_dsa.lang import Lang, Text
 from ascend_dsa.models.design_point import SHIPPED_DESIGN, KvCache
 from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK
 from ascend_dsa.report.rules import CHAPTERS, LedgerSource
+from ascend_dsa.validate import shown
 
 
 @dataclass(frozen=True)
@@ -42,9 +43,9 @@ class LiveInput:
     def __post_init__(self) -> None:
         """Reject an option spelled with dashes or a start value outside the choices."""
         if not self.option or self.option.startswith("-"):
-            raise ValueError(f"option must be a name without leading dashes, got {self.option!r}")
+            raise ValueError(f"option must be a name without leading dashes, got {shown(self.option)}")
         if self.choices and self.value not in self.choices:
-            raise ValueError(f"value must be one of {self.choices!r}, got {self.value!r}")
+            raise ValueError(f"value must be one of {shown(self.choices)}, got {shown(self.value)}")
 
     def html(self, lang: Lang) -> str:
         """The labelled input."""
@@ -156,7 +157,7 @@ _STATUS: Final = {
 def render_live_form(command: str, *, lang: Lang = "zh") -> str:
     """A "Run live" form for ``ascend-dsa COMMAND``: a button, then its options as inputs and its output."""
     if command not in LIVE_FORMS:
-        raise ValueError(f"command must be one of {', '.join(LIVE_FORMS)}, got {command!r}")
+        raise ValueError(f"command must be one of {', '.join(LIVE_FORMS)}, got {shown(command)}")
     inputs = list(LIVE_FORMS[command])
     if command in _WITH_LANG:
         inputs.insert(0, LiveInput("lang", value=lang, hidden=True))

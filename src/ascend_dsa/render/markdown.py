@@ -14,6 +14,7 @@ import re
 from typing import TYPE_CHECKING, Final, Literal
 
 from ascend_dsa.lang import Lang, term
+from ascend_dsa.validate import shown
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -47,7 +48,7 @@ def plain_text(value: object) -> str:
 def data_marker(kind: DataKind, text: str) -> str:
     """The HTML comment that carries ``text`` as a file of ``kind`` for the page's download link."""
     if kind not in ("csv", "json"):
-        raise ValueError(f"kind must be 'csv' or 'json', got {kind!r}")
+        raise ValueError(f"kind must be 'csv' or 'json', got {shown(kind)}")
     return f"<!-- {DATA_MARKER}:{kind}:{base64.b64encode(text.encode()).decode()} -->"
 
 

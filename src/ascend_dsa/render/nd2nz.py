@@ -18,7 +18,7 @@ from ascend_dsa.models.nd2nz_stride import (
 from ascend_dsa.render.markdown import table
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
-from ascend_dsa.validate import require_iterable
+from ascend_dsa.validate import MAX_TABLE_ROWS, bounded_items
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -54,7 +54,7 @@ def render_nd2nz_banks(
     block = nz_block_bytes(config, model)
     slots = UB_VECTOR_BYTES // block  # the blocks of one vector, one slot each when conflict-free
     rows = []
-    for pad in require_iterable("pad_rows", pad_rows):
+    for pad in bounded_items("pad_rows", pad_rows, MAX_TABLE_ROWS):
         stride = ub_nz_stride_bytes(config, model, pad)
         rows.append(
             [

@@ -27,6 +27,7 @@ from ascend_dsa.render.markdown import citation, kind_name, table
 from ascend_dsa.render.svg import figure, to_svg
 from ascend_dsa.report.checks import check_p_ready_to_used
 from ascend_dsa.report.scenarios import SIMULATED_BLOCKS
+from ascend_dsa.validate import require_int
 
 if TYPE_CHECKING:
     from ascend_dsa.facts.hardware import AscendSpec
@@ -232,8 +233,14 @@ def render_pipeline_sensitivity(spec: AscendSpec = ASCEND_950, *, lang: Lang = "
 def render_pipeline_gantt(
     spec: AscendSpec = ASCEND_950, first_block: int = 8, last_block: int = 12, *, lang: Lang = "zh"
 ) -> str:
-    """A Gantt chart of the steady state: one row per unit, bars labelled with their block (inline SVG)."""
+    """A Gantt chart of the steady state: one row per unit, bars labelled with their block (inline SVG).
+
+    The window runs from QK of ``first_block`` to QK of ``last_block``, which must leave block ``first_block + 1``
+    (whose P the arrow follows) inside it.
+    """
     timeline = _checked(shipped_timeline(spec))
+    first_block = require_int("first_block", first_block, minimum=0, maximum=timeline.blocks - 3)
+    last_block = require_int("last_block", last_block, minimum=first_block + 2, maximum=timeline.blocks - 1)
     start = timeline.op(Task.QK, first_block).start
     end = timeline.op(Task.QK, last_block).start
     rows = [Unit.MTE2, Unit.VECTOR, Unit.MTE3, Unit.FIXPIPE, Unit.CUBE]

@@ -8,7 +8,7 @@ from ascend_dsa.facts.hardware import ASCEND_950, FIELD_UNITS, AscendSpec, numer
 from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.render.format import quantity
 from ascend_dsa.render.markdown import citation, kind_name, table
-from ascend_dsa.validate import MAX_TABLE_ROWS, bounded_items, require_instance, require_items
+from ascend_dsa.validate import MAX_TABLE_ROWS, bounded_items, require_instance, require_items, shown
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -26,7 +26,7 @@ def render_spec_sources(
     )
     unknown = sorted(set(names) - set(numeric_fields()))
     if unknown:
-        raise ValueError(f"fields must be hardware fields, got unknown {', '.join(unknown)}")
+        raise ValueError(f"fields must be hardware fields, got unknown {shown(', '.join(unknown))}")
     rows = []
     for name in names:
         source = spec.sources[name]

@@ -14,6 +14,8 @@ from contextlib import contextmanager
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from ascend_dsa.validate import shown
+
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
 
@@ -126,7 +128,7 @@ def to_svg(fig: Figure, *, title: str) -> str:
     no date; white space that holds a line break is folded to one blank.
     """
     if not title.strip():
-        raise ValueError(f"title must name the figure, got {title!r}")
+        raise ValueError(f"title must name the figure, got {shown(title)}")
     import matplotlib as mpl  # noqa: PLC0415 - loaded when a figure is drawn, not with the package
 
     enlarge_small_text(fig)
@@ -165,7 +167,7 @@ def to_svg_with_legend_below(
 def wrap_svg(svg: str, *, title: str) -> str:
     """An ``<svg>`` element as a page's figure: named for screen readers, in its ``<div>``, with its caption."""
     if not title.strip():
-        raise ValueError(f"title must name the figure, got {title!r}")
+        raise ValueError(f"title must name the figure, got {shown(title)}")
     if not svg.startswith("<svg"):
         raise ValueError(f"svg must start with an <svg> element, got text starting {svg[:30]!r}")
     label = escape(title.strip())

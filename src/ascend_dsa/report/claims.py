@@ -28,7 +28,7 @@ from ascend_dsa.report.rules import (
     leaves,
     plain,
 )
-from ascend_dsa.validate import require_instance, require_items
+from ascend_dsa.validate import require_instance, require_items, shown
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -51,7 +51,7 @@ def claim(claim_id: str, source: LedgerSource = "report") -> Claim:
     for c in ledger(source):
         if c.claim_id == claim_id:
             return c
-    raise ValueError(f"claim_id must name a ledger claim, got {claim_id!r}")
+    raise ValueError(f"claim_id must name a ledger claim, got {shown(claim_id)}")
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ def select_claims(
     claims = ledger(source)
     chapters = CHAPTERS if source == "report" else HOPPER_CHAPTERS
     if chapter is not None and chapter not in chapters:
-        raise ValueError(f"chapter must be one of {', '.join(chapters)}, got {chapter!r}")
+        raise ValueError(f"chapter must be one of {', '.join(chapters)}, got {shown(chapter)}")
     chosen = claims if ids is None else tuple(claim(i, source) for i in ids)
     return tuple(c for c in chosen if chapter is None or c.chapter == chapter)
 

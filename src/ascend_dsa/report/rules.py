@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from enum import StrEnum
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final, Literal, TypeAlias, get_args
 
@@ -26,7 +25,7 @@ from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.facts.report_figures import FigureValue, PublishedFigure, published_figure
 from ascend_dsa.units import KiB
-from ascend_dsa.validate import LARGEST_EXACT_WHOLE, require_instance
+from ascend_dsa.validate import LARGEST_EXACT_WHOLE, Choice, require_instance
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -56,7 +55,7 @@ LedgerSource = Literal["report", "hopper"]
 HOPPER_CHAPTERS: Final = ("discussion/two-chips",)
 
 
-class RuleKind(StrEnum):
+class RuleKind(Choice):
     """How our value is compared with the report's."""
 
     EXACT = "exact"
