@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ascend_dsa.render.format import display_width, is_wide, whole_or
+import pytest
+
+from ascend_dsa.render.format import count_word, display_width, is_wide, whole_or
 
 
 def test_wide_characters_are_the_cjk_ones() -> None:
@@ -15,3 +17,17 @@ def test_wide_characters_are_the_cjk_ones() -> None:
 def test_whole_or_prints_whole_numbers_as_such() -> None:
     assert whole_or(1024.0, 1) == "1,024"
     assert whole_or(73.142, 1) == "73.1"
+
+
+@pytest.mark.parametrize(
+    ("count", "zh", "en"), [(1, "一", "one"), (2, "两", "two"), (6, "六", "six"), (10, "十", "ten"), (11, "11", "11")]
+)
+def test_count_word_writes_small_counts_as_words(count: int, zh: str, en: str) -> None:
+    """A count of one to ten is a word (两 before a measure word, not 二); beyond ten, digits."""
+    assert (count_word(count, "zh"), count_word(count, "en")) == (zh, en)
+
+
+def test_count_word_refuses_an_unknown_language() -> None:
+    """The language is checked like every renderer's."""
+    with pytest.raises(ValueError, match="fr"):
+        count_word(2, "fr")  # type: ignore[arg-type]

@@ -19,7 +19,7 @@ from ascend_dsa.facts.kv_formats import Mode
 from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.lang import Lang, pick
 from ascend_dsa.models.memory_plans import l0c_output_bytes, l0c_scores_bytes, l1_plan, ub_plan
-from ascend_dsa.render.format import is_wide, kib
+from ascend_dsa.render.format import count_word, is_wide, kib
 from ascend_dsa.render.svg import FONT_FAMILIES, wrap_svg
 from ascend_dsa.units import TB, MHz
 from ascend_dsa.validate import require_instance
@@ -339,10 +339,12 @@ def render_ai_core_figure(
             "</g>",
         ]
     )
+    vector_cores = count_word(spec.vector_cores_per_ai_core, lang)
     title = pick(
         lang,
-        "一个 AI Core：CUBE、两个 VECTOR Core、各级缓冲与搬运通路，以及本算子的数据放在哪里",
-        "One AI Core: the CUBE, two VECTOR Cores, their buffers and copy paths, and where this kernel's data sits",
+        f"一个 AI Core：CUBE、{vector_cores}个 VECTOR Core、各级缓冲与搬运通路，以及本算子的数据放在哪里",
+        f"One AI Core: the CUBE, {vector_cores} VECTOR Cores, their buffers and copy paths, and where this kernel's "
+        "data sits",
     )
     svg = (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" '

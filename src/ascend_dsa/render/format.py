@@ -30,11 +30,26 @@ _SCALED_UNITS: Final = {"B/s": _DECIMAL_PREFIXES, "B": _BINARY_PREFIXES}
 _CLOCK_PREFIX: Final = (10**6, "M")
 #: The singular of each plural count unit, for a value of exactly one (1 row, not 1 rows).
 _SINGULAR: Final = {unit: unit.removesuffix("s") for unit in COUNT_UNITS}
+#: Counts from one to ten as running text writes them before what they count (zh 两个, not 二个).
+_COUNT_WORDS: Final = {
+    "zh": ("一", "两", "三", "四", "五", "六", "七", "八", "九", "十"),
+    "en": ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
+}
 
 
 def group_digits(value: float, decimals: int = 0) -> str:
     """A number with thin grouping commas, e.g. ``262,144``."""
     return f"{value:,.{decimals}f}"
+
+
+def count_word(count: int, lang: Lang) -> str:
+    """``count`` as a word before what it counts (两, six), from one to ten; otherwise digits, as a table writes them.
+
+    A label that counts a thing of the package (two VECTOR Cores, six instantiations) writes it through this, so
+    the count follows the package and no numeral is typed into the label.
+    """
+    words = _COUNT_WORDS[check_lang(lang)]
+    return words[count - 1] if 1 <= count <= len(words) else str(count)
 
 
 def fixed(value: float, decimals: int = 3) -> str:

@@ -25,7 +25,7 @@ from ascend_dsa.models.kv_quant import dequantize_tokens, quantize_tokens, round
 from ascend_dsa.models.mte2 import copies_per_token, token_byte_ranges
 from ascend_dsa.models.nd2nz_stride import UB_VECTOR_BYTES, nz_block_bytes, ub_nz_stride_bytes
 from ascend_dsa.models.nz_layout import block_bytes, check_nz_padding, nd2nz_store_slots, nd_to_nz
-from ascend_dsa.render.format import group_digits
+from ascend_dsa.render.format import count_word, group_digits
 from ascend_dsa.render.markdown import Align, citation, table
 from ascend_dsa.report.scenarios import ND2NZ_EXAMPLE_DIMS, ND2NZ_EXAMPLE_TOKENS
 from ascend_dsa.validate import MAX_TABLE_ROWS, bounded_items, require_finite, require_int, require_within, shown
@@ -164,17 +164,19 @@ def render_kv_block_layout(lang: Lang = "zh", block_tokens: int = 4) -> str:
             f"this kernel, {fmt.name} ({fmt.token_bytes} B): data and scales adjacent",
         ),
     ]
+    split_copies, adjacent_copies = (count_word(copies_per_token(layout), lang) for layout in (old, fmt))
     caption = pick(
         lang,
         f"一个 {block_tokens} token 的 page block，字节区间为 [起, 止)。旧布局是上游先前的 MODEL1 FP8 格式"
         f"（{old.source.citation}）：每个 token {old.data_bytes} B 数据（{old.nope_dims} 个 e4m3 加 {old.rope_dims} "
         f"维 bf16 RoPE），{old.scale_bytes} B scale（{old.nope_dims // old.dims_per_scale} 个 ue8m0 加 "
-        f"{old.scale_pad_bytes} B 填充）放在整块数据之后，要两次 MTE2 拷贝；本算子的格式里是一段，一次拷贝。",
+        f"{old.scale_pad_bytes} B 填充）放在整块数据之后，要{split_copies}次 MTE2 拷贝；"
+        f"本算子的格式里是一段，{adjacent_copies}次拷贝。",
         f"A page block of {block_tokens} tokens, byte ranges as [start, end). The old layout is upstream's earlier "
         f"MODEL1 FP8 format ({old.source.citation}): per token {old.data_bytes} B of data ({old.nope_dims} e4m3 plus "
         f"{old.rope_dims} bf16 RoPE dims) and {old.scale_bytes} B of scales ({old.nope_dims // old.dims_per_scale} "
-        f"ue8m0 plus {old.scale_pad_bytes} B of padding) after the whole block's data: two MTE2 copies. In the "
-        "kernel's format a token is one range and one copy.",
+        f"ue8m0 plus {old.scale_pad_bytes} B of padding) after the whole block's data: {split_copies} MTE2 copies. "
+        f"In the kernel's format a token is one range and {adjacent_copies} copy.",
     )
     return table(headers, rows, ("right", "left", "left")) + "\n\n" + caption + "\n"
 
@@ -257,11 +259,12 @@ def render_nd2nz_example(lang: Lang = "zh", tokens: int = ND2NZ_EXAMPLE_TOKENS, 
         ),
     ]
     second = f"{piece}-{2 * piece - 1}"  # the dims of a token's second piece, as the labels write them
+    token = min(1, tokens - 1)  # the caption's example token: the second one (t1) when the tile has it
     caption = pick(
         lang,
-        f"`t1:{second}` 表示 token 1 的第 {second} 维（{piece} 个 bf16 = {block_bytes()} B）。真实的块是 "
+        f"`t{token}:{second}` 表示 token {token} 的第 {second} 维（{piece} 个 bf16 = {block_bytes()} B）。真实的块是 "
         f"{SHIPPED_KERNEL.b_topk_per_vector_core} 个 token × {DSA_V41.d_qk} 维，规则相同。",
-        f"`t1:{second}` is dims {second} of token 1 ({piece} bf16 = {block_bytes()} B). The real tile is "
+        f"`t{token}:{second}` is dims {second} of token {token} ({piece} bf16 = {block_bytes()} B). The real tile is "
         f"{SHIPPED_KERNEL.b_topk_per_vector_core} tokens × {DSA_V41.d_qk} dims; the rule is the same.",
     )
     return table(headers, rows, ("right", "right", "left", "left")) + "\n\n" + caption + "\n"

@@ -18,7 +18,7 @@ from ascend_dsa.models.memory_plans import (
     layout_bytes_per_bank,
     shipped_ub_plans,
 )
-from ascend_dsa.render.format import group_digits, kib
+from ascend_dsa.render.format import count_word, group_digits, kib
 from ascend_dsa.render.markdown import Align, citation, table
 from ascend_dsa.render.svg import figure, to_svg, to_svg_with_legend_below
 from ascend_dsa.report.checks import check_ub_totals
@@ -108,13 +108,14 @@ def render_ub_plan_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
         [pick(lang, "余量", "headroom"), f"UB {group_digits(spec.ub_bytes_per_vector_core)} B (config.h:125)"]
         + [group_digits(p.headroom_bytes(spec)) for p in plans]
     )
+    shipped = count_word(len(plans), lang)
     caption = pick(
         lang,
-        f"单位：字节，每个 VECTOR Core。合计与内核六个实例化的 `sizeof(UnifiedBufferMemoryPlan)` 逐一比对"
+        f"单位：字节，每个 VECTOR Core。合计与内核{shipped}个实例化的 `sizeof(UnifiedBufferMemoryPlan)` 逐一比对"
         f"（{UB_PLAN_CITATION.short}）；UB 容量 {group_digits(spec.ub_bytes_per_vector_core)} B（config.h:125）。",
-        f"Bytes per VECTOR Core. Totals are checked against `sizeof(UnifiedBufferMemoryPlan)` of the kernel's six "
-        f"instantiations ({UB_PLAN_CITATION.short}); UB holds {group_digits(spec.ub_bytes_per_vector_core)} B "
-        f"(config.h:125).",
+        f"Bytes per VECTOR Core. Totals are checked against `sizeof(UnifiedBufferMemoryPlan)` of the kernel's "
+        f"{shipped} instantiations ({UB_PLAN_CITATION.short}); UB holds "
+        f"{group_digits(spec.ub_bytes_per_vector_core)} B (config.h:125).",
     )
     right: Align = "right"
     aligns: tuple[Align, ...] = ("left", "left", *((right,) * len(plans)))
@@ -154,7 +155,10 @@ def render_ub_plan_bars(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> 
         ax.set_ylabel(pick(lang, "每个 VECTOR Core 的 UB（KiB）", "UB per VECTOR Core (KiB)"))
         ax.set_ylim(0, capacity * 1.12)
         ax.legend(fontsize=7.5, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
-        return to_svg(fig, title=pick(lang, "六个实例化的 UB 预算", "UB plan of the six shipped instantiations"))
+        shipped = count_word(len(plans), lang)
+        return to_svg(
+            fig, title=pick(lang, f"{shipped}个实例化的 UB 预算", f"UB plan of the {shipped} shipped instantiations")
+        )
 
 
 def _bank_of(start: int, bank_bytes: int) -> int:
@@ -207,7 +211,7 @@ def render_l1_bank_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
         lang,
         f"地址取自 {citation(SHIPPED_L1_LAYOUT_SOURCE, lang)}；每个 bank 的用量另由缓冲个数与形状算出"
         f"（Q {SHIPPED_KERNEL.l1_q_buffers} 份、KV {SHIPPED_KERNEL.l1_kv_buffers} 份、S {L1_S_BUFFERS} 份，"
-        "各自对半分到两个 bank），两者一致才会出现在页面上。",
+        f"各自对半分到{count_word(spec.l1_banks, lang)}个 bank），两者一致才会出现在页面上。",
         f"Addresses from {SHIPPED_L1_LAYOUT_SOURCE.citation}; the bytes per bank are also computed from the buffer "
         f"counts and shapes (Q x{SHIPPED_KERNEL.l1_q_buffers}, KV x{SHIPPED_KERNEL.l1_kv_buffers}, "
         f"S x{L1_S_BUFFERS}, each split in half across the banks), and the page only builds when both agree.",
@@ -276,5 +280,8 @@ def render_l1_bank_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -
         kinds = [kind for kind in colours if any(r.name.split(" ")[0] == kind for r in SHIPPED_L1_LAYOUT)]
         handles = [Patch(color=colours[kind], label=names[kind]) for kind in kinds]
         handles.append(Patch(facecolor=_FREE_COLOUR, edgecolor=_FREE_EDGE, label=pick(lang, "空闲", "free")))
-        title = pick(lang, "L1 的两个 bank：每个张量对半切分", "L1's two banks: every tensor split in two")
+        banks = count_word(spec.l1_banks, lang)
+        title = pick(
+            lang, f"L1 的{banks}个 bank：每个张量对半切分", f"L1's {banks} banks: every tensor split in {banks}"
+        )
         return to_svg_with_legend_below(fig, ax, title=title, drop=0.45, columns=len(handles), handles=handles)

@@ -13,7 +13,7 @@ from ascend_dsa.models.block_cycles import (
 )
 from ascend_dsa.models.peak_clock import clock_range_for_percent, intersect
 from ascend_dsa.models.throughput import cycles_per_block_at, fraction_of_peak
-from ascend_dsa.render.format import percent, published_cell
+from ascend_dsa.render.format import count_word, percent, published_cell
 from ascend_dsa.render.markdown import status_text, table
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
@@ -107,7 +107,11 @@ def render_peak_clock_table(
     )
     both = intersect(*ranges)
     if both is None:
-        allowed = pick(lang, "没有一个主频能同时满足两个百分比。", "No clock satisfies both percentages.")
+        allowed = pick(
+            lang,
+            f"没有一个主频能同时满足{count_word(len(ranges), lang)}个百分比。",
+            "No clock satisfies both percentages.",
+        )
     else:
         allowed = pick(
             lang,

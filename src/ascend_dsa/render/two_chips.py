@@ -21,6 +21,7 @@ from ascend_dsa.facts.hopper import (
     MLA_V32,
     REGISTER_BYTES,
     SEESAW_SCHEDULE_CITATION,
+    SEESAW_WARPGROUPS,
     SMEM_ALLOCATION_CITATION,
     SMEM_PLAN_CITATION,
     SMEM_S_ALIGN_BYTES,
@@ -46,7 +47,7 @@ from ascend_dsa.models.memory_plans import l0c_output_bytes, ub_plan
 from ascend_dsa.models.roofline import head_roofline
 from ascend_dsa.models.throughput import fraction_of_peak
 from ascend_dsa.render.claims import hopper_where
-from ascend_dsa.render.format import group_digits, kib, percent, quantity, whole_or
+from ascend_dsa.render.format import count_word, group_digits, kib, percent, quantity, whole_or
 from ascend_dsa.render.markdown import table
 from ascend_dsa.render.svg import figure, to_svg_with_legend_below
 from ascend_dsa.report.claims import check_claims
@@ -230,7 +231,7 @@ def _decisions() -> tuple[Decision, ...]:
                 f"rescale only when the max rises by more than {threshold:g} (skip-scale)",
             ),
             Text(
-                "每块都 rescale（seesaw 中两个 warpgroup 共享 max）",
+                f"每块都 rescale（seesaw 中{count_word(SEESAW_WARPGROUPS, 'zh')}个 warpgroup 共享 max）",
                 "every block (seesaw: both warpgroups share the max)",
             ),
             _kernel((DENSE_KERNEL, (SEESAW_SCHEDULE_CITATION,))),
@@ -463,9 +464,10 @@ def render_two_chips_roofline_figure(*, lang: Lang = "zh") -> str:
         ax.set_xticks(FIGURE_HEADS, [str(h) for h in FIGURE_HEADS])
         ax.set_xlabel(pick(lang, "每个核共享一次 KV 读取的 q head 数", "q heads sharing one KV read per core"))
         ax.set_ylabel(pick(lang, "矩阵周期 / 带宽周期", "matrix cycles / bandwidth cycles"))
+        chips = count_word(len({chip.name for _, chip, *_ in lines}), lang)
         title = pick(
             lang,
-            f"同一个模型，两块芯片（topk {FIGURE_TOPK}）：1 之上受算力限制，之下受带宽限制",
-            f"One model, two chips (topk {FIGURE_TOPK}): above 1 compute-bound, below memory-bound",
+            f"同一个模型，{chips}块芯片（topk {FIGURE_TOPK}）：1 之上受算力限制，之下受带宽限制",
+            f"One model, {chips} chips (topk {FIGURE_TOPK}): above 1 compute-bound, below memory-bound",
         )
         return to_svg_with_legend_below(fig, ax, title=title, drop=0.2, columns=2, fontsize=8)
