@@ -1,25 +1,22 @@
 """No number is typed into the command line's help texts: each comes from the constant it states.
 
 Presets and shipped values are formatted from the facts (``options.preset_text``), defaults through argparse's
-``%(default)s``, exit statuses from ``ExitStatus``; what is left in the literal text is a citation, a product name or
-the 1 a ratio is compared with.
+``%(default)s``, exit statuses from ``ExitStatus``. The literal text is read by the one scanner,
+`ascend_dsa.render.typed_numbers.typed_in_text`: what it lets through (a citation, a product name, the 1 a ratio is
+compared with) is in its one list of exemptions.
 """
 
 from __future__ import annotations
 
 import ast
-import re
 from pathlib import Path
 
 import pytest
 
 import ascend_dsa.cli
 from ascend_dsa.cli.options import preset_text
+from ascend_dsa.render.typed_numbers import typed_in_text
 
-#: A number standing alone in text (not part of a name such as h800, 1C2V or config.h:77).
-_NUMBER = re.compile(r"(?<![\w.:%-])\d+(?:[.,]\d+)*(?:e\d+)?(?!\w)")
-#: What help text may write as digits: report line citations, the chip's name, and a ratio's reference value 1.
-_ALLOWED = re.compile(r"report \(zh\) lines? \d+(?:-\d+)?|第 \d+(?:-\d+)? 行|Ascend 950|fraction of 1 ")
 #: The module-level texts of a command that reach its --help or the CLI reference page.
 _TEXT_NAMES = frozenset({"HELP", "HELP_ZH", "FINDING", "USAGE"})
 
@@ -48,13 +45,14 @@ def _help_literals() -> list[tuple[str, int, str]]:
 def test_help_texts_type_no_number() -> None:
     literals = _help_literals()
     assert len(literals) > 40  # the scan still sees the help texts
-    typed = [(f, line, m.group(0)) for f, line, text in literals for m in _NUMBER.finditer(_ALLOWED.sub("", text))]
+    typed = [(f, line, t.number) for f, line, text in literals for t in typed_in_text(text)]
     assert typed == []
 
 
 def test_the_scan_sees_a_typed_preset() -> None:
     """A number typed into a help text is what the scan reports."""
-    assert [m.group(0) for m in _NUMBER.finditer(_ALLOWED.sub("", "AI Cores (preset 32; SMs on h800)"))] == ["32"]
+    assert [t.number for t in typed_in_text("AI Cores (preset 32; SMs on h800)")] == ["32"]
+    assert [t.number for t in typed_in_text("每个 AI Core 两个 VECTOR Core，默认 5e12")] == ["两", "5e12"]
 
 
 @pytest.mark.parametrize(

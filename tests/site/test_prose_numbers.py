@@ -1,4 +1,7 @@
-"""Numbers in prose: ``{{ name }}`` is filled from the package; any other number must be a citation or a name."""
+"""Numbers in prose: ``{{ name }}`` is filled from the package, markers written wrong are found, no page types a number.
+
+The scanner itself (what a typed number is, its exemptions) is tested in tests/render/test_typed_numbers.py.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +11,9 @@ import re
 import pytest
 
 from ascend_dsa.render.format import format_quantity
+from ascend_dsa.render.typed_numbers import typed_numbers
 from ascend_dsa.report.prose_values import PROSE_VALUES, Quantity
 from ascend_dsa.site.prose_numbers import (
-    EXEMPTIONS,
     ProseProblem,
     fill,
     fill_html,
@@ -18,10 +21,9 @@ from ascend_dsa.site.prose_numbers import (
     notebook_prose,
     problems,
     quantity,
-    typed_numbers,
     unknown_shown,
 )
-from tests.conftest import ROOT, TYPED_FORMS
+from tests.conftest import ROOT
 
 NAME = next(iter(PROSE_VALUES))
 
@@ -57,62 +59,6 @@ def test_unknown_name_raises_naming_it() -> None:
         quantity("no_such_value")
 
 
-def test_typed_number_is_found_with_its_line() -> None:
-    """A number typed in prose is reported with its line."""
-    typed = typed_numbers("# Title\n\nThe block takes 1080 cycles.\n")
-    assert [(t.number, t.line) for t in typed] == [("1080", 3)]
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "report (zh) line 116",
-        "报告 (zh) 第 85、89 行",
-        "lines 104-111 and line 142",
-        "lines 85, 89",
-        "第 142-144 行",
-        "config.h:74 and kernel_body.h:1297",
-        "commit a123d0b0191e0da7aa1e044f8644e0989cc63220 and tests/quant.py @ 9a7d253",
-        "published 2026-09-30 in docs/20260930-ascend-prefill-deep-dive-zh.md",
-        "FP8, e4m3, fp32, bf16, 1C2V, ND2NZ, MTE2, L0C, H_Q, gather2 and V4.1",
-        "Python 3.11+",
-        "the Ascend 950 and 昇腾 950",
-        "1. first step\n2. second step",
-        "text\n\n3. a list may start at any number after a blank line\n4. and go on",
-        "```python\nprint(64)\n```",
-        '```python exec="true"\nprint(64)  # 64\n```',
-        "[link](../x/1.md) and a footnote[^1]",
-        "<!-- 64 -->",
-        '<span class="x">text</span>',
-        "{{ any_name }}",
-        "`x[{{ any_name }}]`",
-        "$\\sum_{j=1}^{n} x_j$ and $1/\\sqrt{d}$ and $e^{-1}$ and $x_0$ and $\\frac{1}{n}$",
-        "SV[i-1] and QK[i+1] and $P[i+1]$",
-        "第一块、第二个 VECTOR Core",
-        "一个 token、统一、一起、进一步、十分",
-        "万一、一一对应",
-    ],
-)
-def test_citations_names_and_markdown_are_exempt(text: str) -> None:
-    """Citations, names, real list markers, executed code and ordinals or articles are not typed numbers."""
-    assert typed_numbers(text) == []
-
-
-@pytest.mark.parametrize("form", TYPED_FORMS)
-def test_every_form_of_a_typed_number_is_caught(form: str) -> None:
-    """A number typed in any form a reader sees is reported, with its line."""
-    text, number = TYPED_FORMS[form]
-    typed = typed_numbers(f"# T\n\n{text}\n")
-    assert number in [t.number for t in typed], typed
-    assert all(t.line >= 3 for t in typed)  # the text starts on line 3
-
-
-def test_every_exemption_is_named_with_a_reason() -> None:
-    """The exemptions are one list, each with a name and a reason of its own."""
-    assert len({e.name for e in EXEMPTIONS}) == len(EXEMPTIONS)
-    assert all(e.reason and e.pattern.pattern for e in EXEMPTIONS)
-
-
 def test_every_value_is_a_quantity() -> None:
     """Every name in the registry computes a Quantity."""
     for name, make in PROSE_VALUES.items():
@@ -141,12 +87,6 @@ def test_every_marker_names_a_value() -> None:
     """Every ``{{ name }}`` on a page is defined in ascend_dsa.report.prose_values."""
     used = {name for text in _sources().values() for name in re.findall(r"\{\{\s*([a-z]\w*)\s*\}\}", text)}
     assert used - set(PROSE_VALUES) == set()
-
-
-def test_front_matter_is_not_prose() -> None:
-    """A page's front matter is settings for MkDocs, not text a reader sees; the same number in prose is typed."""
-    assert typed_numbers("---\nsearch:\n  boost: 0.2\n---\n\n# Title\n") == []
-    assert [t.number for t in typed_numbers("# Title\n\nboost: 0.2\n")] == ["0.2"]
 
 
 @pytest.mark.parametrize(
