@@ -466,7 +466,7 @@ _VALUES.update(
         "one_v_mte2_requests_per_block": lambda: Quantity(
             requests_per_block(SHIPPED_KERNEL.with_overrides(vector_cores_per_cube=ONE_VECTOR_CORE.vector_cores))
         ),
-        # --- no number typed in any form (issue 16 item 3): values that prose used to type ----------------------
+        # --- counts and step numbers the chapters write in passing (instantiations, report steps, trace blocks) ---
         "ub_decode_fp4_sink_bytes": lambda: Quantity(
             ub_plan(SHIPPED_KERNEL, Mode.DECODE, fp4_extra=True, sink=True).total_bytes, "B"
         ),
@@ -495,7 +495,8 @@ _VALUES.update(
         "hopper_crossover_dequant_cycles": lambda: Quantity(dequant_cycles_per_token(sharing_ctas=2), "cycles"),
         "crossover_gain_model": lambda: Quantity(crossover_gain(H800), "", 2),
         "crossover_tflops_ratio": lambda: Quantity(SPARSE_DECODE_ACHIEVED_FLOPS / NO_CROSSOVER_ACHIEVED_FLOPS, "", 2),
-        # what 1.64x is made of, and how far each kernel stays below the model's bound (issue 31 items 7-8)
+        # what the crossover's 1.64x is made of (measured TFLOPS, the throttled clock), and how far each kernel
+        # stays below the model's bound
         "sparse_decode_tflops": lambda: Quantity(SPARSE_DECODE_ACHIEVED_FLOPS / TFLOPS, "TFLOPS"),
         "no_crossover_tflops": lambda: Quantity(NO_CROSSOVER_ACHIEVED_FLOPS / TFLOPS, "TFLOPS"),
         "h800_throttled_clock_ghz": lambda: Quantity(H800_THROTTLED_CLOCK_HZ / GHz, "GHz", 1),
