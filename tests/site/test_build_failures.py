@@ -78,6 +78,19 @@ def test_a_page_with_several_problems_names_them_all(mutated_build: BuildResult)
     assert "1080" in found
 
 
+def test_every_page_with_typed_numbers_is_named_with_each_number(mutated_build: BuildResult) -> None:
+    """Numbers typed on several pages: the one failed build names each page, and each page's line names its number.
+
+    The build does not stop at the first page: every page's problems are recorded and it fails after the last.
+    """
+    typed = {"typed-forms": "1080", "marker-and-numbers": "1080", "numbers-elsewhere": "1234"}
+    errors = _lines(mutated_build, "ERROR")
+    for key, number in typed.items():
+        [found] = [x for x in errors if f"{MUTATIONS[key].file}: the prose failed" in x]
+        assert f": {number} in " in found, key
+    assert mutated_build.returncode == 1
+
+
 @pytest.mark.parametrize(
     "warning",
     [
