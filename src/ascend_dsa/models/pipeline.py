@@ -11,7 +11,7 @@ costs come from the hardware preset; the VECTOR Core and MTE3 costs are stated a
 gives none. Both VECTOR Cores do the same work on their halves at the same time, so one VECTOR row stands for
 both.
 
-Why one module of some 470 lines: it is one model in three sections that change together, not three ideas. The
+Why one module: it is one model in three sections that change together, not three ideas. The
 [`Task`][] vocabulary, the VECTOR schedule that places each task at an offset (and the buffer depths those offsets
 imply), the per-task cycle costs, and the simulation that runs them: adding or re-timing a task touches all three,
 and each section reads the others' names. The block offsets themselves are already apart, in ``models.schedule``.
