@@ -93,3 +93,10 @@ def test_no_table_types_a_shared_header_again() -> None:
     ]
     assert picks, "the scan no longer sees any header"
     assert [(renderer, texts) for renderer, texts in picks if texts in shared] == []
+
+
+def test_a_text_the_same_in_both_languages_is_written_once() -> None:
+    """Text.same gives one string for either page; an empty one is still refused."""
+    assert Text.same("B_TOPK = 64") == Text("B_TOPK = 64", "B_TOPK = 64")
+    with pytest.raises(ValueError, match="both languages"):
+        Text.same(" ")

@@ -46,6 +46,11 @@ class Text:
         """The text for the page's language."""
         return pick(lang, self.zh, self.en)
 
+    @classmethod
+    def same(cls, text: str) -> Text:
+        """A text that reads the same in both languages (a number, a name, a formula), written once."""
+        return cls(text, text)
+
 
 #: Units as a reader reads them after a number; a unit not listed reads the same in both languages.
 _UNITS: Final = {
