@@ -28,7 +28,7 @@ from ascend_dsa.errors import OutOfRange, typed_items
 
 T = TypeVar("T")
 R = TypeVar("R")
-#: The parameters of a door (the public function) and of the work it calls (its trusted form).
+# The parameters of a door (the public function) and of the work it calls (its trusted form).
 P = ParamSpec("P")
 Q = ParamSpec("Q")
 #: A number already checked: an ``int`` or a ``float``.
