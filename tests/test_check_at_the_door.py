@@ -6,6 +6,7 @@ makes. Checking a value again below the public function that took it would push 
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,7 @@ from ascend_dsa.models.block_cycles import fixpipe_cycles_per_block, mma_cycles_
 from ascend_dsa.models.design_point import SHIPPED_DESIGN, evaluate, fixpipe_cycles, smallest_compute_bound_heads
 from ascend_dsa.models.memory_plans import l0c_used_bytes, l1_plan, ub_plan
 from ascend_dsa.models.mte2 import requests_per_block
+from ascend_dsa.models.pipeline import VECTOR_SCHEDULE, Task, first_waiting_cycles, simulate, stage_costs
 from ascend_dsa.models.roofline import cube_cycles, head_roofline, head_roofline_sweep, l2_bytes, l2_cycles
 from ascend_dsa.render.design_space import render_design_limits
 from tests.conftest import load_module
@@ -138,3 +140,37 @@ def test_design_point_kernel_config_checks_its_base() -> None:
     config = SHIPPED_DESIGN.kernel_config()
     assert config == SHIPPED_KERNEL.with_overrides(heads_per_core=64, b_topk=64, vector_cores_per_cube=2)
     assert config.sources["b_topk"] == SHIPPED_KERNEL.with_overrides(b_topk=64).sources["b_topk"]
+
+
+def test_simulate_checks_its_configuration_once() -> None:
+    """simulate checks config and the schedule at its door; the buffer depths it reports trust them (were twice)."""
+    costs = stage_costs(ASCEND_950, SHIPPED_KERNEL)
+    with require_calls.counting() as tally:
+        simulate(costs, SHIPPED_KERNEL, 16)
+    callers = {caller.rsplit(".", 1)[1] for caller, _ in tally.by_caller}
+    assert callers == {"simulate", "_simulated_blocks"}, tally.by_caller
+    assert tally.by_check["require_instance"] == 2  # config and costs
+
+
+def test_first_waiting_cycles_checks_config_and_blocks_once() -> None:
+    """The bisection runs the simulation many times on values checked once at its own door."""
+    costs = stage_costs(ASCEND_950, SHIPPED_KERNEL)
+    with require_calls.counting() as tally:
+        first_waiting_cycles(costs, Task.SOFTMAX, limit_cycles=1 << 12)
+    assert tally.by_check["require_int"] == 2, tally.by_caller  # blocks and limit_cycles
+    assert not any(caller.endswith(".simulate") for caller, _ in tally.by_caller), tally.by_caller
+
+
+def test_simulate_refuses_a_schedule_of_other_things_at_its_door() -> None:
+    """A schedule that is not of Activations is a TypeError naming it before anything runs."""
+    with pytest.raises(TypeError, match=r"^schedule must be an iterable of Activation, got NoneType None$"):
+        simulate(stage_costs(ASCEND_950, SHIPPED_KERNEL), schedule=None)  # type: ignore[arg-type]
+
+
+def test_an_activation_checks_its_step_and_offset() -> None:
+    """A schedule's offsets are checked where they enter, in the Activation, so the buffer depths trust them."""
+    step = VECTOR_SCHEDULE[0]
+    with pytest.raises(ValueError, match=r"^offset must be a non-negative integer, got -1$"):
+        dataclasses.replace(step, offset=-1)
+    with pytest.raises(TypeError, match=r"^order must be a whole number, got 1.5"):
+        dataclasses.replace(step, order=1.5)

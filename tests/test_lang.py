@@ -1,4 +1,4 @@
-"""The two languages: one choice (`pick`), pairs of texts, and a complete glossary."""
+"""The two languages: one choice (`pick`), pairs of texts, and a complete catalogue of terms."""
 
 import ast
 from collections.abc import Iterator
@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 
 import ascend_dsa.render
-from ascend_dsa.lang import GLOSSARY, Text, check_lang, pick, term, unit_name
+from ascend_dsa.lang import CATALOGUE, Text, check_lang, pick, term, unit_name
 
 
-def test_every_glossary_term_has_both_languages() -> None:
+def test_every_catalogue_term_has_both_languages() -> None:
     """Each key names a term with nonempty Chinese and English text."""
-    assert GLOSSARY
-    for name, text in GLOSSARY.items():
+    assert CATALOGUE
+    for name, text in CATALOGUE.items():
         assert ":" in name, name
         assert text.zh.strip(), name
         assert text.en.strip(), name
@@ -37,8 +37,8 @@ def test_unknown_term_and_language_raise() -> None:
         Text("", "en")
 
 
-def test_units_not_in_the_glossary_read_the_same() -> None:
-    """A unit the glossary lacks is written as it is in both languages."""
+def test_units_not_in_the_catalogue_read_the_same() -> None:
+    """A unit the catalogue lacks is written as it is in both languages."""
     assert unit_name("requests", "zh") == "个请求"
     assert unit_name("B/cycle", "zh") == "B/cycle"
 
@@ -72,7 +72,7 @@ def _texts(call: ast.Call) -> list[object]:
 
 def test_every_column_term_heads_two_tables() -> None:
     """A ``column:`` term is a header two or more renderers share; one only one table has stays beside it."""
-    users: dict[str, set[str]] = {name: set() for name in GLOSSARY if name.startswith("column:")}
+    users: dict[str, set[str]] = {name: set() for name in CATALOGUE if name.startswith("column:")}
     for renderer, function in _renderers():
         for call in _calls(function, "term"):
             name = _texts(call)[0]
@@ -83,8 +83,8 @@ def test_every_column_term_heads_two_tables() -> None:
 
 
 def test_no_table_types_a_shared_header_again() -> None:
-    """A header the glossary has under ``column:`` is taken from it, not typed again with ``pick``."""
-    shared = [[None, text.zh, text.en] for name, text in GLOSSARY.items() if name.startswith("column:")]
+    """A header the catalogue has under ``column:`` is taken from it, not typed again with ``pick``."""
+    shared = [[None, text.zh, text.en] for name, text in CATALOGUE.items() if name.startswith("column:")]
     picks = [
         (renderer, _texts(call))
         for renderer, function in _renderers()
@@ -93,3 +93,10 @@ def test_no_table_types_a_shared_header_again() -> None:
     ]
     assert picks, "the scan no longer sees any header"
     assert [(renderer, texts) for renderer, texts in picks if texts in shared] == []
+
+
+def test_a_text_the_same_in_both_languages_is_written_once() -> None:
+    """Text.same gives one string for either page; an empty one is still refused."""
+    assert Text.same("B_TOPK = 64") == Text("B_TOPK = 64", "B_TOPK = 64")
+    with pytest.raises(ValueError, match="both languages"):
+        Text.same(" ")

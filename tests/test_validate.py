@@ -6,6 +6,8 @@ import pytest
 from ascend_dsa.errors import OutOfRange
 from ascend_dsa.validate import (
     LARGEST_EXACT_WHOLE,
+    Door,
+    door,
     finite_result,
     require_bool,
     require_finite,
@@ -152,3 +154,46 @@ def test_a_failed_lookup_of_our_enums_is_cut() -> None:
         Mode("train")
     with pytest.raises(ValueError, match=r"^'x{80}'\.\.\. \(1000000 characters\) is not a valid Mode$"):
         Mode("x" * 10**6)
+
+
+def _halved(heads: int) -> int:
+    return heads // 2
+
+
+@door(_halved)
+def halved(heads: int) -> int:
+    """Half of a positive whole number of heads."""
+    return _halved(require_int("heads", heads, minimum=1))
+
+
+class _Ring:
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    def _grown(self, extra: int) -> int:
+        return self.size + extra
+
+    @door(_grown)
+    def grown(self, extra: int) -> int:
+        """The size with ``extra`` more slots."""
+        return self._grown(require_int("extra", extra, minimum=0))
+
+
+def test_a_door_checks_and_its_trusted_form_does_not() -> None:
+    """Calling the public function checks its argument; ``trusted`` is the same work without the check."""
+    assert halved(64) == 32
+    with pytest.raises(ValueError, match=r"^heads must be a positive integer, got 0$"):
+        halved(0)
+    assert halved.trusted(0) == 0
+    assert isinstance(halved, Door)
+    assert (halved.__name__, halved.__doc__) == ("halved", "Half of a positive whole number of heads.")
+
+
+def test_a_door_on_a_method_binds_both_forms_to_the_instance() -> None:
+    """On an instance the door and ``trusted`` are bound like the method; on the class the door is itself."""
+    ring = _Ring(4)
+    assert ring.grown(2) == 6
+    with pytest.raises(ValueError, match=r"^extra must be a non-negative integer, got -1$"):
+        ring.grown(-1)
+    assert ring.grown.trusted(-1) == 3
+    assert _Ring.grown(ring, 1) == 5

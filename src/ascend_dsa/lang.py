@@ -1,7 +1,7 @@
-"""The site's two languages: choosing a sentence (`pick`), a pair of texts (`Text`) and one glossary of terms.
+"""The site's two languages: choosing a sentence (`pick`), a pair of texts (`Text`) and one catalogue of short terms.
 
 Sentences are written as ``pick(lang, zh, en)`` beside their layout; short terms (units, source kinds, chapter
-titles, task and limit names) come from [`GLOSSARY`][ascend_dsa.lang.GLOSSARY] by name, so each is written once in
+titles, task and limit names) come from [`CATALOGUE`][ascend_dsa.lang.CATALOGUE] by name, so each is written once in
 both languages. Imports nothing of ours: every layer may use it.
 """
 
@@ -45,6 +45,11 @@ class Text:
     def in_(self, lang: Lang) -> str:
         """The text for the page's language."""
         return pick(lang, self.zh, self.en)
+
+    @classmethod
+    def same(cls, text: str) -> Text:
+        """A text that reads the same in both languages (a number, a name, a formula), written once."""
+        return cls(text, text)
 
 
 #: Units as a reader reads them after a number; a unit not listed reads the same in both languages.
@@ -95,7 +100,7 @@ _COLUMNS: Final = (
 )
 
 #: Every short term of the site, keyed ``group:name`` (the name is the English key or enum value of the thing).
-GLOSSARY: Final = MappingProxyType(
+CATALOGUE: Final = MappingProxyType(
     {
         **{f"unit:{name}": text for name, text in _UNITS.items()},
         "kind:report": Text("报告", "report"),
@@ -172,18 +177,18 @@ GLOSSARY: Final = MappingProxyType(
 
 
 def term(name: str, lang: Lang) -> str:
-    """The glossary's term ``name`` (``group:key``) in the page's language; raise naming it if it is not there."""
-    text = GLOSSARY.get(name)
+    """The catalogue's term ``name`` (``group:key``) in the page's language; raise naming it if it is not there."""
+    text = CATALOGUE.get(name)
     if text is None:
-        raise ValueError(f"term must be a glossary name such as 'unit:cycles', got {shown(name)}")
+        raise ValueError(f"term must be a catalogue name such as 'unit:cycles', got {shown(name)}")
     return text.in_(lang)
 
 
 def unit_name(unit: str, lang: Lang) -> str:
     """``unit`` as the page's language names it (``个请求`` for requests on a Chinese page)."""
-    text = GLOSSARY.get(f"unit:{unit}")
+    text = CATALOGUE.get(f"unit:{unit}")
     return text.in_(lang) if text is not None else pick(lang, unit, unit)
 
 
-#: Count units (plural English words) the glossary names: ``requests``, ``rows``, ...
+#: Count units (plural English words) the catalogue names: ``requests``, ``rows``, ...
 COUNT_UNITS: Final = tuple(name for name in _UNITS if name.endswith("s") and "/" not in name)

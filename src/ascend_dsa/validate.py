@@ -4,23 +4,33 @@ A wrong kind of value raises `TypeError`, a value of the right kind outside its 
 a result that would be infinite or not a number raises [`OutOfRange`][] instead of being
 returned. NumPy scalars count as numbers (``np.int64(32)`` is a whole number); ``bool`` never does. Standard
 library only: the check of NumPy arrays is ``ascend_dsa.models.arrays.require_array``.
+
+One door per function ([`door`][]): a public function checks its arguments and calls its work, a private function
+of the same module; the package's own callers that already hold checked values (a frozen record checked by its
+constructor, a number checked at their own door) call ``public_function.trusted``, the same work under the public
+name, so that no value is checked twice on one path and no private name is imported from another module.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import numbers
 import operator
 import reprlib
-from collections.abc import Iterable, Sized
+from collections.abc import Callable, Iterable, Sized
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Final, TypeVar
+from typing import Any, Final, Generic, ParamSpec, TypeVar
 
 from ascend_dsa.errors import OutOfRange, typed_items
 
 T = TypeVar("T")
+R = TypeVar("R")
+# The parameters of a door (the public function) and of the work it calls (its trusted form).
+P = ParamSpec("P")
+Q = ParamSpec("Q")
 #: A number already checked: an ``int`` or a ``float``.
 Number = TypeVar("Number", int, float)
 
@@ -241,3 +251,39 @@ def finite_result(name: str, value: float, *, positive: bool = False) -> float:
         shown = f"{value!r}" if finite or isinstance(value, float) else "a number too large for a float"
         raise OutOfRange(f"{name} comes out as {shown}: an input is too small or too large for this figure")
     return value
+
+
+class Door(Generic[P, Q, R]):
+    """A public function that checks its arguments, and ``trusted``: the work it calls once they are checked.
+
+    Calling a Door calls the public function. ``trusted`` is for the package's own callers that hold values already
+    checked: it skips the door, so a value is checked once on each path. Works on methods too (``trusted`` is then
+    bound to the instance, like the method).
+    """
+
+    def __init__(self, checked: Callable[P, R], trusted: Callable[Q, R]) -> None:
+        """Wrap ``checked`` (name, docstring and signature stay its own) with its work ``trusted``."""
+        functools.update_wrapper(self, checked)
+        self._checked = checked
+        self.trusted = trusted
+        self._bindable: tuple[Callable[..., R], Callable[..., R]] = (checked, trusted)
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        """Check the arguments and do the work: the public function."""
+        return self._checked(*args, **kwargs)
+
+    def __get__(self, instance: object, owner: type | None = None) -> Door[..., ..., R]:
+        """On an instance, the door and its work bound to it, as a method is."""
+        if instance is None:
+            return self
+        checked, trusted = self._bindable
+        return Door(functools.partial(checked, instance), functools.partial(trusted, instance))
+
+
+def door(trusted: Callable[Q, R]) -> Callable[[Callable[P, R]], Door[P, Q, R]]:
+    """Decorate a public function that checks its arguments and then calls ``trusted``, its work; see [`Door`][]."""
+
+    def wrap(checked: Callable[P, R]) -> Door[P, Q, R]:
+        return Door(checked, trusted)
+
+    return wrap

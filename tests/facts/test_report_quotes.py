@@ -43,7 +43,7 @@ OWN_WORDS: Final = {
     "report": "the name of a column of our table (heads-per-core)",
     "报告 (zh) 第 N 行": "the form our citations take (home page)",
     "report (zh) line N": "the form our citations take (home page)",
-    "每块都搬出 O": "the name of our FixPipe row (lang.GLOSSARY, limit:fixpipe-o-every-block)",
+    "每块都搬出 O": "the name of our FixPipe row (lang.CATALOGUE, limit:fixpipe-o-every-block)",
     "P[i] 就绪到被使用": "a row of our pipeline table (render.pipeline)",
     "P[i] ready to used": "a row of our pipeline table (render.pipeline)",
     "每周期处理一个 {{ vector_bytes_per_cycle }} 字节的向量": "an assumption of ours, not the report's (pipeline)",

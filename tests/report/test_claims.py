@@ -42,13 +42,13 @@ def test_every_published_figure_is_used() -> None:
     assert keys == used
 
 
-FACTS_LINES = (5, 43, 45, 57, 67, 85, 88, 89, 90, 91, 94, 95, 96, 97, 98, 100, 104, 111, 114, 116, 126, 138, 142)
-FACTS_LINES_LATER = (144, 150, 152, 168, 176, 178, 184, 188, 192, 200, 216, 220, 226, 228, 232, 238, 242)
+CLAIM_LINES = (5, 43, 45, 57, 67, 85, 88, 89, 90, 91, 94, 95, 96, 97, 98, 100, 104, 111, 114, 116, 126, 138, 142)
+CLAIM_LINES_LATER = (144, 150, 152, 168, 176, 178, 184, 188, 192, 200, 216, 220, 226, 228, 232, 238, 242)
 
 
-@pytest.mark.parametrize("line", [*FACTS_LINES, *FACTS_LINES_LATER])
-def test_every_facts_row_has_a_claim(line: int) -> None:
-    """Every line with a quantitative claim (FACTS section 2, and issue 16's list) is listed with claims checking it."""
+@pytest.mark.parametrize("line", [*CLAIM_LINES, *CLAIM_LINES_LATER])
+def test_every_quantitative_report_line_has_a_claim(line: int) -> None:
+    """Every report (zh) line with a quantitative claim (the lines above) is listed with claims checking it."""
     assert any(entry.line.line == line and entry.claims for entry in check_report_lines())
 
 

@@ -2,8 +2,8 @@
 
 ``{{ name }}`` in a page becomes ``format_quantity(PROSE_VALUES[name]())`` and the page writes the unit after it
 (``{{ clock_ghz }} GHz``). The table below is that text with the Quantity's unit, in both languages (numbers are
-written alike). Hardware values are the report's (1650 MHz, 4096 FMA/cycle, 5 TB/s, 32 AI Cores; FACTS.md
-section 1), kernel values the code's (config.h), derived ones follow from them. A change to any of them must
+written alike). Hardware values are the report's (1650 MHz, 4096 FMA/cycle, 5 TB/s, 32 AI Cores; report (zh)
+lines 85-91), kernel values the code's (config.h), derived ones follow from them. A change to any of them must
 change this table on purpose.
 """
 

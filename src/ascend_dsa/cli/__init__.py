@@ -203,9 +203,8 @@ def _run(args: argparse.Namespace) -> int:
     command: str = args.command
     try:
         status: int = args.run(args)
-    except OutOfRange as error:
-        return fail(ExitStatus.USAGE, f"{_given_numbers(args)}: a figure would be infinite or zero ({error})", command)
-    except ArithmeticError as error:  # overflow or division by zero the checks did not foresee: still the values
+    # OutOfRange, or an overflow or division by zero the checks did not foresee: either way the values given.
+    except (OutOfRange, ArithmeticError) as error:
         return fail(ExitStatus.USAGE, f"{_given_numbers(args)}: a figure would be infinite or zero ({error})", command)
     except ValueError as error:  # AscendDsaError included: every error of ours is a ValueError
         return fail(ExitStatus.OUTSIDE_MODEL, f"the model cannot represent this what-if: {error}", command)

@@ -26,6 +26,7 @@ from ascend_dsa.units import GB, PB, TB, GHz, GiB, KiB, MHz
 from ascend_dsa.validate import (
     LARGEST_EXACT_WHOLE,
     Plausible,
+    door,
     finite_result,
     require_finite,
     require_instance,
@@ -184,15 +185,16 @@ def whole_number_fields() -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(AscendSpec) if f.type == "int")
 
 
-def l2_bytes_per_cycle_per_core(spec: AscendSpec) -> float:
-    """L2 bytes one AI Core can draw per cycle when all cores share the L2 evenly (report (zh) line 92)."""
-    return _l2_bytes_per_cycle_per_core(require_instance("spec", spec, AscendSpec))
-
-
 def _l2_bytes_per_cycle_per_core(spec: AscendSpec) -> float:
     """[`l2_bytes_per_cycle_per_core`][] of a ``spec`` already checked (the package's own callers)."""
     rate = spec.l2_bandwidth_bytes_per_s / spec.ai_cores / spec.clock_hz
     return finite_result("L2 bytes per cycle per AI Core", rate, positive=True)
+
+
+@door(_l2_bytes_per_cycle_per_core)
+def l2_bytes_per_cycle_per_core(spec: AscendSpec) -> float:
+    """L2 bytes one AI Core can draw per cycle when all cores share the L2 evenly (report (zh) line 92)."""
+    return _l2_bytes_per_cycle_per_core(require_instance("spec", spec, AscendSpec))
 
 
 def peak_flops(spec: AscendSpec) -> float:

@@ -20,6 +20,7 @@ from ascend_dsa.facts.provenance import Source, check_sources, code_line, report
 from ascend_dsa.validate import (
     LARGEST_EXACT_WHOLE,
     Plausible,
+    door,
     require_finite,
     require_instance,
     require_int,
@@ -63,6 +64,26 @@ def require_heads(name: str, value: object) -> int:
 def require_tokens(name: str, value: object) -> int:
     """``value`` as a count of KV tokens: a whole number in ``TOKENS_RANGE`` (TypeError or ValueError naming it)."""
     return require_plausible(name, require_int(name, value, minimum=1, maximum=LARGEST_EXACT_WHOLE), TOKENS_RANGE)
+
+
+def _override_sources(config: KernelConfig, changes: Mapping[str, object]) -> dict[str, Source]:
+    """``config``'s sources with each changed field marked as a what-if assumption."""
+    sources = dict(config.sources)
+    for name, value in changes.items():
+        sources[name] = what_if_source(f"{name} set to {value!r}")
+    return sources
+
+
+def _with_checked_overrides(config: KernelConfig, **changes: int) -> KernelConfig:
+    """[`KernelConfig.with_overrides`][] for whole numbers already checked as its fields would be (a DesignPoint's).
+
+    The copy is the one ``with_overrides`` makes, without checking the fourteen fields once more.
+    """
+    clone = copy.copy(config)  # no __init__, so no __post_init__: its fields are config's, checked already
+    for name, value in changes.items():
+        object.__setattr__(clone, name, value)
+    object.__setattr__(clone, "sources", MappingProxyType(_override_sources(config, changes)))
+    return clone
 
 
 @dataclass(frozen=True)
@@ -122,32 +143,13 @@ class KernelConfig:
         """KV tokens of one block each VECTOR Core gathers (config.h:56)."""
         return self.b_topk // self.vector_cores_per_cube
 
+    @door(_with_checked_overrides)
     def with_overrides(self, **changes: Any) -> KernelConfig:  # noqa: ANN401 - checked by __post_init__
         """A copy with some fields changed, each marked as a what-if assumption."""
         unknown = sorted(set(changes) - set(config_fields()))
         if unknown:
             raise ValueError(f"cannot override {', '.join(unknown)}; expected one of {', '.join(config_fields())}")
         return dataclasses.replace(self, sources=_override_sources(self, changes), **changes)
-
-
-def _override_sources(config: KernelConfig, changes: Mapping[str, object]) -> dict[str, Source]:
-    """``config``'s sources with each changed field marked as a what-if assumption."""
-    sources = dict(config.sources)
-    for name, value in changes.items():
-        sources[name] = what_if_source(f"{name} set to {value!r}")
-    return sources
-
-
-def _with_checked_overrides(config: KernelConfig, **changes: int) -> KernelConfig:
-    """[`KernelConfig.with_overrides`][] for whole numbers already checked as its fields would be (a DesignPoint's).
-
-    The copy is the one ``with_overrides`` makes, without checking the fourteen fields once more.
-    """
-    clone = copy.copy(config)  # no __init__, so no __post_init__: its fields are config's, checked already
-    for name, value in changes.items():
-        object.__setattr__(clone, name, value)
-    object.__setattr__(clone, "sources", MappingProxyType(_override_sources(config, changes)))
-    return clone
 
 
 def require_spec_config_model(

@@ -16,7 +16,7 @@ from ascend_dsa.facts.kv_formats import KvFormat, Mode, default_main_cache
 from ascend_dsa.facts.provenance import Source, code_line
 from ascend_dsa.lang import Text
 from ascend_dsa.units import FP32_BYTES
-from ascend_dsa.validate import require_bool, require_instance
+from ascend_dsa.validate import door, require_bool, require_instance
 
 #: Width of one VECTOR Core SIMD register: 256 B, i.e. 64 fp32 or uint32 lanes (config.h:10-13).
 VECTOR_BYTES: Final = 256
@@ -140,21 +140,16 @@ TILE_RULES: Final = (
 )
 
 
-def broken_tile_rules(config: KernelConfig) -> tuple[KernelRule, ...]:
-    """Every tile rule ``config`` breaks, in report order."""
-    return _broken_tile_rules(require_instance("config", config, KernelConfig))
-
-
 def _broken_tile_rules(config: KernelConfig) -> tuple[KernelRule, ...]:
     """[`broken_tile_rules`][] of a ``config`` already checked (the package's own callers)."""
     args = (config.b_topk, config.vector_cores_per_cube, config.index_block_size, config.fractal_cols)
     return tuple(t.rule for t in TILE_RULES if bool(t.broken(*args)))
 
 
-def broken_format_rules(mode: Mode, main_cache: KvFormat, *, fp4_extra: bool) -> tuple[KernelRule, ...]:
-    """Every format rule broken by reading ``main_cache`` (plus an FP4 extra cache if asked) in ``mode``."""
-    mode, main_cache = Mode(mode), KvFormat(main_cache)
-    return _broken_format_rules(mode, main_cache, fp4_extra=require_bool("fp4_extra", fp4_extra))
+@door(_broken_tile_rules)
+def broken_tile_rules(config: KernelConfig) -> tuple[KernelRule, ...]:
+    """Every tile rule ``config`` breaks, in report order."""
+    return _broken_tile_rules(require_instance("config", config, KernelConfig))
 
 
 def _broken_format_rules(mode: Mode, main_cache: KvFormat, *, fp4_extra: bool) -> tuple[KernelRule, ...]:
@@ -169,14 +164,11 @@ def _broken_format_rules(mode: Mode, main_cache: KvFormat, *, fp4_extra: bool) -
     return tuple(broken)
 
 
-def check_kernel_rules(
-    config: KernelConfig, mode: Mode, main_cache: KvFormat | None = None, *, fp4_extra: bool = False
-) -> None:
-    """Raise [`ForbiddenDesign`][] naming the first rule the combination breaks (format rules first)."""
-    config = require_instance("config", config, KernelConfig)
-    fp4_extra = require_bool("fp4_extra", fp4_extra)
-    cache = default_main_cache(mode) if main_cache is None else main_cache
-    _check_kernel_rules(config, Mode(mode), KvFormat(cache), fp4_extra=fp4_extra)
+@door(_broken_format_rules)
+def broken_format_rules(mode: Mode, main_cache: KvFormat, *, fp4_extra: bool) -> tuple[KernelRule, ...]:
+    """Every format rule broken by reading ``main_cache`` (plus an FP4 extra cache if asked) in ``mode``."""
+    mode, main_cache = Mode(mode), KvFormat(main_cache)
+    return _broken_format_rules(mode, main_cache, fp4_extra=require_bool("fp4_extra", fp4_extra))
 
 
 def _check_kernel_rules(config: KernelConfig, mode: Mode, main_cache: KvFormat, *, fp4_extra: bool) -> None:
@@ -190,3 +182,14 @@ def _check_kernel_rules(config: KernelConfig, mode: Mode, main_cache: KvFormat, 
             f"INDEX_BLOCK_SIZE={config.index_block_size}"
         )
         raise ForbiddenDesign(f"forbidden by rule {rule.describe()}; got {values}")
+
+
+@door(_check_kernel_rules)
+def check_kernel_rules(
+    config: KernelConfig, mode: Mode, main_cache: KvFormat | None = None, *, fp4_extra: bool = False
+) -> None:
+    """Raise [`ForbiddenDesign`][] naming the first rule the combination breaks (format rules first)."""
+    config = require_instance("config", config, KernelConfig)
+    fp4_extra = require_bool("fp4_extra", fp4_extra)
+    cache = default_main_cache(mode) if main_cache is None else main_cache
+    _check_kernel_rules(config, Mode(mode), KvFormat(cache), fp4_extra=fp4_extra)

@@ -16,12 +16,7 @@ from ascend_dsa.facts.hardware import AscendSpec
 from ascend_dsa.facts.kernel_config import KernelConfig, require_spec_config_model
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.units import FP32_BYTES
-from ascend_dsa.validate import require_bool, require_instance, require_int
-
-
-def mma_cycles_per_block(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41) -> Fraction:
-    """CUBE cycles of one block: ``MMA_M x B_TOPK x (d_qk + d_v)`` MACs at full rate (16 x B_TOPK at 64 rows)."""
-    return _mma_cycles_per_block(*require_spec_config_model(spec, config, model))
+from ascend_dsa.validate import door, require_bool, require_instance, require_int
 
 
 def _mma_cycles_per_block(spec: AscendSpec, config: KernelConfig, model: ModelShape) -> Fraction:
@@ -29,11 +24,10 @@ def _mma_cycles_per_block(spec: AscendSpec, config: KernelConfig, model: ModelSh
     return Fraction(config.mma_m * config.b_topk * (model.d_qk + model.d_v), spec.cube_fma_per_cycle)
 
 
-def fixpipe_bytes_per_block(config: KernelConfig, model: ModelShape = DSA_V41, *, o_leaves: bool = True) -> int:
-    """fp32 bytes FixPipe copies out of L0C per block: P always, O (``MMA_M x d_v``) only when ``o_leaves``."""
-    config = require_instance("config", config, KernelConfig)
-    model = require_instance("model", model, ModelShape)
-    return _fixpipe_bytes_per_block(config, model, o_leaves=require_bool("o_leaves", o_leaves))
+@door(_mma_cycles_per_block)
+def mma_cycles_per_block(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41) -> Fraction:
+    """CUBE cycles of one block: ``MMA_M x B_TOPK x (d_qk + d_v)`` MACs at full rate (16 x B_TOPK at 64 rows)."""
+    return _mma_cycles_per_block(*require_spec_config_model(spec, config, model))
 
 
 def _fixpipe_bytes_per_block(config: KernelConfig, model: ModelShape, *, o_leaves: bool) -> int:
@@ -43,17 +37,26 @@ def _fixpipe_bytes_per_block(config: KernelConfig, model: ModelShape, *, o_leave
     return p_bytes + o_bytes
 
 
+@door(_fixpipe_bytes_per_block)
+def fixpipe_bytes_per_block(config: KernelConfig, model: ModelShape = DSA_V41, *, o_leaves: bool = True) -> int:
+    """fp32 bytes FixPipe copies out of L0C per block: P always, O (``MMA_M x d_v``) only when ``o_leaves``."""
+    config = require_instance("config", config, KernelConfig)
+    model = require_instance("model", model, ModelShape)
+    return _fixpipe_bytes_per_block(config, model, o_leaves=require_bool("o_leaves", o_leaves))
+
+
+def _fixpipe_cycles_per_block(spec: AscendSpec, config: KernelConfig, model: ModelShape, *, o_leaves: bool) -> Fraction:
+    """[`fixpipe_cycles_per_block`][] of values already checked (the package's own callers)."""
+    return Fraction(_fixpipe_bytes_per_block(config, model, o_leaves=o_leaves), spec.fixpipe_bytes_per_cycle_1c1v)
+
+
+@door(_fixpipe_cycles_per_block)
 def fixpipe_cycles_per_block(
     spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41, *, o_leaves: bool = True
 ) -> Fraction:
     """FixPipe cycles per block at the 1C1V rate of 128 B/cycle (1024 + 2 x B_TOPK when O leaves every block)."""
     spec, config, model = require_spec_config_model(spec, config, model)
     return _fixpipe_cycles_per_block(spec, config, model, o_leaves=require_bool("o_leaves", o_leaves))
-
-
-def _fixpipe_cycles_per_block(spec: AscendSpec, config: KernelConfig, model: ModelShape, *, o_leaves: bool) -> Fraction:
-    """[`fixpipe_cycles_per_block`][] of values already checked (the package's own callers)."""
-    return Fraction(_fixpipe_bytes_per_block(config, model, o_leaves=o_leaves), spec.fixpipe_bytes_per_cycle_1c1v)
 
 
 def fixpipe_break_even_b_topk(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41) -> Fraction:

@@ -30,21 +30,21 @@ from ascend_dsa.facts.hardware import AscendSpec
 from ascend_dsa.facts.kernel_config import (
     SHIPPED_KERNEL,
     KernelConfig,
-    _with_checked_overrides,
     require_heads,
     require_spec_config_model,
     require_tokens,
 )
-from ascend_dsa.facts.kernel_rules import _check_kernel_rules
+from ascend_dsa.facts.kernel_rules import check_kernel_rules
 from ascend_dsa.facts.kv_formats import KvFormat, Mode, kv_bytes_per_token
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.facts.provenance import ReportLines, Source, report_lines
-from ascend_dsa.models.block_cycles import _fixpipe_cycles_per_block, _mma_cycles_per_block
-from ascend_dsa.models.memory_plans import _l0c_used_bytes, _l1_plan, _ub_plan
-from ascend_dsa.models.mte2 import _requests_per_block
-from ascend_dsa.models.roofline import REPORT_TOPK, _cube_cycles, _l2_cycles
+from ascend_dsa.models.block_cycles import fixpipe_cycles_per_block, mma_cycles_per_block
+from ascend_dsa.models.memory_plans import l0c_used_bytes, l1_plan, ub_plan
+from ascend_dsa.models.mte2 import requests_per_block
+from ascend_dsa.models.roofline import REPORT_TOPK, cube_cycles, l2_cycles
 from ascend_dsa.validate import (
     Choice,
+    door,
     finite_result,
     require_bool,
     require_instance,
@@ -121,6 +121,16 @@ LIMIT_SOURCES: Final = {
 }
 
 
+def _kernel_config(point: DesignPoint, base: KernelConfig = SHIPPED_KERNEL) -> KernelConfig:
+    """[`DesignPoint.kernel_config`][] of a checked ``base``, trusting the values the point checked itself."""
+    return base.with_overrides.trusted(
+        heads_per_core=point.heads_per_core,
+        b_topk=point.b_topk,
+        vector_cores_per_cube=point.vector_cores,
+        index_block_size=point.index_block_size,
+    )
+
+
 @dataclass(frozen=True)
 class DesignPoint:
     """One choice of the kernel's free parameters (defaults: the shipped kernel, prefill)."""
@@ -145,6 +155,7 @@ class DesignPoint:
         require_bool("sink", self.sink)
         object.__setattr__(self, "kv_cache", KvCache(self.kv_cache))
 
+    @door(_kernel_config)
     def kernel_config(self, base: KernelConfig = SHIPPED_KERNEL) -> KernelConfig:
         """The kernel configuration of this point: ``base`` with heads, B_TOPK, VECTOR Cores and index block set."""
         return _kernel_config(self, require_instance("base", base, KernelConfig))
@@ -155,17 +166,6 @@ class DesignPoint:
             f"{self.heads_per_core} heads, topk {self.topk}, B_TOPK {self.b_topk}, 1C{self.vector_cores}V, "
             f"{self.kv_cache.value}, {'sink' if self.sink else 'no sink'}, INDEX_BLOCK_SIZE {self.index_block_size}"
         )
-
-
-def _kernel_config(point: DesignPoint, base: KernelConfig = SHIPPED_KERNEL) -> KernelConfig:
-    """[`DesignPoint.kernel_config`][] of a checked ``base``, trusting the values the point checked itself."""
-    return _with_checked_overrides(
-        base,
-        heads_per_core=point.heads_per_core,
-        b_topk=point.b_topk,
-        vector_cores_per_cube=point.vector_cores,
-        index_block_size=point.index_block_size,
-    )
 
 
 #: The design the report settles on (report (zh) line 168), at topk 512 where its L2 margin is thinnest.
@@ -232,12 +232,6 @@ class DesignEvaluation:
         return all(c.fits for c in self.checks)
 
 
-def fixpipe_bytes_per_cycle(spec: AscendSpec, vector_cores: int) -> int:
-    """FixPipe bytes per cycle per AI Core with ``vector_cores`` receivers (see [`FIXPIPE_SCALING_SOURCE`][])."""
-    spec = require_instance("spec", spec, AscendSpec)
-    return _fixpipe_bytes_per_cycle(spec, require_int("vector_cores", vector_cores, minimum=1))
-
-
 def _fixpipe_bytes_per_cycle(spec: AscendSpec, vector_cores: int) -> int:
     """[`fixpipe_bytes_per_cycle`][] of a checked ``spec`` and a positive ``vector_cores`` (1 or 2, else ValueError)."""
     if vector_cores > 2:  # noqa: PLR2004 - one CUBE Core feeds one or two VECTOR Cores (report (zh) line 134)
@@ -246,16 +240,24 @@ def _fixpipe_bytes_per_cycle(spec: AscendSpec, vector_cores: int) -> int:
     return one_v + (vector_cores - 1) * (FIXPIPE_1C2V_SPEEDUP - 1) * one_v
 
 
-def fixpipe_cycles(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41, *, o_leaves: bool) -> Fraction:
-    """FixPipe cycles per block at the rate of ``config``'s VECTOR Cores (the 1C1V cycles over their number)."""
-    spec, config, model = require_spec_config_model(spec, config, model)
-    return _fixpipe_cycles(spec, config, model, o_leaves=require_bool("o_leaves", o_leaves))
+@door(_fixpipe_bytes_per_cycle)
+def fixpipe_bytes_per_cycle(spec: AscendSpec, vector_cores: int) -> int:
+    """FixPipe bytes per cycle per AI Core with ``vector_cores`` receivers (see [`FIXPIPE_SCALING_SOURCE`][])."""
+    spec = require_instance("spec", spec, AscendSpec)
+    return _fixpipe_bytes_per_cycle(spec, require_int("vector_cores", vector_cores, minimum=1))
 
 
 def _fixpipe_cycles(spec: AscendSpec, config: KernelConfig, model: ModelShape, *, o_leaves: bool) -> Fraction:
     """[`fixpipe_cycles`][] of values already checked (the package's own callers)."""
-    one_v = _fixpipe_cycles_per_block(spec, config, model, o_leaves=o_leaves)
+    one_v = fixpipe_cycles_per_block.trusted(spec, config, model, o_leaves=o_leaves)
     return one_v * spec.fixpipe_bytes_per_cycle_1c1v / _fixpipe_bytes_per_cycle(spec, config.vector_cores_per_cube)
+
+
+@door(_fixpipe_cycles)
+def fixpipe_cycles(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41, *, o_leaves: bool) -> Fraction:
+    """FixPipe cycles per block at the rate of ``config``'s VECTOR Cores (the 1C1V cycles over their number)."""
+    spec, config, model = require_spec_config_model(spec, config, model)
+    return _fixpipe_cycles(spec, config, model, o_leaves=require_bool("o_leaves", o_leaves))
 
 
 def evaluate(point: DesignPoint, spec: AscendSpec, model: ModelShape = DSA_V41) -> DesignEvaluation:
@@ -269,22 +271,22 @@ def evaluate(point: DesignPoint, spec: AscendSpec, model: ModelShape = DSA_V41) 
     # Checked once above; everything below trusts spec, model, the point and the kernel configuration made of it.
     config = _kernel_config(point)
     kv = point.kv_cache
-    _check_kernel_rules(config, kv.mode, kv.main_cache, fp4_extra=kv.fp4_extra)
-    mma = float(_mma_cycles_per_block(spec, config, model))
+    check_kernel_rules.trusted(config, kv.mode, kv.main_cache, fp4_extra=kv.fp4_extra)
+    mma = float(mma_cycles_per_block.trusted(spec, config, model))
     token_bytes = kv_bytes_per_token(kv.main_cache, model)
-    plan = _ub_plan(config, kv.mode, kv.main_cache, fp4_extra=kv.fp4_extra, sink=point.sink, model=model)
+    plan = ub_plan.trusted(config, kv.mode, kv.main_cache, fp4_extra=kv.fp4_extra, sink=point.sink, model=model)
     values = {
         Limit.L2_ROOFLINE: (
-            _l2_cycles(spec, point.heads_per_core, point.topk, model, token_bytes),
-            _cube_cycles(spec, point.heads_per_core, point.topk, model),
+            l2_cycles.trusted(spec, point.heads_per_core, point.topk, model, token_bytes),
+            cube_cycles.trusted(spec, point.heads_per_core, point.topk, model),
         ),
         Limit.FIXPIPE_O_EVERY_BLOCK: (float(_fixpipe_cycles(spec, config, model, o_leaves=True)), mma),
         Limit.FIXPIPE_P_ONLY: (float(_fixpipe_cycles(spec, config, model, o_leaves=False)), mma),
-        Limit.L0C: (_l0c_used_bytes(config, model), spec.l0c_bytes),
+        Limit.L0C: (l0c_used_bytes.trusted(config, model), spec.l0c_bytes),
         Limit.UB: (plan.total_bytes, spec.ub_bytes_per_vector_core),
-        Limit.MTE2_QUEUE: (_requests_per_block(config), spec.mte2_outstanding_requests),
+        Limit.MTE2_QUEUE: (requests_per_block.trusted(config), spec.mte2_outstanding_requests),
         Limit.L1_BANK: (
-            _l1_plan(spec, config, model).bytes_per_bank,
+            l1_plan.trusted(spec, config, model).bytes_per_bank,
             spec.l1_bytes // spec.l1_banks,
         ),
     }
@@ -310,6 +312,6 @@ def smallest_compute_bound_heads(
         return None
     topk = require_tokens("topk", topk)
     for heads in sorted(candidates):
-        if _l2_cycles(spec, heads, topk, model, token_bytes) <= _cube_cycles(spec, heads, topk, model):
+        if l2_cycles.trusted(spec, heads, topk, model, token_bytes) <= cube_cycles.trusted(spec, heads, topk, model):
             return heads
     return None

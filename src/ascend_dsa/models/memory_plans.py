@@ -18,21 +18,15 @@ from ascend_dsa.facts.kernel_config import (
     KernelConfig,
     require_spec_config_model,
 )
-from ascend_dsa.facts.kernel_rules import VECTOR_BYTES, _check_kernel_rules
+from ascend_dsa.facts.kernel_rules import VECTOR_BYTES, check_kernel_rules
 from ascend_dsa.facts.kv_formats import KvFormat, Mode, default_main_cache, kv_token_format
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.facts.provenance import Source, code_line
 from ascend_dsa.units import BF16_BYTES, FP32_BYTES, KiB
-from ascend_dsa.validate import require_bool, require_instance, require_int
+from ascend_dsa.validate import door, require_bool, require_instance, require_int
 
 #: Bytes of an ``int64_t`` (the gather2 base offsets and strides, config.h:111-112).
 INT64_BYTES: Final = 8
-
-
-def l0c_output_bytes(heads: int, model: ModelShape = DSA_V41) -> int:
-    """fp32 O of ``heads`` rows: 128 x 512 x 4 B = 256 KiB fills L0C."""
-    model = require_instance("model", model, ModelShape)
-    return _l0c_output_bytes(require_int("heads", heads, minimum=1), model)
 
 
 def _l0c_output_bytes(heads: int, model: ModelShape) -> int:
@@ -40,9 +34,11 @@ def _l0c_output_bytes(heads: int, model: ModelShape) -> int:
     return heads * model.d_v * FP32_BYTES
 
 
-def l0c_scores_bytes(config: KernelConfig) -> int:
-    """fp32 P of one block: ``MMA_M x B_TOPK x 4`` B (16 KiB at 64 x 64)."""
-    return _l0c_scores_bytes(require_instance("config", config, KernelConfig))
+@door(_l0c_output_bytes)
+def l0c_output_bytes(heads: int, model: ModelShape = DSA_V41) -> int:
+    """fp32 O of ``heads`` rows: 128 x 512 x 4 B = 256 KiB fills L0C."""
+    model = require_instance("model", model, ModelShape)
+    return _l0c_output_bytes(require_int("heads", heads, minimum=1), model)
 
 
 def _l0c_scores_bytes(config: KernelConfig) -> int:
@@ -50,16 +46,23 @@ def _l0c_scores_bytes(config: KernelConfig) -> int:
     return config.mma_m * config.b_topk * FP32_BYTES
 
 
-def l0c_used_bytes(config: KernelConfig, model: ModelShape = DSA_V41) -> int:
-    """L0C the shipped kernel uses: O at offset 0 and P after it (128 KiB + 16 KiB = 144 KiB at 64 heads)."""
-    config = require_instance("config", config, KernelConfig)
-    model = require_instance("model", model, ModelShape)
-    return _l0c_used_bytes(config, model)
+@door(_l0c_scores_bytes)
+def l0c_scores_bytes(config: KernelConfig) -> int:
+    """fp32 P of one block: ``MMA_M x B_TOPK x 4`` B (16 KiB at 64 x 64)."""
+    return _l0c_scores_bytes(require_instance("config", config, KernelConfig))
 
 
 def _l0c_used_bytes(config: KernelConfig, model: ModelShape) -> int:
     """[`l0c_used_bytes`][] of values already checked (the package's own callers)."""
     return _l0c_output_bytes(config.mma_m, model) + _l0c_scores_bytes(config)
+
+
+@door(_l0c_used_bytes)
+def l0c_used_bytes(config: KernelConfig, model: ModelShape = DSA_V41) -> int:
+    """L0C the shipped kernel uses: O at offset 0 and P after it (128 KiB + 16 KiB = 144 KiB at 64 heads)."""
+    config = require_instance("config", config, KernelConfig)
+    model = require_instance("model", model, ModelShape)
+    return _l0c_used_bytes(config, model)
 
 
 def vector_cores_for_accumulator(spec: AscendSpec, heads: int, model: ModelShape = DSA_V41) -> int:
@@ -153,28 +156,6 @@ def _align(offset: int, alignment: int) -> int:
     return -(-offset // alignment) * alignment
 
 
-def ub_plan(
-    config: KernelConfig,
-    mode: Mode,
-    main_cache: KvFormat | None = None,
-    *,
-    fp4_extra: bool = False,
-    sink: bool = False,
-    model: ModelShape = DSA_V41,
-) -> UbPlan:
-    """The per-VECTOR-Core UB plan, field by field, of the instantiation ``config`` + ``mode`` + cache options.
-
-    Raises [`ForbiddenDesign`][] naming the rule for a combination the kernel rules out.
-    """
-    config = require_instance("config", config, KernelConfig)
-    model = require_instance("model", model, ModelShape)
-    fp4_extra, sink = require_bool("fp4_extra", fp4_extra), require_bool("sink", sink)
-    mode = Mode(mode)
-    cache = default_main_cache(mode) if main_cache is None else KvFormat(main_cache)
-    _check_kernel_rules(config, mode, cache, fp4_extra=fp4_extra)
-    return _ub_plan(config, mode, cache, fp4_extra=fp4_extra, sink=sink, model=model)
-
-
 def _ub_plan(
     config: KernelConfig, mode: Mode, cache: KvFormat, *, fp4_extra: bool, sink: bool, model: ModelShape
 ) -> UbPlan:
@@ -227,6 +208,29 @@ def _ub_plan(
     return UbPlan(mode=mode, main_cache=cache, fp4_extra=fp4_extra, sink=sink, config=config, fields=fields)
 
 
+@door(_ub_plan)
+def ub_plan(
+    config: KernelConfig,
+    mode: Mode,
+    main_cache: KvFormat | None = None,
+    *,
+    fp4_extra: bool = False,
+    sink: bool = False,
+    model: ModelShape = DSA_V41,
+) -> UbPlan:
+    """The per-VECTOR-Core UB plan, field by field, of the instantiation ``config`` + ``mode`` + cache options.
+
+    Raises [`ForbiddenDesign`][] naming the rule for a combination the kernel rules out.
+    """
+    config = require_instance("config", config, KernelConfig)
+    model = require_instance("model", model, ModelShape)
+    fp4_extra, sink = require_bool("fp4_extra", fp4_extra), require_bool("sink", sink)
+    mode = Mode(mode)
+    cache = default_main_cache(mode) if main_cache is None else KvFormat(main_cache)
+    check_kernel_rules.trusted(config, mode, cache, fp4_extra=fp4_extra)
+    return _ub_plan(config, mode, cache, fp4_extra=fp4_extra, sink=sink, model=model)
+
+
 #: The six instantiations the kernel ships (instantiations/*.asc, written from generate_instantiations.py:17-21):
 #: (mode, FP4 extra cache, attention sink); the main cache is always the mode's own.
 SHIPPED_INSTANTIATIONS: Final = (
@@ -246,7 +250,7 @@ def shipped_ub_plans(config: KernelConfig = SHIPPED_KERNEL, model: ModelShape = 
     plans = []
     for mode, fp4_extra, sink in SHIPPED_INSTANTIATIONS:
         cache = default_main_cache(mode)
-        _check_kernel_rules(config, mode, cache, fp4_extra=fp4_extra)
+        check_kernel_rules.trusted(config, mode, cache, fp4_extra=fp4_extra)
         plans.append(_ub_plan(config, mode, cache, fp4_extra=fp4_extra, sink=sink, model=model))
     return tuple(plans)
 
@@ -294,11 +298,6 @@ class L1Plan:
 L1_S_BUFFERS: Final = 1
 
 
-def l1_plan(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41) -> L1Plan:
-    """Q (``NUM_L1_Q_BUFS`` buffers), gathered KV (``NUM_L1_KV_BUFS``) and S in L1, as the kernel places them."""
-    return _l1_plan(*require_spec_config_model(spec, config, model))
-
-
 def _l1_plan(spec: AscendSpec, config: KernelConfig, model: ModelShape) -> L1Plan:
     """[`l1_plan`][] of values already checked (the package's own callers)."""
     q = config.l1_q_buffers * config.mma_m * model.d_qk * BF16_BYTES
@@ -312,6 +311,12 @@ def _l1_plan(spec: AscendSpec, config: KernelConfig, model: ModelShape) -> L1Pla
         ),
         banks=spec.l1_banks,
     )
+
+
+@door(_l1_plan)
+def l1_plan(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41) -> L1Plan:
+    """Q (``NUM_L1_Q_BUFS`` buffers), gathered KV (``NUM_L1_KV_BUFS``) and S in L1, as the kernel places them."""
+    return _l1_plan(*require_spec_config_model(spec, config, model))
 
 
 @dataclass(frozen=True)

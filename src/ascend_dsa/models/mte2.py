@@ -14,7 +14,7 @@ from ascend_dsa.facts.hardware import AscendSpec
 from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, KernelConfig
 from ascend_dsa.facts.kv_formats import KvTokenFormat, SplitTokenLayout
 from ascend_dsa.facts.provenance import code_line
-from ascend_dsa.validate import require_instance, require_int, shown
+from ascend_dsa.validate import door, require_instance, require_int, shown
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -97,6 +97,12 @@ def tokens_in_flight(spec: AscendSpec, tokens_per_request: int = GATHER2_TOKENS_
     return spec.mte2_outstanding_requests * tokens_per_request
 
 
+def _requests_per_block(config: KernelConfig, tokens_per_request: int = GATHER2_TOKENS_PER_REQUEST) -> int:
+    """[`requests_per_block`][] of values already checked (the package's own callers)."""
+    return -(-config.b_topk_per_vector_core // tokens_per_request)
+
+
+@door(_requests_per_block)
 def requests_per_block(config: KernelConfig, tokens_per_request: int = GATHER2_TOKENS_PER_REQUEST) -> int:
     """MTE2 requests one VECTOR Core issues for its share of a block: the share / ``tokens_per_request``, rounded up.
 
@@ -107,8 +113,3 @@ def requests_per_block(config: KernelConfig, tokens_per_request: int = GATHER2_T
     config = require_instance("config", config, KernelConfig)
     tokens_per_request = require_int("tokens_per_request", tokens_per_request, minimum=1)
     return _requests_per_block(config, tokens_per_request)
-
-
-def _requests_per_block(config: KernelConfig, tokens_per_request: int = GATHER2_TOKENS_PER_REQUEST) -> int:
-    """[`requests_per_block`][] of values already checked (the package's own callers)."""
-    return -(-config.b_topk_per_vector_core // tokens_per_request)

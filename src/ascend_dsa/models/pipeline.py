@@ -11,7 +11,7 @@ costs come from the hardware preset; the VECTOR Core and MTE3 costs are stated a
 gives none. Both VECTOR Cores do the same work on their halves at the same time, so one VECTOR row stands for
 both.
 
-Why one module of some 470 lines: it is one model in three sections that change together, not three ideas. The
+Why one module: it is one model in three sections that change together, not three ideas. The
 [`Task`][] vocabulary, the VECTOR schedule that places each task at an offset (and the buffer depths those offsets
 imply), the per-task cycle costs, and the simulation that runs them: adding or re-timing a task touches all three,
 and each section reads the others' names. The block offsets themselves are already apart, in ``models.schedule``.
@@ -47,6 +47,7 @@ from ascend_dsa.models.schedule import SYSTOLIC_ARRAY_DEPTH, VECTOR_STAGES, pipe
 from ascend_dsa.units import BF16_BYTES, FP32_BYTES
 from ascend_dsa.validate import (
     Choice,
+    door,
     require_bool,
     require_finite,
     require_instance,
@@ -115,6 +116,11 @@ class Activation:
     label: str
     source: Source
 
+    def __post_init__(self) -> None:
+        """Reject a step or an offset that is not a whole number of at least 0: the depths trust them."""
+        object.__setattr__(self, "order", require_int("order", self.order, minimum=0))
+        object.__setattr__(self, "offset", require_int("offset", self.offset, minimum=0))
+
 
 #: What each of the report's VECTOR steps issues in this model, by the step's key in [`VECTOR_STAGES`][].
 _STAGE_TASKS: Final = MappingProxyType(
@@ -155,6 +161,14 @@ class BufferDepth:
     rule: str
 
 
+def _buffer_depth(writer_offset: int, reader_offset: int, *, reader_first_in_order: bool) -> int:
+    """[`buffer_depth`][] of whole, non-negative offsets (a schedule's, checked by its Activations)."""
+    if writer_offset < reader_offset:
+        raise ValueError(f"writer_offset must be at least reader_offset ({reader_offset}), got {writer_offset}")
+    return writer_offset - reader_offset + (0 if reader_first_in_order else 1)
+
+
+@door(_buffer_depth)
 def buffer_depth(writer_offset: int, reader_offset: int, *, reader_first_in_order: bool) -> int:
     """Buffers a ring needs when block ``i + writer_offset`` is written while ``i + reader_offset`` is read.
 
@@ -164,17 +178,11 @@ def buffer_depth(writer_offset: int, reader_offset: int, *, reader_first_in_orde
     writer_offset = require_int("writer_offset", writer_offset, minimum=0)
     reader_offset = require_int("reader_offset", reader_offset, minimum=0)
     reader_first_in_order = require_bool("reader_first_in_order", reader_first_in_order)
-    if writer_offset < reader_offset:
-        raise ValueError(f"writer_offset must be at least reader_offset ({reader_offset}), got {writer_offset}")
-    return writer_offset - reader_offset + (0 if reader_first_in_order else 1)
+    return _buffer_depth(writer_offset, reader_offset, reader_first_in_order=reader_first_in_order)
 
 
-def implied_buffer_depths(
-    schedule: tuple[Activation, ...] = VECTOR_SCHEDULE, config: KernelConfig = SHIPPED_KERNEL
-) -> tuple[BufferDepth, ...]:
-    """The depths the schedule's offsets imply, next to the shipped kernel's (6, 3, 4, 4)."""
-    config = require_instance("config", config, KernelConfig)
-    schedule = require_items("schedule", schedule, Activation)
+def _implied_buffer_depths(schedule: tuple[Activation, ...], config: KernelConfig) -> tuple[BufferDepth, ...]:
+    """[`implied_buffer_depths`][] of a checked schedule and configuration."""
     gather, nd2nz = _activation(Task.GATHER, schedule), _activation(Task.ND2NZ, schedule)
     index, softmax = _activation(Task.PROCESS_INDEX, schedule), _activation(Task.SOFTMAX, schedule)
     scale_o = _activation(Task.SCALE_O, schedule)
@@ -192,7 +200,7 @@ def implied_buffer_depths(
             "UB KV buffers",
             Task.GATHER,
             Task.ND2NZ,
-            buffer_depth(gather.offset, nd2nz.offset, reader_first_in_order=False),
+            _buffer_depth(gather.offset, nd2nz.offset, reader_first_in_order=False),
             config.ub_kv_buffers,
             "MTE2 writes i+5 while the VECTOR pipe reads i+3: different pipes, +1",
         ),
@@ -200,7 +208,7 @@ def implied_buffer_depths(
             "index buffers",
             Task.PROCESS_INDEX,
             Task.SOFTMAX,
-            buffer_depth(index.offset, softmax.offset, reader_first_in_order=same_pipe_reader_first),
+            _buffer_depth(index.offset, softmax.offset, reader_first_in_order=same_pipe_reader_first),
             config.index_buffers,
             "both on the VECTOR pipe and softmax (i+1) is issued before preprocessing (i+5)",
         ),
@@ -208,11 +216,20 @@ def implied_buffer_depths(
             "L1 KV buffers",
             Task.KV_TO_L1,
             Task.SV,
-            buffer_depth(nd2nz.offset, scale_o.offset, reader_first_in_order=False),
+            _buffer_depth(nd2nz.offset, scale_o.offset, reader_first_in_order=False),
             config.l1_kv_buffers,
             "MTE3 writes i+3 while the CUBE still runs SV[i]: different cores, +1",
         ),
     )
+
+
+@door(_implied_buffer_depths)
+def implied_buffer_depths(
+    schedule: tuple[Activation, ...] = VECTOR_SCHEDULE, config: KernelConfig = SHIPPED_KERNEL
+) -> tuple[BufferDepth, ...]:
+    """The depths the schedule's offsets imply, next to the shipped kernel's (6, 3, 4, 4)."""
+    config = require_instance("config", config, KernelConfig)
+    return _implied_buffer_depths(require_items("schedule", schedule, Activation), config)
 
 
 # --- cycle costs -------------------------------------------------------------------------------------------------
@@ -464,26 +481,25 @@ def _program(  # noqa: C901, PLR0912 - one branch per task keeps the program ord
 MAX_SIMULATED_BLOCKS: Final = 4096
 
 
-def simulate(
-    costs: StageCosts,
-    config: KernelConfig = SHIPPED_KERNEL,
-    blocks: int = 32,
-    rescale_blocks: Iterable[int] = (),
-    schedule: tuple[Activation, ...] = VECTOR_SCHEDULE,
-) -> Timeline:
-    """Run one job of ``blocks`` KV blocks through the pipeline; ``rescale_blocks`` are blocks whose O leaves L0C."""
-    config = require_instance("config", config, KernelConfig)
-    costs = require_instance("costs", costs, StageCosts)
-    blocks = require_int("blocks", blocks, maximum=MAX_SIMULATED_BLOCKS)
-    first, _ = _steady_window(blocks)
-    if blocks < first + 2:
+def _simulated_blocks(blocks: object) -> int:
+    """``blocks`` checked: a whole number of blocks that reaches a steady state, at most ``MAX_SIMULATED_BLOCKS``."""
+    checked = require_int("blocks", blocks, maximum=MAX_SIMULATED_BLOCKS)
+    first, _ = _steady_window(checked)
+    if checked < first + 2:
         raise ValueError(
-            f"blocks must be an integer of at least {first + 2} to reach a steady state, got {shown(blocks)}"
+            f"blocks must be an integer of at least {first + 2} to reach a steady state, got {shown(checked)}"
         )
-    rescale = frozenset(rescale_blocks)
-    outside = sorted(b for b in rescale if not 0 < b < blocks)
-    if outside:
-        raise ValueError(f"rescale_blocks must lie in 1..{blocks - 1} (block 0 has no O yet), got {outside[0]}")
+    return checked
+
+
+def _simulate(
+    costs: StageCosts,
+    config: KernelConfig,
+    blocks: int,
+    rescale: frozenset[int],
+    schedule: tuple[Activation, ...],
+) -> Timeline:
+    """[`simulate`][] of checked costs, configuration, blocks, rescale blocks (within 1..blocks - 1) and schedule."""
     queues = _program(blocks, config, costs, rescale, schedule)
     done: dict[tuple[Task, int], Op] = {}
     free = dict.fromkeys(Unit, 0.0)
@@ -520,8 +536,27 @@ def simulate(
         p_ready_to_used=tuple(done[(Task.SV, i)].start - done[(Task.QK, i)].end for i in range(blocks)),
         spare=tuple(done[(Task.SV, i)].start - done[(Task.S_TO_L1, i)].end for i in range(blocks)),
         makespan=max(o.end for o in ops),
-        buffer_depths=implied_buffer_depths(schedule, config),
+        buffer_depths=_implied_buffer_depths(schedule, config),
     )
+
+
+@door(_simulate)
+def simulate(
+    costs: StageCosts,
+    config: KernelConfig = SHIPPED_KERNEL,
+    blocks: int = 32,
+    rescale_blocks: Iterable[int] = (),
+    schedule: tuple[Activation, ...] = VECTOR_SCHEDULE,
+) -> Timeline:
+    """Run one job of ``blocks`` KV blocks through the pipeline; ``rescale_blocks`` are blocks whose O leaves L0C."""
+    config = require_instance("config", config, KernelConfig)
+    costs = require_instance("costs", costs, StageCosts)
+    blocks = _simulated_blocks(blocks)
+    rescale = frozenset(rescale_blocks)
+    outside = sorted(b for b in rescale if not 0 < b < blocks)
+    if outside:
+        raise ValueError(f"rescale_blocks must lie in 1..{blocks - 1} (block 0 has no O yet), got {outside[0]}")
+    return _simulate(costs, config, blocks, rescale, require_items("schedule", schedule, Activation))
 
 
 # --- when the CUBE waits, in closed form ------------------------------------------------------------------------
@@ -601,10 +636,12 @@ def first_waiting_cycles(
     """The fewest whole cycles of ``task`` at which [`simulate`][] shows the CUBE waiting (bisection)."""
     costs = require_instance("costs", costs, StageCosts)
     task = require_instance("task", task, Task)
+    config = require_instance("config", config, KernelConfig)
+    blocks = _simulated_blocks(blocks)
     limit_cycles = require_int("limit_cycles", limit_cycles, minimum=1)
 
     def waits(cycles: int) -> bool:
-        timeline = simulate(_with_task_cycles(costs, {task: cycles}), config, blocks)
+        timeline = _simulate(_with_task_cycles(costs, {task: cycles}), config, blocks, frozenset(), VECTOR_SCHEDULE)
         return timeline.cycles_per_block > costs.cycles[Task.QK] + costs.cycles[Task.SV]
 
     low, high = 0, limit_cycles

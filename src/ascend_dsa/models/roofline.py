@@ -30,6 +30,7 @@ from ascend_dsa.validate import (
     Choice,
     Plausible,
     bounded_items,
+    door,
     finite_result,
     require_instance,
     require_int,
@@ -104,13 +105,6 @@ def _kv_token_bytes(model: ModelShape, kv_bytes_per_token: int | None) -> int:
     return require_plausible("kv_bytes_per_token", checked, KV_TOKEN_BYTES_RANGE)
 
 
-def cube_cycles(spec: AnyChip, heads: int, topk: int, model: ModelShape = DSA_V41) -> int:
-    """CUBE cycles of ``Q @ K^T`` plus ``S @ V``: MACs over FMA/cycle, floored as the report does (line 96)."""
-    spec = require_chip(spec)
-    model = require_instance("model", model, ModelShape)
-    return _cube_cycles(spec, require_heads("heads", heads), require_tokens("topk", topk), model)
-
-
 def _cube_cycles(spec: AnyChip, heads: int, topk: int, model: ModelShape) -> int:
     """[`cube_cycles`][] of values already checked (the package's own callers)."""
     macs = heads * topk * (model.d_qk + model.d_v)
@@ -124,6 +118,20 @@ def _cube_cycles(spec: AnyChip, heads: int, topk: int, model: ModelShape) -> int
     return cycles
 
 
+@door(_cube_cycles)
+def cube_cycles(spec: AnyChip, heads: int, topk: int, model: ModelShape = DSA_V41) -> int:
+    """CUBE cycles of ``Q @ K^T`` plus ``S @ V``: MACs over FMA/cycle, floored as the report does (line 96)."""
+    spec = require_chip(spec)
+    model = require_instance("model", model, ModelShape)
+    return _cube_cycles(spec, require_heads("heads", heads), require_tokens("topk", topk), model)
+
+
+def _l2_bytes(heads: int, topk: int, model: ModelShape, kv_token_bytes: int) -> int:
+    """[`l2_bytes`][] of values already checked (the package's own callers)."""
+    return heads * (model.d_qk + model.d_v) * model.element_bytes + topk * kv_token_bytes
+
+
+@door(_l2_bytes)
 def l2_bytes(heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_token: int | None = None) -> int:
     """Bytes through L2: Q in and O out once per block of heads, plus each gathered KV token once (lines 97-98).
 
@@ -134,11 +142,13 @@ def l2_bytes(heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_to
     return _l2_bytes(require_heads("heads", heads), require_tokens("topk", topk), model, kv_token)
 
 
-def _l2_bytes(heads: int, topk: int, model: ModelShape, kv_token_bytes: int) -> int:
-    """[`l2_bytes`][] of values already checked (the package's own callers)."""
-    return heads * (model.d_qk + model.d_v) * model.element_bytes + topk * kv_token_bytes
+def _l2_cycles(spec: AnyChip, heads: int, topk: int, model: ModelShape, kv_token_bytes: int) -> float:
+    """[`l2_cycles`][] of values already checked (the package's own callers)."""
+    cycles = _l2_bytes(heads, topk, model, kv_token_bytes) / _bandwidth_bytes_per_cycle_per_core(spec)
+    return finite_result("L2 cycles", cycles, positive=True)
 
 
+@door(_l2_cycles)
 def l2_cycles(
     spec: AnyChip, heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_token: int | None = None
 ) -> float:
@@ -147,21 +157,6 @@ def l2_cycles(
     model = require_instance("model", model, ModelShape)
     kv_token = _kv_token_bytes(model, kv_bytes_per_token)
     return _l2_cycles(spec, require_heads("heads", heads), require_tokens("topk", topk), model, kv_token)
-
-
-def _l2_cycles(spec: AnyChip, heads: int, topk: int, model: ModelShape, kv_token_bytes: int) -> float:
-    """[`l2_cycles`][] of values already checked (the package's own callers)."""
-    cycles = _l2_bytes(heads, topk, model, kv_token_bytes) / _bandwidth_bytes_per_cycle_per_core(spec)
-    return finite_result("L2 cycles", cycles, positive=True)
-
-
-def head_roofline(
-    spec: AnyChip, heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_token: int | None = None
-) -> RooflinePoint:
-    """The roofline point of one (heads, topk) pair."""
-    spec = require_chip(spec)
-    model = require_instance("model", model, ModelShape)
-    return _head_roofline(spec, heads, topk, model, kv_bytes_per_token)
 
 
 def _head_roofline(
@@ -177,6 +172,16 @@ def _head_roofline(
         cube_cycles=cube,
         l2_cycles=_l2_cycles(spec, checked_heads, checked_topk, model, kv_token),
     )
+
+
+@door(_head_roofline)
+def head_roofline(
+    spec: AnyChip, heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_token: int | None = None
+) -> RooflinePoint:
+    """The roofline point of one (heads, topk) pair."""
+    spec = require_chip(spec)
+    model = require_instance("model", model, ModelShape)
+    return _head_roofline(spec, heads, topk, model, kv_bytes_per_token)
 
 
 def head_roofline_sweep(

@@ -1,7 +1,8 @@
 """Every number-to-text helper of the site, once: grouping, decimals, percentages, bytes, units, published figures.
 
 Renderers and the prose-number hook call these instead of formatting numbers their own way, so one number reads
-alike on every page. Both languages write numbers alike; only unit words differ, and those come from the glossary.
+alike on every page. Both languages write numbers alike; only unit words differ, and those come from the catalogue
+of terms (``lang.CATALOGUE``).
 """
 
 from __future__ import annotations

@@ -186,8 +186,8 @@ def _decisions() -> tuple[Decision, ...]:
         Decision(
             "KV 块",
             "KV tile",
-            Text(f"B_TOPK = {SHIPPED_KERNEL.b_topk}", f"B_TOPK = {SHIPPED_KERNEL.b_topk}"),
-            Text(f"TOPK_BLOCK_SIZE = {HOPPER_B_TOPK}", f"TOPK_BLOCK_SIZE = {HOPPER_B_TOPK}"),
+            Text.same(f"B_TOPK = {SHIPPED_KERNEL.b_topk}"),
+            Text.same(f"TOPK_BLOCK_SIZE = {HOPPER_B_TOPK}"),
             _kernel((FP8_SPARSE_KERNEL, (_cited("hopper-b-topk"),))),
         ),
         Decision(
@@ -239,10 +239,7 @@ def _decisions() -> tuple[Decision, ...]:
         Decision(
             "片上缓冲占满程度",
             "on-chip fill",
-            Text(
-                f"UB {group_digits(ub_total)} / {group_digits(ub_size)} B = {percent(ub_total / ub_size, 1)}",
-                f"UB {group_digits(ub_total)} / {group_digits(ub_size)} B = {percent(ub_total / ub_size, 1)}",
-            ),
+            Text.same(f"UB {group_digits(ub_total)} / {group_digits(ub_size)} B = {percent(ub_total / ub_size, 1)}"),
             Text(
                 f"shared memory {smem_fill}（kernel 分配 sizeof(SharedMemoryPlan)，{allocated.zh}：各成员共 "
                 f"{smem_members} B，按 `s` 的 {smem_align} B 对齐向上取整，{aligned.zh}）",
@@ -254,10 +251,7 @@ def _decisions() -> tuple[Decision, ...]:
         Decision(
             "实测占峰值的比例",
             "achieved fraction of peak",
-            Text(
-                f"prefill {percent(ascend_peak, 1)}",
-                f"prefill {percent(ascend_peak, 1)}",
-            ),
+            Text.same(f"prefill {percent(ascend_peak, 1)}"),
             Text(
                 f"稠密 decode {percent(dense_peak, 1)}（降频峰值的 {percent(throttled, 1)}）；"
                 f"FP8 稀疏 decode {percent(sparse_peak, 1)}",
@@ -290,11 +284,6 @@ def render_two_chips_table(*, lang: Lang = "zh") -> str:
         for d in _decisions()
     ]
     return table(headers, rows) + "\n"
-
-
-def _same(text: str) -> Text:
-    """A cell that reads the same in both languages (a number)."""
-    return Text(text, text)
 
 
 def _dense_bound_cell(bound: float, spec: AnyChip, clock_hz: float, clock: Text) -> Text:
@@ -330,7 +319,7 @@ def _what_ifs() -> tuple[tuple[Text, Text, Text], ...]:
                 "Ascend 的 FixPipe 界（每块搬 O 时 MMA 超过 FixPipe 的 B_TOPK）",
                 "Ascend's FixPipe limit (the B_TOPK above which MMA outlasts FixPipe when O leaves every block)",
             ),
-            _same(f"{float(break_even_950):.2f}"),
+            Text.same(f"{float(break_even_950):.2f}"),
             Text(
                 f"{float(break_even_h800):.2f}（CUBE 换成 SM 的矩阵速率）",
                 f"{float(break_even_h800):.2f} (CUBE at the SM's matrix rate)",
@@ -341,8 +330,8 @@ def _what_ifs() -> tuple[tuple[Text, Text, Text], ...]:
                 f"Ascend kernel 的设计点：{heads} 个 head、bf16 KV，矩阵周期 / 带宽周期",
                 f"the Ascend kernel's design point: {heads} heads, bf16 KV, matrix cycles / bandwidth cycles",
             ),
-            _same(f"{ascend_on_950:.2f}"),
-            _same(f"{ascend_on_h800:.2f}"),
+            Text.same(f"{ascend_on_950:.2f}"),
+            Text.same(f"{ascend_on_h800:.2f}"),
         ),
         (
             Text(
@@ -351,8 +340,8 @@ def _what_ifs() -> tuple[tuple[Text, Text, Text], ...]:
                 f"FlashMLA's FP8 sparse decoding: {V32_QUERY_HEADS} heads sharing one read, {fp8} B tokens, "
                 "matrix cycles / bandwidth cycles",
             ),
-            _same(f"{hopper_on_950:.2f}"),
-            _same(f"{hopper_on_h800:.2f}"),
+            Text.same(f"{hopper_on_950:.2f}"),
+            Text.same(f"{hopper_on_h800:.2f}"),
         ),
         (
             Text(
@@ -372,8 +361,8 @@ def _what_ifs() -> tuple[tuple[Text, Text, Text], ...]:
                 f"MMA cycles per FP8 token at {HOPPER_HEADS_PER_CTA} heads (against CUDA-core dequantisation's "
                 f"{_cycles(dequant)})",
             ),
-            _same(_cycles(mma_950)),
-            _same(_cycles(mma_h800)),
+            Text.same(_cycles(mma_950)),
+            Text.same(_cycles(mma_h800)),
         ),
     )
 

@@ -28,7 +28,7 @@ from ascend_dsa.report.rules import (
     leaves,
     plain,
 )
-from ascend_dsa.validate import require_instance, require_items, shown
+from ascend_dsa.validate import door, require_instance, require_items, shown
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -157,11 +157,6 @@ def _claims_comparing(key: str) -> tuple[Claim, ...]:
     return tuple(c for c in CLAIMS if key in (c.claim_id, *c.inputs))
 
 
-def report_line_gaps(lines: Iterable[ReportLine] = REPORT_LINES) -> tuple[str, ...]:
-    """Each way the ledger misses the report's numbers: a listed number no claim compares, or a claim on no line."""
-    return _report_line_gaps(require_items("lines", lines, ReportLine))
-
-
 def _report_line_gaps(chosen: tuple[ReportLine, ...]) -> tuple[str, ...]:
     gaps = []
     for entry in chosen:
@@ -182,6 +177,12 @@ def _report_line_gaps(chosen: tuple[ReportLine, ...]) -> tuple[str, ...]:
         if not any((line, c.claim_id) in stated for line in range(citation.first_line, citation.last_line + 1)):
             gaps.append(f"claim {c.claim_id} cites {citation.short}, which lists no number of its figure")
     return tuple(gaps)
+
+
+@door(_report_line_gaps)
+def report_line_gaps(lines: Iterable[ReportLine] = REPORT_LINES) -> tuple[str, ...]:
+    """Each way the ledger misses the report's numbers: a listed number no claim compares, or a claim on no line."""
+    return _report_line_gaps(require_items("lines", lines, ReportLine))
 
 
 def check_report_lines(lines: Iterable[ReportLine] = REPORT_LINES) -> tuple[LineClaims, ...]:

@@ -32,7 +32,7 @@ REPORT_LOGGER: Final = "ascend_dsa.site"
 MESSAGE_CHARS: Final = 2000
 #: The class of every box and banner this module draws (the reader's style sheet and the tests find them by it).
 BOX_CLASS: Final = "ascend-build-error"
-#: The error box's table columns, in order: the glossary names after ``error-box:``.
+#: The error box's table columns, in order: the catalogue's names after ``error-box:``.
 ERROR_BOX_COLUMNS: Final = ("what", "report line", "ours", "report", "rule")
 #: Where a box opens a built page: just inside Material's article.
 _ARTICLE: Final = re.compile(r'<article class="md-content__inner md-typeset">')
