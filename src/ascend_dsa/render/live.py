@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from html import escape
-from typing import Final, get_args
+from typing import Final
 
 from ascend_dsa.facts.chips import CHIPS
 from ascend_dsa.facts.hardware import ASCEND_950
@@ -19,7 +19,8 @@ from ascend_dsa.facts.kv_formats import KvFormat, Mode
 from ascend_dsa.lang import Lang, Text
 from ascend_dsa.models.design_point import SHIPPED_DESIGN, KvCache
 from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK
-from ascend_dsa.report.rules import CHAPTERS, LedgerSource
+from ascend_dsa.report.ledgers import ALL_LEDGERS, LEDGERS
+from ascend_dsa.report.rules import CHAPTERS
 from ascend_dsa.validate import shown
 
 
@@ -102,7 +103,7 @@ LIVE_FORMS: Final = {
         LiveInput("heads", value=str(SHIPPED_KERNEL.heads_per_core)),
     ),
     "claims": (
-        LiveInput("source", choices=("", *get_args(LedgerSource), "all")),
+        LiveInput("source", choices=("", *LEDGERS, ALL_LEDGERS)),
         LiveInput("chapter", choices=("", *CHAPTERS)),
         LiveInput("l2-bandwidth", preset=f"{ASCEND_950.l2_bandwidth_bytes_per_s:g}"),
         LiveInput("cores", preset=str(ASCEND_950.ai_cores)),

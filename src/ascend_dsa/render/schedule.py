@@ -70,7 +70,7 @@ def render_vector_schedule(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang
                 stage.report_step,
                 term(f"stage:{stage.key}", lang),
                 pick(lang, f"第 {stage.report_line} 行", f"line {stage.report_line}"),
-                f"`{result.claim.figure.written}`",
+                f"`{result.figure.written}`",
                 f"`ACTIVATE({stage.offset}, …)`",
                 citation(stage.source, lang),
                 status_text(result.passed, lang),

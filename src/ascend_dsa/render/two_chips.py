@@ -51,6 +51,7 @@ from ascend_dsa.render.markdown import table
 from ascend_dsa.render.svg import figure, to_svg_with_legend_below
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.ledger_hopper import check_disagreements
+from ascend_dsa.report.ledgers import HOPPER_LEDGER
 from ascend_dsa.units import FP32_BYTES
 
 if TYPE_CHECKING:
@@ -70,7 +71,7 @@ DENSE_KERNEL: Final = Text("bf16 稠密 decode", "bf16 dense decoding")
 
 def check_two_chips() -> tuple[ClaimResult, ...]:
     """Check the Hopper ledger and the report's claims this page quotes; raise FigureMismatch on any difference."""
-    return (*check_claims(source="hopper"), *check_claims(ids=ASCEND_CLAIMS))
+    return (*check_claims(source=HOPPER_LEDGER.key), *check_claims(ids=ASCEND_CLAIMS))
 
 
 def _fixpipe_per_token(*, o_leaves: bool) -> Fraction:

@@ -1,9 +1,10 @@
 """The Hopper ledger: FlashMLA's published Hopper figures, our value for each on the same model, and two findings.
 
-Every [`Claim`][] here has ``source="hopper"`` and is computed for the H800 preset (the context's Ascend design
-does not enter). Measured-only figures (TFLOPS achieved, the benchmark's shape) are stated claims: the constant the
-pages use is compared with the published one. Where the documents disagree with each other or with the model, a
-[`Disagreement`][] states both values as we find them; ``check_disagreements`` fails when either moves.
+Every [`Claim`][] here names a published Hopper figure (``report.ledgers.HOPPER_LEDGER`` holds them) and is
+computed for the H800 preset (the context's Ascend design does not enter). Measured-only figures (TFLOPS achieved,
+the benchmark's shape) are stated claims: the constant the pages use is compared with the published one. Where the
+documents disagree with each other or with the model, a [`Disagreement`][] states both values as we find them;
+``check_disagreements`` fails when either moves.
 
 Why this module is long: it is data, one claim record per published Hopper figure, each with both languages.
 """
@@ -82,7 +83,7 @@ def _claim(
     def computed(_d: ClaimContext) -> Computed:
         return compute()
 
-    return Claim(key, PAGE, rule, zh, en, computed, inputs, stated, source="hopper")
+    return Claim(key, PAGE, rule, zh, en, computed, inputs, stated)
 
 
 def _tflops(flops: float) -> float:
