@@ -31,9 +31,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ascend_dsa.cli.reference import render_cli_reference
     from ascend_dsa.errors import AscendDsaError, FigureMismatch, ForbiddenDesign, OutOfRange, OutsideModel
-    from ascend_dsa.facts.chip import ChipSpec, as_chip, chip_peak_flops
+    from ascend_dsa.facts.chip import ChipSpec, as_chip, peak_flops
     from ascend_dsa.facts.code_figures import SHIPPED_UB_TOTALS
-    from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
+    from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core
     from ascend_dsa.facts.hopper import H800, MLA_V32
     from ascend_dsa.facts.hopper_figures import HOPPER_FIGURES
     from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, SHIPPED_KERNEL, KernelConfig
@@ -341,7 +341,6 @@ __all__ = [
     "check_report_lines",
     "check_token_bytes",
     "check_ub_totals",
-    "chip_peak_flops",
     "clock_range_for_percent",
     "compare_forwards",
     "compute_bound_heads",

@@ -11,10 +11,10 @@ from ascend_dsa.facts.chip import (
     ChipSpec,
     as_chip,
     bandwidth_bytes_per_cycle_per_core,
-    chip_peak_flops,
+    peak_flops,
     ridge_flop_per_byte,
 )
-from ascend_dsa.facts.hardware import ASCEND_950, l2_bytes_per_cycle_per_core, peak_flops
+from ascend_dsa.facts.hardware import ASCEND_950, l2_bytes_per_cycle_per_core
 from ascend_dsa.facts.hopper import H800, HOPPER_COMMIT, MLA_V32
 from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK, head_roofline_sweep
 from ascend_dsa.units import KiB
@@ -46,7 +46,7 @@ def test_ascend_projection_keeps_every_number() -> None:
     assert chip.accumulator_bytes_per_core == ASCEND_950.l0c_bytes
     assert chip.staging_bytes_per_core == ASCEND_950.ub_bytes_per_vector_core
     assert bandwidth_bytes_per_cycle_per_core(chip) == l2_bytes_per_cycle_per_core(ASCEND_950)
-    assert chip_peak_flops(chip) == peak_flops(ASCEND_950)
+    assert peak_flops(chip) == peak_flops(ASCEND_950)
     assert ridge_flop_per_byte(ASCEND_950) == pytest.approx(peak_flops(ASCEND_950) / 5e12)
 
 
@@ -92,3 +92,10 @@ def test_as_chip_rejects_other_types() -> None:
     with pytest.raises(TypeError, match="AscendSpec or a ChipSpec"):
         as_chip("h800")  # type: ignore[arg-type]
     assert isinstance(as_chip(H800), ChipSpec)
+
+
+def test_one_peak_for_every_chip() -> None:
+    """One peak function: 4096 FMA x 2 x 1.65 GHz x 32 = 432.5376 TFLOPS on the 950, 989.4 TFLOPS on the H800."""
+    assert peak_flops(ASCEND_950) == pytest.approx(432.5376e12)
+    assert peak_flops(H800) == pytest.approx(989.4e12, rel=1e-4)
+    assert peak_flops(ASCEND_950, clock_hz=1.6e9) == pytest.approx(2 * 4096 * 32 * 1.6e9)

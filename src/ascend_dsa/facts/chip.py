@@ -167,8 +167,11 @@ def _bandwidth_bytes_per_cycle_per_core(spec: AnyChip) -> float:
     return finite_result("bytes per cycle per core", rate, positive=True)
 
 
-def chip_peak_flops(spec: AnyChip, clock_hz: float | None = None) -> float:
-    """Peak matrix FLOP/s of the whole chip: FLOP per cycle x cores x clock (the preset's, or ``clock_hz``)."""
+def peak_flops(spec: AnyChip, clock_hz: float | None = None) -> float:
+    """Peak matrix FLOP/s of the whole chip: FLOP per cycle x cores x clock (the preset's, or ``clock_hz``).
+
+    On the Ascend 950, 4096 FMA x 2 FLOP x 1.65 GHz x 32 AI Cores (bf16; the report never prints it).
+    """
     chip = as_chip(spec)
     if clock_hz is None:
         clock = chip.clock_hz
@@ -180,4 +183,4 @@ def chip_peak_flops(spec: AnyChip, clock_hz: float | None = None) -> float:
 def ridge_flop_per_byte(spec: AnyChip) -> float:
     """FLOP per byte of the bounding bandwidth at which the matrix unit and the bandwidth take equally long."""
     chip = as_chip(spec)
-    return finite_result("ridge point", chip_peak_flops(chip) / chip.bandwidth_bytes_per_s, positive=True)
+    return finite_result("ridge point", peak_flops(chip) / chip.bandwidth_bytes_per_s, positive=True)

@@ -195,12 +195,6 @@ def _l2_bytes_per_cycle_per_core(spec: AscendSpec) -> float:
     return finite_result("L2 bytes per cycle per AI Core", rate, positive=True)
 
 
-def peak_flops(spec: AscendSpec) -> float:
-    """Peak bf16 FLOP/s of the chip: FMA per cycle x 2 FLOP x clock x cores (never printed by the report)."""
-    spec = require_instance("spec", spec, AscendSpec)
-    return finite_result("peak FLOP/s", spec.cube_fma_per_cycle * 2 * spec.clock_hz * spec.ai_cores, positive=True)
-
-
 ASCEND_950 = AscendSpec(
     name="Ascend 950",
     clock_hz=1650 * MHz,

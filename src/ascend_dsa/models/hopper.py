@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ascend_dsa.facts.chip import AnyChip, as_chip, chip_peak_flops
+from ascend_dsa.facts.chip import AnyChip, as_chip, peak_flops
 from ascend_dsa.facts.hopper import (
     DEQUANT_RESULTS_PER_CYCLE,
     FP8_BYTES,
@@ -95,7 +95,7 @@ def dense_compute_bound_heads(
     """
     chip = as_chip(spec)
     model = require_instance("model", model, ModelShape)
-    ridge = chip_peak_flops(chip, clock_hz) / chip.bandwidth_bytes_per_s
+    ridge = peak_flops(chip, clock_hz) / chip.bandwidth_bytes_per_s
     factor = Fraction(model.d_qk + model.d_v, model.d_qk) if exact else 2
     return ridge / float(factor)
 
@@ -124,7 +124,7 @@ def fp8_decode_bound_flops(
     """
     mma = mma_cycles_per_token(spec, heads, model)
     slower = max(mma, dequant_cycles_per_token(sharing_ctas=sharing_ctas, model=model))
-    return chip_peak_flops(spec, clock_hz) * float(mma / slower)
+    return peak_flops(spec, clock_hz) * float(mma / slower)
 
 
 def break_even_tokens(topk: int, sparse_flops: float, dense_flops: float) -> float:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ascend_dsa.facts.hardware import peak_flops
+from ascend_dsa.facts.chip import peak_flops
 from ascend_dsa.facts.report_figures import published_number
 from ascend_dsa.facts.report_inputs import DECODE_ACHIEVED_FLOPS, PREFILL_ACHIEVED_FLOPS
 from ascend_dsa.lang import Lang, pick, term

@@ -23,9 +23,9 @@ import ml_dtypes
 import numpy as np
 
 from ascend_dsa.facts.assumptions import FIXPIPE_1C2V_SPEEDUP, UB_ROW_BYTES, VECTOR_BYTES_PER_CYCLE
-from ascend_dsa.facts.chip import as_chip, chip_peak_flops
+from ascend_dsa.facts.chip import as_chip, peak_flops
 from ascend_dsa.facts.code_figures import SHIPPED_UB_TOTALS
-from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
+from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core
 from ascend_dsa.facts.hopper import H800, H800_THROTTLED_CLOCK_HZ, HOPPER_HEADS_PER_CTA
 from ascend_dsa.facts.hopper_figures import (
     DENSE_DECODE_ACHIEVED_BYTES_PER_S,
@@ -504,11 +504,9 @@ _VALUES.update(
         "no_crossover_share_of_bound": lambda: Quantity(NO_CROSSOVER_ACHIEVED_FLOPS / _fp8_bound(sharing_ctas=1), "%"),
         "crossover_share_of_bound": lambda: Quantity(SPARSE_DECODE_ACHIEVED_FLOPS / _fp8_bound(sharing_ctas=2), "%"),
         "dense_decode_tflops": lambda: Quantity(DENSE_DECODE_ACHIEVED_FLOPS / TFLOPS, "TFLOPS"),
-        "h800_throttled_peak_tflops": lambda: Quantity(
-            chip_peak_flops(H800, H800_THROTTLED_CLOCK_HZ) / TFLOPS, "TFLOPS"
-        ),
+        "h800_throttled_peak_tflops": lambda: Quantity(peak_flops(H800, H800_THROTTLED_CLOCK_HZ) / TFLOPS, "TFLOPS"),
         "dense_throttled_share": lambda: Quantity(
-            DENSE_DECODE_ACHIEVED_FLOPS / chip_peak_flops(H800, H800_THROTTLED_CLOCK_HZ), "%", 1
+            DENSE_DECODE_ACHIEVED_FLOPS / peak_flops(H800, H800_THROTTLED_CLOCK_HZ), "%", 1
         ),
         "dense_blog_utilisation": lambda: Quantity(hopper_number("dense-tensor-core-utilisation") / 100, "%"),
         "dense_achieved_tb_per_s": lambda: Quantity(DENSE_DECODE_ACHIEVED_BYTES_PER_S / TB, "TB/s"),
