@@ -16,7 +16,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ascend_dsa.facts.chip import ChipSpec
+from ascend_dsa.facts.chip import ChipSpec, as_chip
+from ascend_dsa.facts.chips import CHIPS
 from ascend_dsa.facts.hardware import (
     ASCEND_950,
     BANDWIDTH_BYTES_PER_S_RANGE,
@@ -25,7 +26,6 @@ from ascend_dsa.facts.hardware import (
     MATRIX_FMA_PER_CYCLE_RANGE,
     AscendSpec,
 )
-from ascend_dsa.facts.hopper import H800
 from ascend_dsa.facts.kernel_config import HEADS_RANGE, SHIPPED_KERNEL, TOKENS_RANGE
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE, Plausible, quoted, shown
 
@@ -151,18 +151,24 @@ def preset_text(value: float) -> str:
     return f"{mantissa}e{int(exponent)}" if exponent else mantissa
 
 
-def add_hardware_options(parser: argparse.ArgumentParser, *, h800: bool = False) -> None:
+def add_hardware_options(parser: argparse.ArgumentParser, *, other_chips: bool = False) -> None:
     """Register the hardware overrides of ``HARDWARE_OVERRIDES``; each left out keeps the preset's value.
 
-    With ``h800`` the help also names what each option means on the H800 (``--chip h800`` of head-roofline).
+    With ``other_chips`` the help also names what each option means on each other ``--chip`` preset (the H800's
+    HBM, SMs, clock and matrix rate, for head-roofline).
     """
-    on_h800 = {
-        "l2": f"; HBM on --chip h800 ({preset_text(H800.bandwidth_bytes_per_s)})",
-        "cores": f"; SMs on --chip h800 ({preset_text(H800.cores)})",
-        "clock": f"; {preset_text(H800.clock_hz)} on --chip h800",
-        "fma": f"; per SM on --chip h800 ({preset_text(H800.matrix_fma_per_cycle_per_core)})",
+    others = [(preset.key, preset.core, as_chip(preset.spec)) for preset in list(CHIPS.values())[1:]]
+    on_others = {
+        "l2": "".join(
+            f"; {c.bandwidth.en} on --chip {k} ({preset_text(c.bandwidth_bytes_per_s)})" for k, _, c in others
+        ),
+        "cores": "".join(f"; {core}s on --chip {k} ({preset_text(c.cores)})" for k, core, c in others),
+        "clock": "".join(f"; {preset_text(c.clock_hz)} on --chip {k}" for k, _, c in others),
+        "fma": "".join(
+            f"; per {core} on --chip {k} ({preset_text(c.matrix_fma_per_cycle_per_core)})" for k, core, c in others
+        ),
     }
-    extra = on_h800 if h800 else dict.fromkeys(on_h800, "")
+    extra = on_others if other_chips else dict.fromkeys(on_others, "")
     spec = ASCEND_950
     parser.add_argument(
         "--l2-bandwidth",
@@ -191,10 +197,12 @@ def given(args: argparse.Namespace, fields: dict[str, str]) -> dict[str, Any]:
     return {field: getattr(args, option) for option, field in fields.items() if getattr(args, option) is not None}
 
 
-def hardware_of(args: argparse.Namespace, overrides: dict[str, str] = HARDWARE_OVERRIDES) -> AscendSpec:
-    """The Ascend 950 with the hardware ``overrides`` (option -> field) given on the command line."""
+def hardware_of(
+    args: argparse.Namespace, overrides: dict[str, str] = HARDWARE_OVERRIDES, *, preset: AscendSpec = ASCEND_950
+) -> AscendSpec:
+    """An Ascend ``preset`` (the 950) with the hardware ``overrides`` (option -> field) given on the command line."""
     changes = given(args, overrides)
-    return ASCEND_950.with_overrides(**changes) if changes else ASCEND_950
+    return preset.with_overrides(**changes) if changes else preset
 
 
 def chip_of(args: argparse.Namespace, preset: ChipSpec) -> ChipSpec:
