@@ -23,7 +23,7 @@ README = ROOT / "README.md"
 
 THROWAWAY_CHIP = '''"""A made-up chip, added by tests/test_contributing.py to a temporary copy of the package."""
 
-from ascend_dsa.facts.chip import CHIP_FIELD_UNITS, ChipSpec
+from ascend_dsa.facts.hardware import CHIP_FIELD_UNITS, ChipSpec
 from ascend_dsa.facts.provenance import Source
 from ascend_dsa.lang import Text
 from ascend_dsa.units import TB, KiB, MHz
@@ -31,7 +31,7 @@ from ascend_dsa.units import TB, KiB, MHz
 THROWAWAY_X1 = ChipSpec(
     name="Throwaway X1",
     clock_hz=1000 * MHz,
-    matrix_flop_per_cycle_per_core=2048,
+    matrix_fma_per_cycle_per_core=1024,
     cores=64,
     bandwidth_bytes_per_s=2 * TB,
     accumulator_bytes_per_core=128 * KiB,
@@ -39,6 +39,7 @@ THROWAWAY_X1 = ChipSpec(
     bandwidth=Text("HBM", "HBM"),
     accumulator=Text("寄存器堆", "register file"),
     staging=Text("共享内存", "shared memory"),
+    ascend=None,
     sources={name: Source("made up for a test", "assumed", note="a throwaway preset") for name in CHIP_FIELD_UNITS},
 )
 '''
@@ -82,7 +83,6 @@ THROWAWAY_LEDGER = Ledger(
     figures_name="the throwaway figures",
     theirs="published",
     theirs_column=Text("发表的", "published"),
-    where_column="column:where",
     names_files=True,
     stated_note=Text("（常量）", " (constant)"),
     design_applies=False,

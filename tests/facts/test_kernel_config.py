@@ -4,7 +4,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from ascend_dsa.facts.chip import peak_flops
+from ascend_dsa.facts.hardware import peak_flops
 from ascend_dsa.facts.hopper import H800
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, config_fields
 

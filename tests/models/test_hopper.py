@@ -7,8 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from ascend_dsa.facts.chip import peak_flops
-from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.hardware import ASCEND_950, peak_flops
 from ascend_dsa.facts.hopper import (
     H800,
     H800_THROTTLED_CLOCK_HZ,

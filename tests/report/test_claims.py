@@ -155,7 +155,7 @@ def test_shipped_design_is_default() -> None:
 
 def test_larger_ub_fails_the_accumulator_claim() -> None:
     """A UB twice as large lets one VECTOR Core hold the 128-head accumulator, and the line 116 claim says so."""
-    design = ClaimContext(spec=ASCEND_950.with_overrides(ub_bytes_per_vector_core=512 * 1024))
+    design = ClaimContext(spec=ASCEND_950.with_overrides(staging_bytes_per_core=512 * 1024))
     failing = {r.claim.claim_id for r in evaluate_claims(design) if not r.passed}
     assert "accumulator-vector-cores-at-128-heads" in failing
 

@@ -73,7 +73,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--fixpipe-rate",
         type=Within(positive_int, DATAPATH_BYTES_PER_CYCLE_RANGE, "a FixPipe rate"),
-        help=f"FixPipe B/cycle under 1C1V (preset {ASCEND_950.fixpipe_bytes_per_cycle_1c1v})",
+        help=f"FixPipe B/cycle under 1C1V (preset {ASCEND_950.ascend.fixpipe_bytes_per_cycle_1c1v})",
     )
     parser.add_argument(
         "--b-topk",

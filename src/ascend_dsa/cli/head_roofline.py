@@ -10,15 +10,12 @@ from ascend_dsa.cli.options import (
     Within,
     add_hardware_options,
     chip_of,
-    hardware_of,
     positive_int,
     positive_int_list,
     unit_fraction,
 )
 from ascend_dsa.errors import OutOfRange
-from ascend_dsa.facts.chip import as_chip
 from ascend_dsa.facts.chips import CHIPS, H800_PRESET
-from ascend_dsa.facts.hardware import AscendSpec
 from ascend_dsa.facts.kernel_config import HEADS_RANGE, TOKENS_RANGE
 from ascend_dsa.facts.report_figures import HEAD_ROOFLINE_CITATION
 from ascend_dsa.models.hopper import fp8_token_bytes
@@ -30,8 +27,8 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Iterable
 
-    from ascend_dsa.facts.chip import AnyChip
     from ascend_dsa.facts.chips import ChipPreset
+    from ascend_dsa.facts.hardware import AnyChip
     from ascend_dsa.models.roofline import RooflinePoint
 
 NAME = "head-roofline"
@@ -46,17 +43,14 @@ def _short(preset: ChipPreset) -> str:
 HELP = (
     "CUBE vs L2 cycles per AI Core for each (q heads, topk), as in report (zh) lines 85-114; "
     + "; ".join(
-        f"--chip {p.key} runs the same model on the {_short(p)}'s {p.core}s and {as_chip(p.spec).bandwidth.en}"
-        for p in _OTHERS
+        f"--chip {p.key} runs the same model on the {_short(p)}'s {p.core}s and {p.spec.bandwidth.en}" for p in _OTHERS
     )
     + "."
 )
 #: The same summary for the Chinese command-line reference page.
 HELP_ZH = (
     "按 (q head 数, topk) 逐行算出每个 AI Core 的 CUBE 周期与 L2 周期，对应报告 (zh) 第 85-114 行；"
-    + "；".join(
-        f"--chip {p.key} 用同一个模型算 {_short(p)} 的 {p.core} 与 {as_chip(p.spec).bandwidth.zh}" for p in _OTHERS
-    )
+    + "；".join(f"--chip {p.key} 用同一个模型算 {_short(p)} 的 {p.core} 与 {p.spec.bandwidth.zh}" for p in _OTHERS)
     + "。"
 )
 FINDING = "a finding: with --assert-report, the table differs from the report (the rows are named on stderr)"
@@ -129,8 +123,7 @@ def check_shown_cycles(points: Iterable[RooflinePoint]) -> None:
 
 def chip_spec(args: argparse.Namespace) -> AnyChip:
     """The ``--chip`` preset with the hardware options applied."""
-    preset = CHIPS[args.chip].spec
-    return hardware_of(args, preset=preset) if isinstance(preset, AscendSpec) else chip_of(args, preset)
+    return chip_of(args, CHIPS[args.chip].spec)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -156,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
     for point in points:
         print(seed_row(point))
     print()
-    if isinstance(spec, AscendSpec):
+    if preset.reported:
         print(f"# verdict: CUBE cycles against L2 cycles per AI Core ({spec.name}; report (zh) line 114)")
     else:
         print(

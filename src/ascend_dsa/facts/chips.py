@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
-from ascend_dsa.facts.chip import AnyChip, require_chip
-from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.hardware import ASCEND_950, AnyChip, ChipSpec
 from ascend_dsa.facts.hopper import H800, MLA_V32
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.validate import require_instance
@@ -38,7 +37,7 @@ class ChipPreset:
 
     def __post_init__(self) -> None:
         """Reject a spec or a model of the wrong class, and words that are not strings."""
-        require_chip(self.spec)
+        require_instance("spec", self.spec, ChipSpec)
         require_instance("model", self.model, ModelShape)
         for name in ("key", "core", "described"):
             require_instance(name, getattr(self, name), str)

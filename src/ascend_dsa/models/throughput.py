@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ascend_dsa.facts.chip import AnyChip, peak_flops
-from ascend_dsa.facts.hardware import AscendSpec
+from ascend_dsa.facts.hardware import AnyChip, AscendSpec, peak_flops
 from ascend_dsa.facts.kernel_config import KernelConfig, require_spec_config_model
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.models.block_cycles import mma_cycles_per_block

@@ -85,7 +85,7 @@ def statement_text(result: ClaimResult, lang: Lang) -> str:
 
 def _claims_table(results: Sequence[ClaimResult], lang: Lang, ledger: Ledger = REPORT_LEDGER) -> str:
     headers = [
-        term(ledger.where_column, lang),
+        term("column:where", lang) if ledger.names_files else term("column:report (zh)", lang),
         term("column:id", lang),
         pick(lang, "说法（我们的话）", "claim (our words)"),
         pick(lang, "我们算的", "ours"),

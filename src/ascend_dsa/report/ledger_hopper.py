@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Final, Literal
 
 from ascend_dsa.errors import FigureMismatch, Mismatch
-from ascend_dsa.facts.chip import peak_flops
+from ascend_dsa.facts.hardware import peak_flops
 from ascend_dsa.facts.hopper import (
     DEQUANT_RESULTS_PER_CYCLE,
     H800,

@@ -58,9 +58,8 @@ class Ledger:
     theirs: str
     #: The column of its values in a table.
     theirs_column: Text
-    #: The glossary term heading the column that says where a figure stands.
-    where_column: str
-    #: Whether a figure is cited by file and line (several documents), not by line of the one report.
+    #: Whether a figure is cited by file and line (several documents), not by line of the one report; the table's
+    #: first column then says "where", not "report (zh)".
     names_files: bool
     #: The mark of a claim that is a constant taken from its figures.
     stated_note: Text
@@ -96,7 +95,6 @@ REPORT_LEDGER: Final = Ledger(
     figures_name="the report",
     theirs="report",
     theirs_column=Text("报告的", "report's"),
-    where_column="column:report (zh)",
     names_files=False,
     stated_note=Text("（取自报告的常量）", " (constant taken from the report)"),
     agree_with="the report",
@@ -111,7 +109,6 @@ HOPPER_LEDGER: Final = Ledger(
     figures_name="the published Hopper figures",
     theirs="published",
     theirs_column=Text("发表的", "published"),
-    where_column="column:where",
     names_files=True,
     stated_note=Text("（取自已发表数字的常量）", " (constant taken from the published figure)"),
     design_applies=False,

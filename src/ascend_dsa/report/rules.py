@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final, TypeAlias
 
-from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
+from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, require_ascend
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.facts.report_figures import FigureValue
@@ -161,7 +161,7 @@ class ClaimContext:
 
     def __post_init__(self) -> None:
         """Reject a spec, configuration or model of the wrong class (a TypeError naming it)."""
-        require_instance("spec", self.spec, AscendSpec)
+        require_ascend("spec", self.spec)
         require_instance("config", self.config, KernelConfig)
         require_instance("model", self.model, ModelShape)
 
