@@ -23,13 +23,13 @@ from ascend_dsa.models.design_sweep import NONE
 
 # Constants, as the seed keeps them at module level (here read from the package's presets).
 D = 512
-FMA_PER_CYCLE = ASCEND_950.cube_fma_per_cycle
-L2_BW = ASCEND_950.l2_bandwidth_bytes_per_s / ASCEND_950.ai_cores / ASCEND_950.clock_hz
-FIXPIPE_1C1V = ASCEND_950.fixpipe_bytes_per_cycle_1c1v
-L0C = ASCEND_950.l0c_bytes
-UB = ASCEND_950.ub_bytes_per_vector_core
-MTE2_QUEUE = ASCEND_950.mte2_outstanding_requests
-L1_BANK = ASCEND_950.l1_bytes // ASCEND_950.l1_banks
+FMA_PER_CYCLE = ASCEND_950.matrix_fma_per_cycle_per_core
+L2_BW = ASCEND_950.bandwidth_bytes_per_s / ASCEND_950.cores / ASCEND_950.clock_hz
+FIXPIPE_1C1V = ASCEND_950.ascend.fixpipe_bytes_per_cycle_1c1v
+L0C = ASCEND_950.accumulator_bytes_per_core
+UB = ASCEND_950.staging_bytes_per_core
+MTE2_QUEUE = ASCEND_950.ascend.mte2_outstanding_requests
+L1_BANK = ASCEND_950.ascend.l1_bytes // ASCEND_950.ascend.l1_banks
 FP8_ROW = FP8_V41.ub_token_bytes
 FP8_TOKEN = FP8_V41.token_bytes
 FP4_ROW = FP4_V41.ub_token_bytes

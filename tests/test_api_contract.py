@@ -75,14 +75,15 @@ FLAG = (True, False, "no", 0, 1, np.True_)
 # The extremes are the plausible ranges' edges (issue 31: a value past them is refused where it enters).
 SPECS = (
     ASCEND_950,
-    ASCEND_950.with_overrides(ai_cores=1, l1_banks=3),
-    ASCEND_950.with_overrides(clock_hz=CLOCK_HZ_RANGE.low, ai_cores=CORES_RANGE.high),
+    ASCEND_950.with_overrides(cores=1, l1_banks=3),
+    ASCEND_950.with_overrides(clock_hz=CLOCK_HZ_RANGE.low, cores=CORES_RANGE.high),
     ASCEND_950.with_overrides(
-        l2_bandwidth_bytes_per_s=BANDWIDTH_BYTES_PER_S_RANGE.low, cube_fma_per_cycle=MATRIX_FMA_PER_CYCLE_RANGE.high
+        bandwidth_bytes_per_s=BANDWIDTH_BYTES_PER_S_RANGE.low,
+        matrix_fma_per_cycle_per_core=MATRIX_FMA_PER_CYCLE_RANGE.high,
     ),
     ASCEND_950.with_overrides(fixpipe_bytes_per_cycle_1c1v=DATAPATH_BYTES_PER_CYCLE_RANGE.high, l1_bytes=3),
-    ASCEND_950.with_overrides(l1_bytes=1, l1_banks=2, cube_fma_per_cycle=2**20),
-    ASCEND_950.with_overrides(clock_hz=CLOCK_HZ_RANGE.high, l2_bandwidth_bytes_per_s=BANDWIDTH_BYTES_PER_S_RANGE.high),
+    ASCEND_950.with_overrides(l1_bytes=1, l1_banks=2, matrix_fma_per_cycle_per_core=2**20),
+    ASCEND_950.with_overrides(clock_hz=CLOCK_HZ_RANGE.high, bandwidth_bytes_per_s=BANDWIDTH_BYTES_PER_S_RANGE.high),
 )
 CONFIGS = (
     SHIPPED_KERNEL,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from ascend_dsa import validate
-from ascend_dsa.facts.hardware import ASCEND_950, l2_bytes_per_cycle_per_core
+from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.kernel_rules import check_kernel_rules
 from ascend_dsa.facts.kv_formats import Mode
@@ -114,7 +114,6 @@ BAD_CALLS: tuple[tuple[Callable[..., Any], dict[str, Any], type[Exception], str]
         ValueError,
         "tokens_per_request must be a positive integer, got 0",
     ),
-    (l2_bytes_per_cycle_per_core, {"spec": 1}, TypeError, "spec must be a AscendSpec, got 1 (int)"),
     (smallest_compute_bound_heads, {"spec": ASCEND_950, "topk": 0}, ValueError, "topk must be a positive integer"),
 )
 

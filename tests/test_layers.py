@@ -332,23 +332,10 @@ def test_checker_follows_the_closure_of_a_closed_form_model() -> None:
     )
 
 
-#: Private names still imported across modules, each with why it may be: facts/chip.py is being reshaped (one chip
-#: spec type and one peak function); the test below fails once one of these is gone, so the list only shrinks.
-PRIVATE_IMPORTS_PENDING: Final = frozenset(
-    {
-        ("ascend_dsa.facts.chip", "ascend_dsa.facts.hardware._check_preset_numbers"),
-        ("ascend_dsa.facts.chip", "ascend_dsa.facts.hardware._l2_bytes_per_cycle_per_core"),
-        ("ascend_dsa.models.roofline", "ascend_dsa.facts.chip._bandwidth_bytes_per_cycle_per_core"),
-    }
-)
-
-
 def test_no_module_imports_another_modules_private_name() -> None:
-    """No module imports a ``_private`` name of another of ours (the pending ones aside, each still imported)."""
+    """No module imports a ``_private`` name of another of ours: its public door's ``.trusted`` is the way in."""
     found = private_imports({name: (path, path.read_text(encoding="utf-8")) for name, path in MODULES.items()})
-    assert [message for key, message in found.items() if key not in PRIVATE_IMPORTS_PENDING] == []
-    gone = sorted(PRIVATE_IMPORTS_PENDING - set(found))
-    assert not gone, f"no longer imported, remove from PRIVATE_IMPORTS_PENDING: {gone}"
+    assert list(found.values()) == []
 
 
 def test_checker_names_a_private_import() -> None:

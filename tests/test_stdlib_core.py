@@ -115,7 +115,7 @@ def test_memory_plans_without_heavy_libraries() -> None:
 
             check_ub_totals(shipped_ub_plans())
             assert ub_plan(SHIPPED_KERNEL, Mode.DECODE).total_bytes == 214544
-            assert l1_plan(ASCEND_950, SHIPPED_KERNEL).total_bytes <= ASCEND_950.l1_bytes
+            assert l1_plan(ASCEND_950, SHIPPED_KERNEL).total_bytes <= ASCEND_950.ascend.l1_bytes
             """
         )
     )

@@ -31,9 +31,13 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ascend_dsa.cli.reference import render_cli_reference
     from ascend_dsa.errors import AscendDsaError, FigureMismatch, ForbiddenDesign, OutOfRange, OutsideModel
-    from ascend_dsa.facts.chip import ChipSpec, as_chip, chip_peak_flops
     from ascend_dsa.facts.code_figures import SHIPPED_UB_TOTALS
-    from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
+    from ascend_dsa.facts.hardware import (
+        ASCEND_950,
+        AscendUnits,
+        ChipSpec,
+        peak_flops,
+    )
     from ascend_dsa.facts.hopper import H800, MLA_V32
     from ascend_dsa.facts.hopper_figures import HOPPER_FIGURES
     from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, SHIPPED_KERNEL, KernelConfig
@@ -277,7 +281,7 @@ __all__ = [
     "VECTOR_STAGES",
     "WHAT_IF_TOPK",
     "AscendDsaError",
-    "AscendSpec",
+    "AscendUnits",
     "BlockedStats",
     "ChipSpec",
     "Citation",
@@ -324,7 +328,6 @@ __all__ = [
     "Unit",
     "VectorStage",
     "Verdict",
-    "as_chip",
     "as_html",
     "as_markdown",
     "as_svg",
@@ -341,7 +344,6 @@ __all__ = [
     "check_report_lines",
     "check_token_bytes",
     "check_ub_totals",
-    "chip_peak_flops",
     "clock_range_for_percent",
     "compare_forwards",
     "compute_bound_heads",
@@ -372,7 +374,6 @@ __all__ = [
     "l1_bank_ranges",
     "l1_plan",
     "l2_bytes",
-    "l2_bytes_per_cycle_per_core",
     "l2_cycles",
     "measure_rescales",
     "min_conflict_free_padding",

@@ -31,7 +31,7 @@ def test_more_heads_exceed_l0c_and_exit_1() -> None:
 def test_chinese_output_and_hardware_overrides() -> None:
     """``--lang zh`` writes the limits in Chinese; ``--cores`` changes the hardware the point is checked on."""
     status, out, _ = run_captured(["design-point", "--lang", "zh", "--cores", "16"])
-    spec = ASCEND_950.with_overrides(ai_cores=16)
+    spec = ASCEND_950.with_overrides(cores=16)
     assert out == design_limits_text(evaluate(SHIPPED_DESIGN, spec), "zh") + "\n"
     assert status in {0, 1}
     assert "满足" in out

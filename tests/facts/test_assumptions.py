@@ -56,7 +56,7 @@ def test_fixpipe_rate_is_one_value_on_every_page() -> None:
     """The skip-scale, pipeline, design and one-vector-core pages use one FixPipe rate for the shipped kernel."""
     spec, config = ASCEND_950, SHIPPED_KERNEL
     rate = fixpipe_bytes_per_cycle(spec, config.vector_cores_per_cube)
-    assert rate == spec.fixpipe_bytes_per_cycle_1c1v * FIXPIPE_1C2V.value
+    assert rate == spec.ascend.fixpipe_bytes_per_cycle_1c1v * FIXPIPE_1C2V.value
     p_bytes = fixpipe_bytes_per_block(config, o_leaves=False)
     o_bytes = fixpipe_bytes_per_block(config, o_leaves=True) - p_bytes
     blocks = 32

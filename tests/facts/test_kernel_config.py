@@ -4,7 +4,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from ascend_dsa.facts.chip import chip_peak_flops
+from ascend_dsa.facts.hardware import peak_flops
 from ascend_dsa.facts.hopper import H800
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, config_fields
 
@@ -101,7 +101,7 @@ def test_each_constant_cites_the_config_h_line_that_defines_it() -> None:
             lambda: SHIPPED_KERNEL.with_overrides(vector_cores_per_cube=5000),
             r"^vector_cores_per_cube must lie in .* 4,096",
         ),
-        (lambda: chip_peak_flops(H800, clock_hz=1e308), r"^clock_hz must lie in the plausible range 1e8 to 1e10 Hz"),
+        (lambda: peak_flops(H800, clock_hz=1e308), r"^clock_hz must lie in the plausible range 1e8 to 1e10 Hz"),
         (lambda: H800.with_overrides(bandwidth_bytes_per_s=1e308), r"^bandwidth_bytes_per_s must lie in .* 1e17 B/s"),
     ],
 )

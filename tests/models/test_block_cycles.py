@@ -44,4 +44,4 @@ def test_identity_rescale() -> None:
 def test_hf32_rate_comes_from_the_assumption() -> None:
     """The HF32-on rate is the bf16 rate times the registered assumption, not a second typed value."""
     assert HF32_RATE.source.kind == "assumed"
-    assert hf32_fma_per_cycle(ASCEND_950) == ASCEND_950.cube_fma_per_cycle * HF32_RATE_OVER_BF16
+    assert hf32_fma_per_cycle(ASCEND_950) == ASCEND_950.matrix_fma_per_cycle_per_core * HF32_RATE_OVER_BF16

@@ -30,7 +30,7 @@ from ascend_dsa.units import KiB
 
 #: A 950 whose per-core L2 share is exactly 80 B/cycle (2.56 TB/s / 32 cores / 1 GHz), so that at 64 heads and
 #: topk 512 the L2 cycles, (64 x 2048 + 512 x 1024) B / 80 B = 8192, equal the CUBE cycles, 64 x 512 x 1024 / 4096.
-EVEN_SPEC = ASCEND_950.with_overrides(clock_hz=1e9, l2_bandwidth_bytes_per_s=2.56e12)
+EVEN_SPEC = ASCEND_950.with_overrides(clock_hz=1e9, bandwidth_bytes_per_s=2.56e12)
 
 
 # --- the roofline verdict ----------------------------------------------------------------------------------------
@@ -119,10 +119,14 @@ def test_smallest_compute_bound_heads_on_the_950_is_53_among_all() -> None:
 
 def test_cube_cycles_of_zero_are_refused() -> None:
     """A CUBE faster than the block's multiply-adds floors its cycles to 0: refused, naming both numbers."""
-    spec = ASCEND_950.with_overrides(cube_fma_per_cycle=16 * 1024 + 1)  # 1 head x topk 16 x 1024 = 16384 MACs
-    with pytest.raises(OutOfRange, match=r"^CUBE cycles come out as 0: cube_fma_per_cycle = 16385 exceeds the 16384 "):
+    spec = ASCEND_950.with_overrides(
+        matrix_fma_per_cycle_per_core=16 * 1024 + 1
+    )  # 1 head x topk 16 x 1024 = 16384 MACs
+    with pytest.raises(
+        OutOfRange, match=r"^CUBE cycles come out as 0: matrix_fma_per_cycle_per_core = 16385 exceeds the 16384 "
+    ):
         cube_cycles(spec, 1, 16)
-    assert cube_cycles(ASCEND_950.with_overrides(cube_fma_per_cycle=16 * 1024), 1, 16) == 1
+    assert cube_cycles(ASCEND_950.with_overrides(matrix_fma_per_cycle_per_core=16 * 1024), 1, 16) == 1
 
 
 # --- one limit: demand against capacity ---------------------------------------------------------------------------
@@ -160,15 +164,19 @@ def test_binding_limit_breaks_ties_by_order_and_fits_needs_every_limit() -> None
 #: L0C 128 KiB of O + 16 KiB of P (report (zh) line 116), UB 259600 B (sizeof at config.h:77-125), 16 gather2
 #: requests per block per core (32 tokens / 2, report (zh) line 138), L1 bank 196 KiB (64 KiB Q + 128 KiB KV + 4 KiB S).
 SHIPPED_DEMANDS = {
-    "l0c_bytes": 144 * KiB,
-    "ub_bytes_per_vector_core": 259600,
+    "accumulator_bytes_per_core": 144 * KiB,
+    "staging_bytes_per_core": 259600,
     "mte2_outstanding_requests": 16,
 }
 
 
 @pytest.mark.parametrize(
     ("field", "limit"),
-    [("l0c_bytes", Limit.L0C), ("ub_bytes_per_vector_core", Limit.UB), ("mte2_outstanding_requests", Limit.MTE2_QUEUE)],
+    [
+        ("accumulator_bytes_per_core", Limit.L0C),
+        ("staging_bytes_per_core", Limit.UB),
+        ("mte2_outstanding_requests", Limit.MTE2_QUEUE),
+    ],
 )
 @pytest.mark.parametrize(("step", "fits"), [(0, True), (-1, False), (1, True)])
 def test_design_fits_a_capacity_of_exactly_its_demand(field: str, limit: Limit, step: int, fits: bool) -> None:  # noqa: FBT001
@@ -221,7 +229,7 @@ def test_ub_plan_fits_a_ub_of_exactly_its_size(
     """A UB of exactly the plan's sizeof fits with 0 B to spare; one byte smaller is one byte short."""
     plan = ub_plan(SHIPPED_KERNEL, mode, fp4_extra=fp4_extra, sink=sink)
     assert plan.total_bytes == total
-    spec = ASCEND_950.with_overrides(ub_bytes_per_vector_core=total + step)
+    spec = ASCEND_950.with_overrides(staging_bytes_per_core=total + step)
     assert (plan.fits(spec), plan.headroom_bytes(spec)) == (fits, headroom)
 
 

@@ -101,8 +101,8 @@ def test_bad_design_points(changes: dict[str, object], message: str) -> None:
     [
         ({}, KvCache.BF16, 64),
         ({}, KvCache.FP8, 32),
-        ({"ai_cores": 24}, KvCache.BF16, 48),
-        ({"l2_bandwidth_bytes_per_s": 2.5e12}, KvCache.BF16, 144),
+        ({"cores": 24}, KvCache.BF16, 48),
+        ({"bandwidth_bytes_per_s": 2.5e12}, KvCache.BF16, 144),
     ],
 )
 def test_smallest_compute_bound_heads(spec_changes: dict[str, float], kv_cache: KvCache, expected: int) -> None:

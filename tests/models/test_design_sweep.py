@@ -88,7 +88,7 @@ def test_a_tie_with_the_widest_limit_goes_to_the_limit_listed_first() -> None:
     exactly the CUBE's 8192, utilisation 1, tied with the MTE2 queue's 16 of 16. The L2 roofline (first in LIMITS,
     and the only limit that varies with topk, so the sweep compares it last) binds, as max() makes it for one point.
     """
-    spec = ASCEND_950.with_overrides(clock_hz=1e9, l2_bandwidth_bytes_per_s=2.56e12)
+    spec = ASCEND_950.with_overrides(clock_hz=1e9, bandwidth_bytes_per_s=2.56e12)
     result = sweep(spec, DesignGrid(topk=(512, 1024)))
     by_name = {limit.name: result.utilisation[limit].ravel().tolist() for limit in LIMITS}
     assert by_name["L2_ROOFLINE"] == [1.0, 0.9]

@@ -57,7 +57,7 @@ def test_a_block_needs_16_requests_per_vector_core() -> None:
 
 def test_queue_claim_of_line_138() -> None:
     """16 outstanding requests x 2 tokens = 32 tokens = one VECTOR Core's share of a block."""
-    assert check_gather2_fills_queue() == ASCEND_950.mte2_outstanding_requests == 16
+    assert check_gather2_fills_queue() == ASCEND_950.ascend.mte2_outstanding_requests == 16
 
 
 def test_queue_claim_fails_for_a_bigger_block() -> None:

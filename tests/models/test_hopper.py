@@ -7,8 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from ascend_dsa.facts.chip import chip_peak_flops
-from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.hardware import ASCEND_950, peak_flops
 from ascend_dsa.facts.hopper import (
     H800,
     H800_THROTTLED_CLOCK_HZ,
@@ -36,8 +35,8 @@ from ascend_dsa.models.hopper import (
 
 def test_peaks() -> None:
     """4096 FLOP x 1830 MHz x 132 SMs is 989.4 TFLOPS; at 1600 MHz 865.1."""
-    assert chip_peak_flops(H800) / 1e12 == pytest.approx(989.43, abs=0.01)
-    assert chip_peak_flops(H800, H800_THROTTLED_CLOCK_HZ) / 1e12 == pytest.approx(865.08, abs=0.01)
+    assert peak_flops(H800) / 1e12 == pytest.approx(989.43, abs=0.01)
+    assert peak_flops(H800, H800_THROTTLED_CLOCK_HZ) / 1e12 == pytest.approx(865.08, abs=0.01)
 
 
 def test_cycles_per_token() -> None:
@@ -72,7 +71,7 @@ def test_fp8_decoding_bound() -> None:
     1600 MHz (250 measured), the crossover's 25 lift it to the MMA peak, 865.08 (410 measured); 672.81 at 1830 MHz."""
     assert fp8_decode_bound_flops(H800, H800_THROTTLED_CLOCK_HZ) / 1e12 == pytest.approx(588.25, abs=0.01)
     assert fp8_decode_bound_flops(H800, H800_THROTTLED_CLOCK_HZ, sharing_ctas=2) == pytest.approx(
-        chip_peak_flops(H800, H800_THROTTLED_CLOCK_HZ)
+        peak_flops(H800, H800_THROTTLED_CLOCK_HZ)
     )
     assert fp8_decode_bound_flops(H800) / 1e12 == pytest.approx(672.81, abs=0.01)
     with_and_without = fp8_decode_bound_flops(H800, sharing_ctas=2) / fp8_decode_bound_flops(H800)

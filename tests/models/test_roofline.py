@@ -95,7 +95,7 @@ def test_heads_of_the_wrong_type_rejected(bad: object) -> None:
 
 def test_more_bandwidth_fewer_l2_cycles() -> None:
     """Doubling L2 bandwidth halves L2 cycles and leaves CUBE cycles alone."""
-    fast = ASCEND_950.with_overrides(l2_bandwidth_bytes_per_s=10e12)
+    fast = ASCEND_950.with_overrides(bandwidth_bytes_per_s=10e12)
     assert l2_cycles(fast, 64, 512) == pytest.approx(l2_cycles(ASCEND_950, 64, 512) / 2)
     assert cube_cycles(fast, 64, 512) == cube_cycles(ASCEND_950, 64, 512)
 
@@ -104,3 +104,11 @@ def test_cube_cycles_beyond_any_float_make_an_out_of_range_ratio() -> None:
     """10**400 CUBE cycles over 1 L2 cycle overflow a float: refused as an infinite ratio, not an OverflowError."""
     with pytest.raises(OutOfRange, match=r"^CUBE/L2 cycle ratio comes out as inf"):
         RooflinePoint(64, 512, 10**400, 1.0)
+
+
+def test_h800_roofline_uses_its_own_numbers() -> None:
+    """On the H800 the matrix cycles of 64 heads x topk 64 are 64 x 64 x 1088 / 2048 FMA per cycle."""
+    from ascend_dsa.facts.hopper import H800, MLA_V32  # noqa: PLC0415
+
+    (point,) = head_roofline_sweep(H800, (64,), (64,), MLA_V32)
+    assert point.cube_cycles == 64 * 64 * 1088 // 2048

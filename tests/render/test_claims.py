@@ -148,7 +148,7 @@ def test_accumulator_ub_share_rows(lang: str) -> None:
 def test_accumulator_ub_share_checks_first() -> None:
     """A UB twice as large breaks the line 116 claim, and the table raises instead of printing."""
     with pytest.raises(FigureMismatch, match="accumulator-vector-cores-at-128-heads"):
-        r.render_accumulator_ub_share(ClaimContext(spec=ASCEND_950.with_overrides(ub_bytes_per_vector_core=2**19)))
+        r.render_accumulator_ub_share(ClaimContext(spec=ASCEND_950.with_overrides(staging_bytes_per_core=2**19)))
 
 
 def test_units_follow_the_language_and_the_count() -> None:

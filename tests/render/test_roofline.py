@@ -25,7 +25,7 @@ def test_table_has_eight_rows_and_report_values(lang: str, word: str) -> None:
 def test_table_raises_on_mismatch() -> None:
     """With a changed constant the checked table refuses to render."""
     with pytest.raises(FigureMismatch, match="report \\(zh\\) line 108"):
-        render_head_roofline_table(ASCEND_950.with_overrides(ai_cores=31))
+        render_head_roofline_table(ASCEND_950.with_overrides(cores=31))
 
 
 def test_a_changed_clock_names_every_row_it_moves() -> None:
@@ -38,7 +38,7 @@ def test_a_changed_clock_names_every_row_it_moves() -> None:
 
 def test_unchecked_what_if_renders() -> None:
     """With check off, a what-if table renders and marks missing report rows."""
-    text = render_head_roofline_table(ASCEND_950.with_overrides(ai_cores=24), heads=(48,), check=False)
+    text = render_head_roofline_table(ASCEND_950.with_overrides(cores=24), heads=(48,), check=False)
     assert "| 48 |" in text
     assert "—" in text
 

@@ -38,7 +38,7 @@ def test_citation_in_chinese() -> None:
 
 def test_spec_sources_have_no_scientific_notation_or_english_on_zh() -> None:
     """The constants table prints 5 TB/s and 1,650 MHz, and the Chinese one cites in Chinese."""
-    fields = ("l2_bandwidth_bytes_per_s", "clock_hz", "l0c_bytes")
+    fields = ("bandwidth_bytes_per_s", "clock_hz", "accumulator_bytes_per_core")
     zh, en = render_spec_sources(fields=fields, lang="zh"), render_spec_sources(fields=fields, lang="en")
     for text in (zh, en):
         assert "e+" not in text
@@ -54,5 +54,5 @@ def test_every_derived_or_assumed_constant_has_a_note_in_both_languages() -> Non
     noted = [source.note for source in ASCEND_950.sources.values() if source.note]
     assert noted
     assert all(isinstance(note, Text) for note in noted)
-    zh = render_spec_sources(fields=("l0c_bytes",), lang="zh")
+    zh = render_spec_sources(fields=("accumulator_bytes_per_core",), lang="zh")
     assert "推导：报告说 128 × 512 的 fp32 O（256 KB）正好占满 L0C" in zh

@@ -95,7 +95,7 @@ def test_shared_memory_fill_is_what_the_kernel_allocates(lang: Lang) -> None:
 def test_fixpipe_rows_say_their_rate_and_that_two_is_p_alone(lang: Lang) -> None:
     """Both FixPipe cells are at the report's 1C1V rate (zh line 142), and the 1C2V one moves P alone."""
     rows = _rows(render_two_chips_table(lang=lang))
-    rate = ASCEND_950.fixpipe_bytes_per_cycle_1c1v
+    rate = ASCEND_950.ascend.fixpipe_bytes_per_cycle_1c1v
     every_block = rows[
         pick(
             lang,

@@ -18,7 +18,8 @@ from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.hopper_figures import HOPPER_FIGURES, hopper_figure
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.ledger_hopper import DISAGREEMENTS, HOPPER_CLAIMS, Disagreement, evaluate_disagreements
-from ascend_dsa.report.rules import HOPPER_CHAPTERS, plain
+from ascend_dsa.report.ledgers import HOPPER_LEDGER
+from ascend_dsa.report.rules import plain
 from tests.conftest import MUTATIONS
 from tests.report.test_claims_guard import (
     DOCS,
@@ -34,7 +35,9 @@ if TYPE_CHECKING:
     from tests.conftest import BuildResult
 
 ALL_STEPS = [step for figure in HOPPER_FIGURES for step in figure_steps(figure)]
-PAGES = [DOCS / f"{chapter}.md" for chapter in HOPPER_CHAPTERS] + [DOCS / f"{c}.en.md" for c in HOPPER_CHAPTERS]
+PAGES = [DOCS / f"{chapter}.md" for chapter in HOPPER_LEDGER.chapters] + [
+    DOCS / f"{c}.en.md" for c in HOPPER_LEDGER.chapters
+]
 
 
 def users(key: str) -> list[str]:

@@ -48,7 +48,7 @@ _HEADS = 96
 CHANGES = (
     ConstantChange(
         "L0C capacity",
-        ((ASCEND_950, ASCEND_950.with_overrides(l0c_bytes=320 * KiB)),),
+        ((ASCEND_950, ASCEND_950.with_overrides(accumulator_bytes_per_core=320 * KiB)),),
         frozenset({"l0c_kib", "l0c_free"}),
     ),
     ConstantChange(
@@ -58,7 +58,7 @@ CHANGES = (
     ),
     ConstantChange(
         "UB size",
-        ((ASCEND_950, ASCEND_950.with_overrides(ub_bytes_per_vector_core=384 * KiB)),),
+        ((ASCEND_950, ASCEND_950.with_overrides(staging_bytes_per_core=384 * KiB)),),
         frozenset({"ub_bytes", "ub_kib", "ub_prefill_headroom_bytes", "ub_prefill_headroom_kib"}),
     ),
     ConstantChange(

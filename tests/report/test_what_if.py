@@ -16,8 +16,8 @@ def test_half_l2_needs_96_to_144_heads() -> None:
 def test_fewer_cores_is_marked_and_needs_fewer_heads() -> None:
     """24 cores: the change is a what-if assumption, and 48 heads suffice at every topk."""
     spec = with_fewer_cores()
-    assert spec.ai_cores == FEWER_AI_CORES
-    assert spec.sources["ai_cores"].kind == "assumed"
+    assert spec.cores == FEWER_AI_CORES
+    assert spec.sources["cores"].kind == "assumed"
     assert set(compute_bound_heads(spec).values()) == {48}
 
 

@@ -21,7 +21,7 @@ from ascend_dsa.models.roofline import head_roofline_sweep
 from ascend_dsa.render.claims import line_cell, ours_cell, rule_text, statement_text
 from ascend_dsa.render.format import published_cell
 from ascend_dsa.report.claims import evaluate_claims
-from ascend_dsa.report.ledger_hopper import evaluate_disagreements
+from ascend_dsa.report.ledgers import ALL_LEDGERS, LEDGERS
 from ascend_dsa.report.rules import CHAPTERS, ClaimContext
 
 if TYPE_CHECKING:
@@ -29,24 +29,28 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from ascend_dsa.report.claims import ClaimResult
+    from ascend_dsa.report.ledgers import Ledger
 
 NAME = "claims"
+_DEFAULT, *_OTHERS = LEDGERS.values()
 HELP = (
-    "List every figure of the report (or, with --source hopper, of FlashMLA's Hopper documents) with ours, theirs, "
-    f"the rule and the status; exit {ExitStatus.FINDING} if any differs."
+    f"List every figure of {_DEFAULT.documents.en} ("
+    + "; ".join(f"or, with --source {ledger.key}, of {ledger.documents.en}" for ledger in _OTHERS)
+    + f") with ours, theirs, the rule and the status; exit {ExitStatus.FINDING} if any differs."
 )
 FINDING = (
-    "a finding: at least one claim differs from the report or the published Hopper figures, or a stated "
-    "disagreement moved (each is named on stderr)"
+    f"a finding: at least one claim differs from {' or '.join(ledger.figures_name for ledger in LEDGERS.values())}, "
+    "or a stated disagreement moved (each is named on stderr)"
 )
 #: The same summary for the Chinese command-line reference page.
 HELP_ZH = (
-    "列出报告（或用 --source hopper 时 FlashMLA Hopper 文档）的每一个数：我们算的、对方写的、比对规则和结论；"
-    f"有任何一个对不上就以状态 {ExitStatus.FINDING} 退出。"
+    f"列出{_DEFAULT.documents.zh}（"
+    + "；".join(f"或用 --source {ledger.key} 时 {ledger.documents.zh}" for ledger in _OTHERS)
+    + f"）的每一个数：我们算的、对方写的、比对规则和结论；有任何一个对不上就以状态 {ExitStatus.FINDING} 退出。"
 )
 
-#: ``--source`` values: the report's ledger, the Hopper ledger, or both.
-SOURCES = ("report", "hopper", "all")
+#: ``--source`` values: each ledger by its name, or all of them.
+SOURCES = (*LEDGERS, ALL_LEDGERS)
 #: Option name -> hardware field it overrides.
 _SPEC_OVERRIDES = {**HARDWARE_OVERRIDES, "fixpipe_rate": "fixpipe_bytes_per_cycle_1c1v"}
 #: Option name -> kernel configuration field it overrides.
@@ -59,15 +63,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--source",
         choices=SOURCES,
-        default="report",
-        help="which ledger: the report's (default), FlashMLA's Hopper documents' (hopper), or both (all)",
+        default=_DEFAULT.key,
+        help=f"which ledger: {_DEFAULT.documents.en}'s (default), "
+        + ", ".join(f"{ledger.documents.en}' ({ledger.key})" for ledger in _OTHERS)
+        + f", or {'both' if len(_OTHERS) == 1 else 'all of them'} ({ALL_LEDGERS})",
     )
     parser.add_argument("--chapter", choices=CHAPTERS, help="only the claims of this chapter (a site page)")
     add_hardware_options(parser)
     parser.add_argument(
         "--fixpipe-rate",
         type=Within(positive_int, DATAPATH_BYTES_PER_CYCLE_RANGE, "a FixPipe rate"),
-        help=f"FixPipe B/cycle under 1C1V (preset {ASCEND_950.fixpipe_bytes_per_cycle_1c1v})",
+        help=f"FixPipe B/cycle under 1C1V (preset {ASCEND_950.ascend.fixpipe_bytes_per_cycle_1c1v})",
     )
     parser.add_argument(
         "--b-topk",
@@ -83,19 +89,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print every selected claim; exit 1 naming each failing claim (or moved disagreement), else 0."""
-    ascend_options = given(args, _SPEC_OVERRIDES) or given(args, _CONFIG_OVERRIDES)
-    if args.source == "hopper" and (ascend_options or args.chapter is not None):
+    chosen = tuple(LEDGERS.values()) if args.source == ALL_LEDGERS else (LEDGERS[args.source],)
+    design_options = given(args, _SPEC_OVERRIDES) or given(args, _CONFIG_OVERRIDES) or args.chapter is not None
+    fixed = [ledger for ledger in chosen if not ledger.design_applies]
+    if design_options and len(fixed) == len(chosen):
         return fail(
             ExitStatus.USAGE,
-            "--chapter and the hardware and kernel options change the report's Ascend ledger; the Hopper claims are "
-            "computed for the H800 preset (use --source all)",
+            "--chapter and the hardware and kernel options change the report's Ascend ledger; "
+            + "; ".join(f"the {ledger.noun} are computed for the {ledger.preset} preset" for ledger in fixed)
+            + f" (use --source {ALL_LEDGERS})",
             NAME,
         )
     failing: list[str] = []
-    if args.source in ("report", "all"):
-        failing += _report_ledger(args)
-    if args.source in ("hopper", "all"):
-        failing += _hopper_ledger(args.lang)
+    for ledger in chosen:
+        failing += _design_ledger(args, ledger) if ledger.design_applies else _preset_ledger(ledger, args.lang)
     if failing:
         say(f"{len(failing)} claim(s) or disagreement(s) differ:")
         for line in failing:
@@ -104,44 +111,50 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _report_ledger(args: argparse.Namespace) -> list[str]:
-    """Print the report's ledger, with the hardware and kernel options given; return a line for each failing claim."""
+def _design_ledger(args: argparse.Namespace, ledger: Ledger) -> list[str]:
+    """Print a ledger computed for the design, with the hardware and kernel options given; return its failing lines."""
     spec = hardware_of(args, _SPEC_OVERRIDES)
     config_changes = given(args, _CONFIG_OVERRIDES)
     config = SHIPPED_KERNEL.with_overrides(**config_changes) if config_changes else SHIPPED_KERNEL
     check_shown_cycles(head_roofline_sweep(spec))  # the report's table, which several claims quote
-    results = evaluate_claims(ClaimContext(spec=spec, config=config), chapter=args.chapter)
+    results = evaluate_claims(ClaimContext(spec=spec, config=config), chapter=args.chapter, source=ledger.key)
     for line in claim_lines(results, args.lang):
         print(line)
     failing = [r for r in results if not r.passed]
-    print(f"\n{len(results) - len(failing)} of {len(results)} claims agree with the report ({spec.name}).")
+    print(
+        f"\n{len(results) - len(failing)} of {len(results)} {ledger.noun} agree with {ledger.agree_with} ({spec.name})."
+    )
     return [r.describe() for r in failing]
 
 
-def _hopper_ledger(lang: Lang) -> list[str]:
-    """Print the Hopper ledger, its inputs and its stated disagreements; return a line for each failing one."""
-    results = evaluate_claims(source="hopper")
-    print("# FlashMLA's Hopper figures (deepseek-ai/FlashMLA @ 9241ae3), computed for the H800 preset")
-    for line in claim_lines(results, lang, theirs="published"):
+def _preset_ledger(ledger: Ledger, lang: Lang) -> list[str]:
+    """Print a ledger computed for its preset, its inputs and its stated disagreements; return its failing lines."""
+    results = evaluate_claims(source=ledger.key)
+    print(f"# {ledger.heading}, computed for the {ledger.preset} preset")
+    for line in claim_lines(results, lang):
         print(line)
     inputs = [r.claim.claim_id for r in results if r.claim.stated]
     print(f"\nInputs (constants taken as published, measured or configured): {', '.join(inputs)}")
-    disagreements = evaluate_disagreements()
+    disagreements = ledger.findings()
     print("\n# Stated disagreements (ours vs theirs, as we find them)")
     for d in disagreements:
         status = "HOLDS" if d.holds else "MOVED"
         print(f"{status}  {d.disagreement.key} ({d.disagreement.kind}; {d.disagreement.citation})")
         print(f"{'':<7}{d.disagreement.statement(lang)}")
     failing = [r for r in results if not r.passed]
-    print(f"\n{len(results) - len(failing)} of {len(results)} Hopper claims agree with the published figures (H800).")
+    print(
+        f"\n{len(results) - len(failing)} of {len(results)} {ledger.noun} agree with {ledger.agree_with} "
+        f"({ledger.preset})."
+    )
     return [r.describe() for r in failing] + [d.describe() for d in disagreements if not d.holds]
 
 
-def claim_lines(results: Iterable[ClaimResult], lang: Lang = "en", *, theirs: str = "report") -> list[str]:
-    """Plain-text lines for the command line: line, id, claim, ours, theirs (labelled ``theirs``), rule, status."""
+def claim_lines(results: Iterable[ClaimResult], lang: Lang = "en") -> list[str]:
+    """Plain-text lines for the command line: line, id, claim, ours, theirs (as its ledger calls them), rule, status."""
     return [
         f"{line_cell(r, lang):<14} {'PASS' if r.passed else 'FAIL'}  {r.claim.claim_id}: {statement_text(r, lang)}\n"
-        f"{'':<20} ours {ours_cell(r, lang)} | {theirs} {published_cell(r, lang)} | {rule_text(r.claim.rule, lang)}"
+        f"{'':<20} ours {ours_cell(r, lang)} | {r.ledger.theirs} {published_cell(r, lang)} | "
+        f"{rule_text(r.claim.rule, lang)}"
         for r in results
     ]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from ascend_dsa.cli.exit_status import ExitStatus, fail, say
 from ascend_dsa.cli.options import (
@@ -10,17 +10,13 @@ from ascend_dsa.cli.options import (
     Within,
     add_hardware_options,
     chip_of,
-    hardware_of,
     positive_int,
     positive_int_list,
     unit_fraction,
 )
 from ascend_dsa.errors import OutOfRange
-from ascend_dsa.facts.chips import CHIPS
-from ascend_dsa.facts.hardware import AscendSpec
-from ascend_dsa.facts.hopper import MLA_V32
+from ascend_dsa.facts.chips import CHIPS, H800_PRESET
 from ascend_dsa.facts.kernel_config import HEADS_RANGE, TOKENS_RANGE
-from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.facts.report_figures import HEAD_ROOFLINE_CITATION
 from ascend_dsa.models.hopper import fp8_token_bytes
 from ascend_dsa.models.roofline import KV_TOKEN_BYTES_RANGE, REPORT_HEADS, REPORT_TOPK, head_roofline_sweep
@@ -31,26 +27,38 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Iterable
 
-    from ascend_dsa.facts.chip import AnyChip
+    from ascend_dsa.facts.chips import ChipPreset
+    from ascend_dsa.facts.hardware import AnyChip
     from ascend_dsa.models.roofline import RooflinePoint
 
 NAME = "head-roofline"
+_DEFAULT, *_OTHERS = CHIPS.values()
+
+
+def _short(preset: ChipPreset) -> str:
+    """A chip as a sentence names it: its preset's name without the variant (``H800`` of ``H800 SXM5``)."""
+    return preset.spec.name.split()[0]
+
+
 HELP = (
     "CUBE vs L2 cycles per AI Core for each (q heads, topk), as in report (zh) lines 85-114; "
-    "--chip h800 runs the same model on the H800's SMs and HBM."
+    + "; ".join(
+        f"--chip {p.key} runs the same model on the {_short(p)}'s {p.core}s and {p.spec.bandwidth.en}" for p in _OTHERS
+    )
+    + "."
 )
 #: The same summary for the Chinese command-line reference page.
 HELP_ZH = (
     "按 (q head 数, topk) 逐行算出每个 AI Core 的 CUBE 周期与 L2 周期，对应报告 (zh) 第 85-114 行；"
-    "--chip h800 用同一个模型算 H800 的 SM 与 HBM。"
+    + "；".join(f"--chip {p.key} 用同一个模型算 {_short(p)} 的 {p.core} 与 {p.spec.bandwidth.zh}" for p in _OTHERS)
+    + "。"
 )
 FINDING = "a finding: with --assert-report, the table differs from the report (the rows are named on stderr)"
 #: Most (heads, topk) pairs one run computes and prints: a row each, twice.
 GRID_POINTS_MAX = 4096
-USAGE = f", or a grid of more than {GRID_POINTS_MAX} (heads, topk) pairs, or --assert-report with --chip h800"
-
-#: The model each chip's table is computed for: the report's d = 512 on the 950, V3.2's 576 / 512 on the H800.
-_MODELS: Final = {"ascend-950": DSA_V41, "h800": MLA_V32}
+USAGE = f", or a grid of more than {GRID_POINTS_MAX} (heads, topk) pairs, or --assert-report with " + " or ".join(
+    f"--chip {p.key}" for p in CHIPS.values() if not p.reported
+)
 
 
 def _listed(values: Iterable[int]) -> str:
@@ -76,19 +84,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--chip",
         choices=tuple(CHIPS),
-        default="ascend-950",
-        help="chip preset: ascend-950 (AI Cores, L2; default) or h800 (SMs, HBM; FlashMLA's Hopper numbers)",
+        default=_DEFAULT.key,
+        help=f"chip preset: {_DEFAULT.key} ({_DEFAULT.described}; default) or "
+        + ", ".join(f"{p.key} ({p.described})" for p in _OTHERS),
     )
     parser.add_argument(
         "--kv-token-bytes",
         type=Within(positive_int, KV_TOKEN_BYTES_RANGE, "a KV token's bytes"),
         help=(
             "bytes of one KV token (default d_qk bf16 values: "
-            + ", ".join(f"{m.d_qk * m.element_bytes} on {chip}" for chip, m in _MODELS.items())
-            + f"; FP8 on h800: {fp8_token_bytes()})"
+            + ", ".join(f"{p.model.d_qk * p.model.element_bytes} on {p.key}" for p in CHIPS.values())
+            + f"; FP8 on {H800_PRESET.key}: {fp8_token_bytes()})"
         ),
     )
-    add_hardware_options(parser, h800=True)
+    add_hardware_options(parser, other_chips=True)
     parser.add_argument(
         "--balanced-within",
         type=unit_fraction,
@@ -114,8 +123,7 @@ def check_shown_cycles(points: Iterable[RooflinePoint]) -> None:
 
 def chip_spec(args: argparse.Namespace) -> AnyChip:
     """The ``--chip`` preset with the hardware options applied."""
-    preset = CHIPS[args.chip]
-    return hardware_of(args) if isinstance(preset, AscendSpec) else chip_of(args, preset)
+    return chip_of(args, CHIPS[args.chip].spec)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -128,19 +136,20 @@ def run(args: argparse.Namespace) -> int:
             f"at most {GRID_POINTS_MAX}",
             NAME,
         )
-    if args.chip != "ascend-950" and args.assert_report:
+    preset = CHIPS[args.chip]
+    if args.assert_report and not preset.reported:
         return fail(
             ExitStatus.USAGE,
             f"--assert-report compares with the report's Ascend 950 table; it does not apply to --chip {args.chip}",
             NAME,
         )
     spec = chip_spec(args)
-    points = head_roofline_sweep(spec, args.heads, args.topk, _MODELS[args.chip], args.kv_token_bytes)
+    points = head_roofline_sweep(spec, args.heads, args.topk, preset.model, args.kv_token_bytes)
     check_shown_cycles(points)
     for point in points:
         print(seed_row(point))
     print()
-    if isinstance(spec, AscendSpec):
+    if preset.reported:
         print(f"# verdict: CUBE cycles against L2 cycles per AI Core ({spec.name}; report (zh) line 114)")
     else:
         print(

@@ -14,9 +14,9 @@ import argparse
 import math
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
-from ascend_dsa.facts.chip import ChipSpec
+from ascend_dsa.facts.chips import CHIPS
 from ascend_dsa.facts.hardware import (
     ASCEND_950,
     BANDWIDTH_BYTES_PER_S_RANGE,
@@ -24,8 +24,9 @@ from ascend_dsa.facts.hardware import (
     CORES_RANGE,
     MATRIX_FMA_PER_CYCLE_RANGE,
     AscendSpec,
+    AscendUnits,
+    ChipSpec,
 )
-from ascend_dsa.facts.hopper import H800
 from ascend_dsa.facts.kernel_config import HEADS_RANGE, SHIPPED_KERNEL, TOKENS_RANGE
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE, Plausible, quoted, shown
 
@@ -129,17 +130,10 @@ class Within:
 
 #: Option destination -> hardware field it overrides (``--l2-bandwidth``, ``--cores``, ``--clock``, ``--cube-fma``).
 HARDWARE_OVERRIDES = {
-    "l2_bandwidth": "l2_bandwidth_bytes_per_s",
-    "cores": "ai_cores",
-    "clock": "clock_hz",
-    "cube_fma": "cube_fma_per_cycle",
-}
-#: The same options on a generic chip (the H800): the bandwidth that bounds the cores, cores, clock, matrix rate.
-CHIP_OVERRIDES = {
     "l2_bandwidth": "bandwidth_bytes_per_s",
     "cores": "cores",
     "clock": "clock_hz",
-    "cube_fma": "matrix_flop_per_cycle_per_core",
+    "cube_fma": "matrix_fma_per_cycle_per_core",
 }
 
 
@@ -151,28 +145,34 @@ def preset_text(value: float) -> str:
     return f"{mantissa}e{int(exponent)}" if exponent else mantissa
 
 
-def add_hardware_options(parser: argparse.ArgumentParser, *, h800: bool = False) -> None:
+def add_hardware_options(parser: argparse.ArgumentParser, *, other_chips: bool = False) -> None:
     """Register the hardware overrides of ``HARDWARE_OVERRIDES``; each left out keeps the preset's value.
 
-    With ``h800`` the help also names what each option means on the H800 (``--chip h800`` of head-roofline).
+    With ``other_chips`` the help also names what each option means on each other ``--chip`` preset (the H800's
+    HBM, SMs, clock and matrix rate, for head-roofline).
     """
-    on_h800 = {
-        "l2": f"; HBM on --chip h800 ({preset_text(H800.bandwidth_bytes_per_s)})",
-        "cores": f"; SMs on --chip h800 ({preset_text(H800.cores)})",
-        "clock": f"; {preset_text(H800.clock_hz)} on --chip h800",
-        "fma": f"; per SM on --chip h800 ({preset_text(H800.matrix_fma_per_cycle_per_core)})",
+    others = [(preset.key, preset.core, preset.spec) for preset in list(CHIPS.values())[1:]]
+    on_others = {
+        "l2": "".join(
+            f"; {c.bandwidth.en} on --chip {k} ({preset_text(c.bandwidth_bytes_per_s)})" for k, _, c in others
+        ),
+        "cores": "".join(f"; {core}s on --chip {k} ({preset_text(c.cores)})" for k, core, c in others),
+        "clock": "".join(f"; {preset_text(c.clock_hz)} on --chip {k}" for k, _, c in others),
+        "fma": "".join(
+            f"; per {core} on --chip {k} ({preset_text(c.matrix_fma_per_cycle_per_core)})" for k, core, c in others
+        ),
     }
-    extra = on_h800 if h800 else dict.fromkeys(on_h800, "")
+    extra = on_others if other_chips else dict.fromkeys(on_others, "")
     spec = ASCEND_950
     parser.add_argument(
         "--l2-bandwidth",
         type=Within(positive_float, BANDWIDTH_BYTES_PER_S_RANGE, "a bandwidth"),
-        help=f"total L2 bandwidth in B/s (preset {preset_text(spec.l2_bandwidth_bytes_per_s)}{extra['l2']})",
+        help=f"total L2 bandwidth in B/s (preset {preset_text(spec.bandwidth_bytes_per_s)}{extra['l2']})",
     )
     parser.add_argument(
         "--cores",
         type=Within(positive_int, CORES_RANGE, "a number of cores"),
-        help=f"AI Cores sharing the L2 (preset {spec.ai_cores}{extra['cores']})",
+        help=f"AI Cores sharing the L2 (preset {spec.cores}{extra['cores']})",
     )
     parser.add_argument(
         "--clock",
@@ -182,7 +182,7 @@ def add_hardware_options(parser: argparse.ArgumentParser, *, h800: bool = False)
     parser.add_argument(
         "--cube-fma",
         type=Within(positive_int, MATRIX_FMA_PER_CYCLE_RANGE, "a matrix rate"),
-        help=f"CUBE FMA per cycle per AI Core (preset {spec.cube_fma_per_cycle}{extra['fma']})",
+        help=f"CUBE FMA per cycle per AI Core (preset {spec.matrix_fma_per_cycle_per_core}{extra['fma']})",
     )
 
 
@@ -193,16 +193,22 @@ def given(args: argparse.Namespace, fields: dict[str, str]) -> dict[str, Any]:
 
 def hardware_of(args: argparse.Namespace, overrides: dict[str, str] = HARDWARE_OVERRIDES) -> AscendSpec:
     """The Ascend 950 with the hardware ``overrides`` (option -> field) given on the command line."""
+    return chip_of(args, ASCEND_950, overrides)
+
+
+#: A chip's Ascend units, or ``None``: what ``chip_of`` keeps.
+Units = TypeVar("Units", bound="AscendUnits | None")
+
+
+def chip_of(
+    args: argparse.Namespace, preset: ChipSpec[Units], overrides: dict[str, str] = HARDWARE_OVERRIDES
+) -> ChipSpec[Units]:
+    """A chip ``preset`` with the ``overrides`` (option -> field) given on the command line.
+
+    On the H800 ``--cores`` counts SMs and ``--l2-bandwidth`` is its HBM's.
+    """
     changes = given(args, overrides)
-    return ASCEND_950.with_overrides(**changes) if changes else ASCEND_950
-
-
-def chip_of(args: argparse.Namespace, preset: ChipSpec) -> ChipSpec:
-    """A generic chip preset with the same overrides (``--cube-fma`` counts FMA, two FLOP each)."""
-    changes = given(args, CHIP_OVERRIDES)
-    if "matrix_flop_per_cycle_per_core" in changes:
-        changes["matrix_flop_per_cycle_per_core"] *= 2
-    return preset.with_overrides(**changes)
+    return preset.with_overrides(**changes) if changes else preset
 
 
 def add_instantiation_options(parser: argparse.ArgumentParser) -> None:

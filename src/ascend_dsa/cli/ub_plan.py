@@ -8,7 +8,7 @@ from ascend_dsa.cli.exit_status import ExitStatus, fail
 from ascend_dsa.cli.options import add_instantiation_options
 from ascend_dsa.errors import ForbiddenDesign
 from ascend_dsa.facts.chips import CHIPS
-from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.hardware import ASCEND_950, is_ascend
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.kv_formats import KvFormat, Mode
 from ascend_dsa.models.memory_plans import ub_plan
@@ -20,19 +20,25 @@ if TYPE_CHECKING:
 NAME = "ub-plan"
 HELP = (
     "UB bytes per VECTOR Core of one instantiation, field by field (config.h:77-125), against "
-    f"{ASCEND_950.ub_bytes_per_vector_core} B; "
+    f"{ASCEND_950.staging_bytes_per_core} B; "
     f"exit {ExitStatus.OK} if it fits, {ExitStatus.FINDING} if not, {ExitStatus.USAGE} if the kernel forbids the "
     "combination."
 )
 #: The same summary for the Chinese command-line reference page.
 HELP_ZH = (
     "逐个字段列出一种实例化在每个 VECTOR Core 上占用的 UB 字节（config.h:77-125），"
-    f"与 {ASCEND_950.ub_bytes_per_vector_core} B 比较；"
+    f"与 {ASCEND_950.staging_bytes_per_core} B 比较；"
     f"放得下以状态 {ExitStatus.OK} 退出，放不下以 {ExitStatus.FINDING} 退出，"
     f"内核不允许这种组合则以 {ExitStatus.USAGE} 退出。"
 )
 FINDING = "a finding: the plan does not fit in UB"
-USAGE = "; or a combination of options the kernel forbids (the line names the rule), or a --chip other than ascend-950"
+#: The ``--chip`` values with a UB (an Ascend chip's VECTOR Cores), and the others.
+_WITH_UB = tuple(key for key, preset in CHIPS.items() if is_ascend(preset.spec))
+_WITHOUT_UB = tuple(key for key in CHIPS if key not in _WITH_UB)
+USAGE = (
+    "; or a combination of options the kernel forbids (the line names the rule), or a --chip other than "
+    + " or ".join(_WITH_UB)
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -50,16 +56,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--chip",
         choices=tuple(CHIPS),
         default=next(iter(CHIPS)),
-        help="ascend-950 only: the UB plan is the Ascend 950 kernel's (h800 is refused, saying so)",
+        help=f"{', '.join(_WITH_UB)} only: the UB plan is the Ascend 950 kernel's ({', '.join(_WITHOUT_UB)} is "
+        "refused, saying so)",
     )
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the plan and its total; exit 0 if it fits UB, 1 if not, 2 naming the rule for a forbidden one."""
-    if args.chip != "ascend-950":
+    spec = CHIPS[args.chip].spec
+    if not is_ascend(spec):
         return fail(
             ExitStatus.USAGE,
-            f"the UB plan is the Ascend 950 kernel's (config.h:77-125); --chip {args.chip} has no UB (only ascend-950)",
+            f"the UB plan is the Ascend 950 kernel's (config.h:77-125); --chip {args.chip} has no UB "
+            f"(only {', '.join(_WITH_UB)})",
             NAME,
         )
     config = SHIPPED_KERNEL.with_overrides(
@@ -73,6 +82,5 @@ def run(args: argparse.Namespace) -> int:
         plan = ub_plan(config, Mode(args.mode), main_cache, fp4_extra=args.fp4_extra, sink=args.sink)
     except ForbiddenDesign as error:  # here bad usage (2), not a what-if outside the model (3, as in cli._run)
         return fail(ExitStatus.USAGE, str(error), NAME)
-    spec = ASCEND_950
     print(ub_plan_text(plan, spec))
     return 0 if plan.fits(spec) else 1

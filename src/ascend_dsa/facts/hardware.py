@@ -1,7 +1,12 @@
-"""The Ascend 950 as the report describes it: one AI Core, the L2 it shares, every constant with its source.
+"""A chip as the models see it, one core and its share of the chip, every number with its source; the Ascend 950.
 
-Presets are frozen; a what-if variant comes from [`AscendSpec.with_overrides`][], which marks the changed
-fields as assumptions. Quantities that follow from the constants are computed by functions, never stored.
+[`ChipSpec`][] is one type for every chip: the clock, the matrix unit's rate, the cores and the bandwidth they share,
+the buffer that accumulates the output and the one a core's side task works in, each with a source. What only an
+Ascend AI Core has (VECTOR Cores, MTE2, FixPipe, L1, icaches) is a record of its own, [`AscendUnits`][], in the
+field ``ascend`` (``None`` on other chips); ``AscendSpec`` is the type of a chip that has it, so that a model of the
+Ascend kernel reads ``spec.ascend.l1_banks`` with no check beyond the one at its door ([`require_ascend`][]).
+Presets are frozen; a what-if variant comes from [`ChipSpec.with_overrides`][], which marks the changed fields as
+assumptions. Quantities that follow from the constants are computed by functions, never stored.
 """
 
 from __future__ import annotations
@@ -10,23 +15,14 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Generic, TypeAlias, TypeGuard, TypeVar
 
-from ascend_dsa.facts.provenance import (
-    Preset,
-    Source,
-    check_sources,
-    code_line,
-    overridden_preset,
-    report_line,
-    report_lines,
-)
+from ascend_dsa.facts.provenance import Source, check_sources, code_line, overridden_preset, report_line, report_lines
 from ascend_dsa.lang import Text
 from ascend_dsa.units import GB, PB, TB, GHz, GiB, KiB, MHz
 from ascend_dsa.validate import (
     LARGEST_EXACT_WHOLE,
     Plausible,
-    door,
     finite_result,
     require_finite,
     require_instance,
@@ -35,29 +31,33 @@ from ascend_dsa.validate import (
     shown,
 )
 
-if TYPE_CHECKING:
-    from collections.abc import Collection
-
-#: Unit of each hardware field, for tables and error messages.
-FIELD_UNITS: Mapping[str, str] = MappingProxyType(
+#: Unit of each field every chip has, for tables and error messages.
+CHIP_FIELD_UNITS: Mapping[str, str] = MappingProxyType(
     {
         "clock_hz": "Hz",
-        "cube_fma_per_cycle": "FMA/cycle",
+        "matrix_fma_per_cycle_per_core": "FMA/cycle",
+        "cores": "cores",
+        "bandwidth_bytes_per_s": "B/s",
+        "accumulator_bytes_per_core": "B",
+        "staging_bytes_per_core": "B",
+    }
+)
+#: Unit of each field of an Ascend AI Core's own units.
+ASCEND_FIELD_UNITS: Mapping[str, str] = MappingProxyType(
+    {
         "cube_fma_per_cycle_exact_fp32": "FMA/cycle",
-        "l2_bandwidth_bytes_per_s": "B/s",
-        "ai_cores": "AI Cores",
         "vector_cores_per_ai_core": "VECTOR Cores",
         "mte2_outstanding_requests": "requests",
         "fixpipe_bytes_per_cycle_1c1v": "B/cycle",
-        "l0c_bytes": "B",
         "l1_bytes": "B",
         "l1_banks": "banks",
-        "ub_bytes_per_vector_core": "B",
         "icache_cube_bytes": "B",
         "icache_vector_bytes": "B",
         "icache_simd_vf_bytes": "B",
     }
 )
+#: Unit of each hardware field of an Ascend chip (the chip's, its cores being AI Cores, then its AI Core's own).
+FIELD_UNITS: Mapping[str, str] = MappingProxyType({**CHIP_FIELD_UNITS, "cores": "AI Cores", **ASCEND_FIELD_UNITS})
 
 
 # --- Plausible ranges of the hardware numbers -----------------------------------------------------------------------
@@ -94,44 +94,69 @@ PER_CORE_COUNT_RANGE: Final = Plausible(1, 4096)
 FIELD_RANGES: Mapping[str, Plausible] = MappingProxyType(
     {
         "clock_hz": CLOCK_HZ_RANGE,
-        "cube_fma_per_cycle": MATRIX_FMA_PER_CYCLE_RANGE,
+        "matrix_fma_per_cycle_per_core": MATRIX_FMA_PER_CYCLE_RANGE,
+        "cores": CORES_RANGE,
+        "bandwidth_bytes_per_s": BANDWIDTH_BYTES_PER_S_RANGE,
+        "accumulator_bytes_per_core": BUFFER_BYTES_RANGE,
+        "staging_bytes_per_core": BUFFER_BYTES_RANGE,
         "cube_fma_per_cycle_exact_fp32": MATRIX_FMA_PER_CYCLE_RANGE,
-        "l2_bandwidth_bytes_per_s": BANDWIDTH_BYTES_PER_S_RANGE,
-        "ai_cores": CORES_RANGE,
         "vector_cores_per_ai_core": PER_CORE_COUNT_RANGE,
         "mte2_outstanding_requests": PER_CORE_COUNT_RANGE,
         "fixpipe_bytes_per_cycle_1c1v": DATAPATH_BYTES_PER_CYCLE_RANGE,
-        "l0c_bytes": BUFFER_BYTES_RANGE,
         "l1_bytes": BUFFER_BYTES_RANGE,
         "l1_banks": PER_CORE_COUNT_RANGE,
-        "ub_bytes_per_vector_core": BUFFER_BYTES_RANGE,
         "icache_cube_bytes": BUFFER_BYTES_RANGE,
         "icache_vector_bytes": BUFFER_BYTES_RANGE,
         "icache_simd_vf_bytes": BUFFER_BYTES_RANGE,
     }
 )
+#: The fields that are rates (real numbers); every other field counts things and is a whole number.
+_RATE_FIELDS: Final = ("clock_hz", "bandwidth_bytes_per_s")
 
 
 @dataclass(frozen=True)
-class AscendSpec:
-    """One Ascend AI Core (1 CUBE + VECTOR Cores) and its share of the chip, with a source for every field."""
+class AscendUnits:
+    """What an Ascend AI Core adds to a chip: its VECTOR Cores, MTE2 queue, FixPipe, L1, icaches, exact-fp32 rate.
 
-    name: str
-    clock_hz: float
-    cube_fma_per_cycle: int
+    Its numbers are checked, and their sources held, by the [`ChipSpec`][] it belongs to.
+    """
+
     cube_fma_per_cycle_exact_fp32: int
-    l2_bandwidth_bytes_per_s: float
-    ai_cores: int
     vector_cores_per_ai_core: int
     mte2_outstanding_requests: int
     fixpipe_bytes_per_cycle_1c1v: int
-    l0c_bytes: int
     l1_bytes: int
     l1_banks: int
-    ub_bytes_per_vector_core: int
     icache_cube_bytes: int
     icache_vector_bytes: int
     icache_simd_vf_bytes: int
+
+
+#: ``AscendUnits`` on an Ascend chip, ``None`` on any other.
+U_co = TypeVar("U_co", bound="AscendUnits | None", covariant=True)
+
+
+@dataclass(frozen=True)
+class ChipSpec(Generic[U_co]):
+    """One core of a chip and its share of the bandwidth that bounds it, with a source for every number.
+
+    ``bandwidth`` names that bandwidth (the 950's L2, the H800's HBM); ``accumulator`` the on-chip store that holds
+    the output while it accumulates (L0C; the register file); ``staging`` the buffer a core's side task works in
+    (one VECTOR Core's UB; the shared memory one CTA may use). ``ascend`` holds an Ascend AI Core's own units, or
+    ``None``; ``sources`` names a source for every number, the Ascend units' too.
+    """
+
+    name: str
+    clock_hz: float
+    matrix_fma_per_cycle_per_core: int
+    cores: int
+    bandwidth_bytes_per_s: float
+    accumulator_bytes_per_core: int
+    staging_bytes_per_core: int
+    bandwidth: Text
+    accumulator: Text
+    staging: Text
+    ascend: U_co
     sources: Mapping[str, Source] = field(repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -141,95 +166,147 @@ class AscendSpec:
         take any real number and are stored as ``float``. Each field must lie in its ``FIELD_RANGES`` entry.
         """
         require_instance("name", self.name, str)
-        _check_preset_numbers(self, FIELD_UNITS, whole_number_fields(), "hardware", FIELD_RANGES)
+        for name in ("bandwidth", "accumulator", "staging"):
+            require_instance(name, getattr(self, name), Text)
+        if self.ascend is not None:
+            require_instance("ascend", self.ascend, AscendUnits)
+        if not isinstance(self.sources, Mapping):
+            raise TypeError(f"sources must map field names to Source, got {shown(self.sources)}")
+        check_sources(self.sources, self.field_units(), "hardware")
+        _check_numbers(self, CHIP_FIELD_UNITS)
+        if self.ascend is not None:
+            _check_numbers(self.ascend, ASCEND_FIELD_UNITS)
+        object.__setattr__(self, "sources", MappingProxyType(dict(self.sources)))
 
-    def with_overrides(self, **changes: Any) -> AscendSpec:  # noqa: ANN401 - values are checked by __post_init__
-        """A copy with some fields changed; each changed field's source becomes a what-if assumption."""
-        name, sources = overridden_preset(self, numeric_fields(), changes)
-        return dataclasses.replace(self, name=name, sources=sources, **changes)
+    def field_units(self) -> Mapping[str, str]:
+        """This chip's numeric fields, each with its unit: every chip's, then the Ascend units' if it has them."""
+        return FIELD_UNITS if self.ascend is not None else CHIP_FIELD_UNITS
+
+    def number(self, name: str) -> float:
+        """The value of the numeric field ``name``, the chip's own or its Ascend units' (a table's row, a what-if)."""
+        if name not in self.field_units():
+            raise ValueError(f"name must be one of {', '.join(self.field_units())}, got {shown(name)}")
+        holder = self if name in CHIP_FIELD_UNITS else self.ascend
+        value: float = getattr(holder, name)
+        return value
+
+    @property
+    def bandwidth_bytes_per_cycle_per_core(self) -> float:
+        """Bytes one core draws per cycle when the cores share the bounding bandwidth evenly (L2: report line 92)."""
+        rate = self.bandwidth_bytes_per_s / self.cores / self.clock_hz
+        return finite_result("bytes per cycle per core", rate, positive=True)
+
+    @property
+    def matrix_flop_per_cycle_per_core(self) -> int:
+        """Matrix FLOP per cycle per core: two per multiply-add."""
+        return 2 * self.matrix_fma_per_cycle_per_core
+
+    def with_overrides(self, **changes: Any) -> ChipSpec[U_co]:  # noqa: ANN401 - values are checked by __post_init__
+        """A copy with some numbers changed (the Ascend units' too); each changed field's source becomes a what-if."""
+        name, sources = overridden_preset(self, self.field_units(), changes, self.number)
+        own = {key: value for key, value in changes.items() if key in CHIP_FIELD_UNITS}
+        units = {key: value for key, value in changes.items() if key not in CHIP_FIELD_UNITS}
+        ascend = self.ascend if not units or self.ascend is None else dataclasses.replace(self.ascend, **units)
+        return dataclasses.replace(self, name=name, sources=sources, ascend=ascend, **own)
 
 
-def _check_preset_numbers(
-    preset: Preset, units: Mapping[str, str], whole: Collection[str], what: str, ranges: Mapping[str, Plausible]
-) -> None:
-    """The checks of a frozen preset's ``__post_init__``: its sources, then each of its numbers, stored checked.
+#: A chip with an Ascend AI Core's units: what the models of the Ascend kernel take.
+AscendSpec: TypeAlias = ChipSpec[AscendUnits]
+#: Any chip: what the roofline and the cross-chip models take.
+AnyChip: TypeAlias = ChipSpec[AscendUnits | None]
 
-    ``units`` names the numeric fields in order, each with its unit. A field in ``whole`` takes any integer type and
-    is stored as ``int``; the others (rates) take any real number and are stored as ``float``. Rejects a missing or
-    unknown source (``what`` names the kind of preset), a float in a whole-number field, a value not positive and
-    finite, and one outside its plausible range in ``ranges``.
-    """
-    if not isinstance(preset.sources, Mapping):
-        raise TypeError(f"sources must map field names to Source, got {shown(preset.sources)}")
-    check_sources(preset.sources, units, what)
+
+def _check_numbers(holder: object, units: Mapping[str, str]) -> None:
+    """Check each number of ``holder`` named in ``units`` and store it checked (whole numbers as ``int``)."""
     for name, unit in units.items():
-        value = getattr(preset, name)
-        if name in whole:
-            checked: float = require_int(name, value, minimum=1, maximum=LARGEST_EXACT_WHOLE)
-        else:
+        value = getattr(holder, name)
+        if name in _RATE_FIELDS:
             try:
-                checked = require_finite(name, value, positive=True)
+                checked: float = require_finite(name, value, positive=True)
             except ValueError:
                 raise ValueError(f"{name} must be a positive finite number of {unit}, got {shown(value)}") from None
-        object.__setattr__(preset, name, require_plausible(name, checked, ranges[name]))
-    object.__setattr__(preset, "sources", MappingProxyType(dict(preset.sources)))
+        else:
+            checked = require_int(name, value, minimum=1, maximum=LARGEST_EXACT_WHOLE)
+        object.__setattr__(holder, name, require_plausible(name, checked, FIELD_RANGES[name]))
+
+
+def is_ascend(spec: AnyChip) -> TypeGuard[AscendSpec]:
+    """Whether ``spec`` has an Ascend AI Core's units (a VECTOR Core, a UB, an MTE2 queue...)."""
+    return require_instance("spec", spec, ChipSpec).ascend is not None
+
+
+def require_ascend(name: str, spec: object) -> AscendSpec:
+    """``spec`` when it is a chip with Ascend units, else a `TypeError` naming what it is."""
+    try:
+        chip = require_instance(name, spec, ChipSpec)
+    except TypeError:
+        raise TypeError(f"{name} must be a AscendSpec, got {shown(spec)} ({type(spec).__name__})") from None
+    if chip.ascend is None:
+        raise TypeError(f"{name} must be a AscendSpec, got {shown(chip.name)} (a ChipSpec without Ascend units)")
+    return chip
 
 
 def numeric_fields() -> tuple[str, ...]:
-    """The names of the hardware fields that carry a value and a source."""
-    return tuple(f.name for f in dataclasses.fields(AscendSpec) if f.name not in ("name", "sources"))
+    """The names of an Ascend chip's fields that carry a value and a source."""
+    return tuple(FIELD_UNITS)
 
 
 def whole_number_fields() -> tuple[str, ...]:
     """The hardware fields that count things (cores, bytes, FMA per cycle): whole numbers, never floats."""
-    return tuple(f.name for f in dataclasses.fields(AscendSpec) if f.type == "int")
+    return tuple(name for name in FIELD_UNITS if name not in _RATE_FIELDS)
 
 
-def _l2_bytes_per_cycle_per_core(spec: AscendSpec) -> float:
-    """[`l2_bytes_per_cycle_per_core`][] of a ``spec`` already checked (the package's own callers)."""
-    rate = spec.l2_bandwidth_bytes_per_s / spec.ai_cores / spec.clock_hz
-    return finite_result("L2 bytes per cycle per AI Core", rate, positive=True)
+def peak_flops(spec: AnyChip, clock_hz: float | None = None) -> float:
+    """Peak matrix FLOP/s of the whole chip: FLOP per cycle x cores x clock (the preset's, or ``clock_hz``).
+
+    On the Ascend 950, 4096 FMA x 2 FLOP x 1.65 GHz x 32 AI Cores (bf16; the report never prints it).
+    """
+    spec = require_instance("spec", spec, ChipSpec)
+    if clock_hz is None:
+        clock = spec.clock_hz
+    else:
+        clock = require_plausible("clock_hz", require_finite("clock_hz", clock_hz, positive=True), CLOCK_HZ_RANGE)
+    return finite_result("peak FLOP/s", spec.matrix_flop_per_cycle_per_core * spec.cores * clock, positive=True)
 
 
-@door(_l2_bytes_per_cycle_per_core)
-def l2_bytes_per_cycle_per_core(spec: AscendSpec) -> float:
-    """L2 bytes one AI Core can draw per cycle when all cores share the L2 evenly (report (zh) line 92)."""
-    return _l2_bytes_per_cycle_per_core(require_instance("spec", spec, AscendSpec))
+def ridge_flop_per_byte(spec: AnyChip) -> float:
+    """FLOP per byte of the bounding bandwidth at which the matrix unit and the bandwidth take equally long."""
+    peak = peak_flops(spec)  # checks spec
+    return finite_result("ridge point", peak / spec.bandwidth_bytes_per_s, positive=True)
 
 
-def peak_flops(spec: AscendSpec) -> float:
-    """Peak bf16 FLOP/s of the chip: FMA per cycle x 2 FLOP x clock x cores (never printed by the report)."""
-    spec = require_instance("spec", spec, AscendSpec)
-    return finite_result("peak FLOP/s", spec.cube_fma_per_cycle * 2 * spec.clock_hz * spec.ai_cores, positive=True)
-
-
-ASCEND_950 = AscendSpec(
+ASCEND_950: Final[AscendSpec] = ChipSpec(
     name="Ascend 950",
     clock_hz=1650 * MHz,
-    cube_fma_per_cycle=4096,
-    cube_fma_per_cycle_exact_fp32=256,
-    l2_bandwidth_bytes_per_s=5 * TB,
-    ai_cores=32,
-    vector_cores_per_ai_core=2,
-    mte2_outstanding_requests=16,
-    fixpipe_bytes_per_cycle_1c1v=128,
-    l0c_bytes=256 * KiB,
-    l1_bytes=512 * KiB,
-    l1_banks=2,
-    ub_bytes_per_vector_core=256 * KiB,
-    icache_cube_bytes=32 * KiB,
-    icache_vector_bytes=16 * KiB,
-    icache_simd_vf_bytes=8 * KiB,
+    matrix_fma_per_cycle_per_core=4096,
+    cores=32,
+    bandwidth_bytes_per_s=5 * TB,
+    accumulator_bytes_per_core=256 * KiB,
+    staging_bytes_per_core=256 * KiB,
+    bandwidth=Text("L2", "L2"),
+    accumulator=Text("L0C", "L0C"),
+    staging=Text("UB（每个 VECTOR Core）", "UB (per VECTOR Core)"),
+    ascend=AscendUnits(
+        cube_fma_per_cycle_exact_fp32=256,
+        vector_cores_per_ai_core=2,
+        mte2_outstanding_requests=16,
+        fixpipe_bytes_per_cycle_1c1v=128,
+        l1_bytes=512 * KiB,
+        l1_banks=2,
+        icache_cube_bytes=32 * KiB,
+        icache_vector_bytes=16 * KiB,
+        icache_simd_vf_bytes=8 * KiB,
+    ),
     sources={
         "clock_hz": report_line(91),
-        "cube_fma_per_cycle": report_line(85),
+        "matrix_fma_per_cycle_per_core": report_line(85),
         "cube_fma_per_cycle_exact_fp32": report_line(128),
-        "l2_bandwidth_bytes_per_s": report_line(85),
-        "ai_cores": Source((report_lines(90), "config.h:74 (GRID_SHAPE = 32)"), "report"),
+        "bandwidth_bytes_per_s": report_line(85),
+        "cores": Source((report_lines(90), "config.h:74 (GRID_SHAPE = 32)"), "report"),
         "vector_cores_per_ai_core": Source((report_lines(134), "kernel_body.h __mix__(1, 2)"), "report"),
         "mte2_outstanding_requests": report_line(138),
         "fixpipe_bytes_per_cycle_1c1v": report_line(142),
-        "l0c_bytes": Source(
+        "accumulator_bytes_per_core": Source(
             report_lines(116),
             "derived",
             note=Text(
@@ -239,7 +316,7 @@ ASCEND_950 = AscendSpec(
         ),
         "l1_bytes": report_line(242),
         "l1_banks": report_line(242),
-        "ub_bytes_per_vector_core": code_line("config.h", 125),
+        "staging_bytes_per_core": code_line("config.h", 125),
         "icache_cube_bytes": report_line(238),
         "icache_vector_bytes": report_line(238),
         "icache_simd_vf_bytes": report_line(238),

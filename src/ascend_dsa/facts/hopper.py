@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ascend_dsa.facts.chip import ChipSpec
+from ascend_dsa.facts.hardware import ChipSpec
 from ascend_dsa.facts.model_shape import ModelShape
 from ascend_dsa.facts.provenance import Citation, Source
 from ascend_dsa.lang import Text
@@ -60,10 +60,10 @@ H800_REGISTERS_PER_SM: Final = 65536
 #: The clock the H800 throttles to under the dense kernel (dense blog line 13).
 H800_THROTTLED_CLOCK_HZ: Final = 1600 * MHz
 
-H800: Final = ChipSpec(
+H800: Final[ChipSpec[None]] = ChipSpec(
     name="H800 SXM5",
     clock_hz=1830 * MHz,
-    matrix_flop_per_cycle_per_core=4096,
+    matrix_fma_per_cycle_per_core=2048,
     cores=132,
     bandwidth_bytes_per_s=3.35 * TB,
     accumulator_bytes_per_core=H800_REGISTERS_PER_SM * REGISTER_BYTES,
@@ -71,9 +71,16 @@ H800: Final = ChipSpec(
     bandwidth=Text("HBM", "HBM"),
     accumulator=Text("寄存器堆", "register file"),
     staging=Text("shared memory（每个 CTA）", "shared memory (per CTA)"),
+    ascend=None,
     sources={
         "clock_hz": hopper_source(FP8_BLOG_PATH, 17),
-        "matrix_flop_per_cycle_per_core": hopper_source(FP8_BLOG_PATH, 17),
+        "matrix_fma_per_cycle_per_core": Source(
+            hopper_cite(FP8_BLOG_PATH, 17).short,
+            "derived",
+            note=Text(
+                "每个 SM 每周期 4096 FLOP，每次乘加 2 FLOP", "4096 FLOP per cycle per SM, 2 FLOP per multiply-add"
+            ),
+        ),
         "cores": hopper_source(FP8_BLOG_PATH, 17),
         "bandwidth_bytes_per_s": hopper_source(DENSE_BLOG_PATH, 13),
         "accumulator_bytes_per_core": Source(

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final
 
-from ascend_dsa.facts.hardware import PER_CORE_COUNT_RANGE, AscendSpec
+from ascend_dsa.facts.hardware import PER_CORE_COUNT_RANGE, AscendSpec, require_ascend
 from ascend_dsa.facts.model_shape import ModelShape
 from ascend_dsa.facts.provenance import Source, check_sources, code_line, report_lines, what_if_source
 from ascend_dsa.validate import (
@@ -157,7 +157,7 @@ def require_spec_config_model(
 ) -> tuple[AscendSpec, KernelConfig, ModelShape]:
     """The chip, kernel configuration and model a model function starts from, each checked to be of its class."""
     return (
-        require_instance("spec", spec, AscendSpec),
+        require_ascend("spec", spec),
         require_instance("config", config, KernelConfig),
         require_instance("model", model, ModelShape),
     )

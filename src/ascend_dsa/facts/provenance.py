@@ -9,7 +9,7 @@ from ascend_dsa.lang import Lang, Text, pick
 from ascend_dsa.validate import shown
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Callable, Iterable, Mapping
 
 SourceKind = Literal["report", "code", "derived", "assumed"]
 
@@ -130,11 +130,12 @@ class Preset(Protocol):
 
 
 def overridden_preset(
-    preset: Preset, fields: Iterable[str], changes: Mapping[str, object]
+    preset: Preset, fields: Iterable[str], changes: Mapping[str, object], value_of: Callable[[str], object]
 ) -> tuple[str, dict[str, Source]]:
     """The name and sources of a hardware preset's what-if copy: each changed field's source becomes an assumption.
 
-    Raises naming the fields when ``changes`` names one that is not in ``fields``.
+    ``value_of`` reads a field's present value. Raises naming the fields when ``changes`` names one that is not in
+    ``fields``.
     """
     allowed = tuple(fields)
     unknown = sorted(set(changes) - set(allowed))
@@ -143,7 +144,7 @@ def overridden_preset(
     name = preset.name
     changed = dict(preset.sources)
     for field_name, value in changes.items():
-        was = getattr(preset, field_name)
+        was = value_of(field_name)
         changed[field_name] = what_if_source(f"{field_name} set to {value!r} (preset {name}: {was!r})")
     return (name if not changes else f"{name} (what-if)", changed)
 

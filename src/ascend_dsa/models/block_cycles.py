@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from ascend_dsa.errors import OutsideModel
 from ascend_dsa.facts.assumptions import HF32_RATE_OVER_BF16
-from ascend_dsa.facts.hardware import AscendSpec
+from ascend_dsa.facts.hardware import AscendSpec, require_ascend
 from ascend_dsa.facts.kernel_config import KernelConfig, require_spec_config_model
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.units import FP32_BYTES
@@ -21,7 +21,7 @@ from ascend_dsa.validate import door, require_bool, require_instance, require_in
 
 def _mma_cycles_per_block(spec: AscendSpec, config: KernelConfig, model: ModelShape) -> Fraction:
     """[`mma_cycles_per_block`][] of values already checked (the package's own callers)."""
-    return Fraction(config.mma_m * config.b_topk * (model.d_qk + model.d_v), spec.cube_fma_per_cycle)
+    return Fraction(config.mma_m * config.b_topk * (model.d_qk + model.d_v), spec.matrix_fma_per_cycle_per_core)
 
 
 @door(_mma_cycles_per_block)
@@ -47,7 +47,9 @@ def fixpipe_bytes_per_block(config: KernelConfig, model: ModelShape = DSA_V41, *
 
 def _fixpipe_cycles_per_block(spec: AscendSpec, config: KernelConfig, model: ModelShape, *, o_leaves: bool) -> Fraction:
     """[`fixpipe_cycles_per_block`][] of values already checked (the package's own callers)."""
-    return Fraction(_fixpipe_bytes_per_block(config, model, o_leaves=o_leaves), spec.fixpipe_bytes_per_cycle_1c1v)
+    return Fraction(
+        _fixpipe_bytes_per_block(config, model, o_leaves=o_leaves), spec.ascend.fixpipe_bytes_per_cycle_1c1v
+    )
 
 
 @door(_fixpipe_cycles_per_block)
@@ -66,22 +68,22 @@ def fixpipe_break_even_b_topk(spec: AscendSpec, config: KernelConfig, model: Mod
     """
     spec, config, model = require_spec_config_model(spec, config, model)
     rows = config.mma_m
-    a = Fraction(rows * (model.d_qk + model.d_v), spec.cube_fma_per_cycle)
-    b = Fraction(rows * FP32_BYTES, spec.fixpipe_bytes_per_cycle_1c1v)
-    c = Fraction(rows * model.d_v * FP32_BYTES, spec.fixpipe_bytes_per_cycle_1c1v)
+    a = Fraction(rows * (model.d_qk + model.d_v), spec.matrix_fma_per_cycle_per_core)
+    b = Fraction(rows * FP32_BYTES, spec.ascend.fixpipe_bytes_per_cycle_1c1v)
+    c = Fraction(rows * model.d_v * FP32_BYTES, spec.ascend.fixpipe_bytes_per_cycle_1c1v)
     if a <= b:
         raise OutsideModel(
             f"no B_TOPK lets MMA outlast FixPipe: per token MMA takes {float(a):g} cycles and FixPipe "
-            f"{float(b):g} (cube_fma_per_cycle = {spec.cube_fma_per_cycle}, "
-            f"fixpipe_bytes_per_cycle_1c1v = {spec.fixpipe_bytes_per_cycle_1c1v}); MMA must take longer"
+            f"{float(b):g} (cube_fma_per_cycle = {spec.matrix_fma_per_cycle_per_core}, "
+            f"fixpipe_bytes_per_cycle_1c1v = {spec.ascend.fixpipe_bytes_per_cycle_1c1v}); MMA must take longer"
         )
     return c / (a - b)
 
 
 def hf32_fma_per_cycle(spec: AscendSpec) -> int:
     """fp32 FMA per cycle with HF32 on: the bf16 rate times the assumed ratio (the report gives no HF32-on rate)."""
-    spec = require_instance("spec", spec, AscendSpec)
-    return spec.cube_fma_per_cycle * HF32_RATE_OVER_BF16
+    spec = require_ascend("spec", spec)
+    return spec.matrix_fma_per_cycle_per_core * HF32_RATE_OVER_BF16
 
 
 def identity_rescale_cycles(spec: AscendSpec, m: int, k: int, n: int, *, exact_fp32: bool = True) -> Fraction:
@@ -90,8 +92,8 @@ def identity_rescale_cycles(spec: AscendSpec, m: int, k: int, n: int, *, exact_f
     With ``exact_fp32`` the CUBE runs with HF32 off at its fp32 rate (256 FMA/cycle, report (zh) line 128);
     otherwise at the HF32 rate, which the report does not give ([`hf32_fma_per_cycle`][], an assumption).
     """
-    spec = require_instance("spec", spec, AscendSpec)
+    spec = require_ascend("spec", spec)
     m, k, n = (require_int(name, value, minimum=1) for name, value in (("m", m), ("k", k), ("n", n)))
     exact_fp32 = require_bool("exact_fp32", exact_fp32)
-    rate = spec.cube_fma_per_cycle_exact_fp32 if exact_fp32 else hf32_fma_per_cycle(spec)
+    rate = spec.ascend.cube_fma_per_cycle_exact_fp32 if exact_fp32 else hf32_fma_per_cycle(spec)
     return Fraction(m * k * n, rate)

@@ -26,7 +26,7 @@ from fractions import Fraction
 from typing import Final
 
 from ascend_dsa.facts.assumptions import FIXPIPE_1C2V, FIXPIPE_1C2V_SPEEDUP, FP4_EXTRA_ROOFLINE, based_on
-from ascend_dsa.facts.hardware import AscendSpec
+from ascend_dsa.facts.hardware import AscendSpec, require_ascend
 from ascend_dsa.facts.kernel_config import (
     SHIPPED_KERNEL,
     KernelConfig,
@@ -236,21 +236,23 @@ def _fixpipe_bytes_per_cycle(spec: AscendSpec, vector_cores: int) -> int:
     """[`fixpipe_bytes_per_cycle`][] of a checked ``spec`` and a positive ``vector_cores`` (1 or 2, else ValueError)."""
     if vector_cores > 2:  # noqa: PLR2004 - one CUBE Core feeds one or two VECTOR Cores (report (zh) line 134)
         raise ValueError(f"vector_cores must be 1 or 2 (VECTOR Cores per CUBE Core), got {shown(vector_cores)}")
-    one_v = spec.fixpipe_bytes_per_cycle_1c1v
+    one_v = spec.ascend.fixpipe_bytes_per_cycle_1c1v
     return one_v + (vector_cores - 1) * (FIXPIPE_1C2V_SPEEDUP - 1) * one_v
 
 
 @door(_fixpipe_bytes_per_cycle)
 def fixpipe_bytes_per_cycle(spec: AscendSpec, vector_cores: int) -> int:
     """FixPipe bytes per cycle per AI Core with ``vector_cores`` receivers (see [`FIXPIPE_SCALING_SOURCE`][])."""
-    spec = require_instance("spec", spec, AscendSpec)
+    spec = require_ascend("spec", spec)
     return _fixpipe_bytes_per_cycle(spec, require_int("vector_cores", vector_cores, minimum=1))
 
 
 def _fixpipe_cycles(spec: AscendSpec, config: KernelConfig, model: ModelShape, *, o_leaves: bool) -> Fraction:
     """[`fixpipe_cycles`][] of values already checked (the package's own callers)."""
     one_v = fixpipe_cycles_per_block.trusted(spec, config, model, o_leaves=o_leaves)
-    return one_v * spec.fixpipe_bytes_per_cycle_1c1v / _fixpipe_bytes_per_cycle(spec, config.vector_cores_per_cube)
+    return (
+        one_v * spec.ascend.fixpipe_bytes_per_cycle_1c1v / _fixpipe_bytes_per_cycle(spec, config.vector_cores_per_cube)
+    )
 
 
 @door(_fixpipe_cycles)
@@ -265,7 +267,7 @@ def evaluate(point: DesignPoint, spec: AscendSpec, model: ModelShape = DSA_V41) 
 
     Raises [`ForbiddenDesign`][] naming the rule if the kernel rules the point out.
     """
-    spec = require_instance("spec", spec, AscendSpec)
+    spec = require_ascend("spec", spec)
     model = require_instance("model", model, ModelShape)
     point = require_instance("point", point, DesignPoint)
     # Checked once above; everything below trusts spec, model, the point and the kernel configuration made of it.
@@ -282,12 +284,12 @@ def evaluate(point: DesignPoint, spec: AscendSpec, model: ModelShape = DSA_V41) 
         ),
         Limit.FIXPIPE_O_EVERY_BLOCK: (float(_fixpipe_cycles(spec, config, model, o_leaves=True)), mma),
         Limit.FIXPIPE_P_ONLY: (float(_fixpipe_cycles(spec, config, model, o_leaves=False)), mma),
-        Limit.L0C: (l0c_used_bytes.trusted(config, model), spec.l0c_bytes),
-        Limit.UB: (plan.total_bytes, spec.ub_bytes_per_vector_core),
-        Limit.MTE2_QUEUE: (requests_per_block.trusted(config), spec.mte2_outstanding_requests),
+        Limit.L0C: (l0c_used_bytes.trusted(config, model), spec.accumulator_bytes_per_core),
+        Limit.UB: (plan.total_bytes, spec.staging_bytes_per_core),
+        Limit.MTE2_QUEUE: (requests_per_block.trusted(config), spec.ascend.mte2_outstanding_requests),
         Limit.L1_BANK: (
             l1_plan.trusted(spec, config, model).bytes_per_bank,
-            spec.l1_bytes // spec.l1_banks,
+            spec.ascend.l1_bytes // spec.ascend.l1_banks,
         ),
     }
     checks = tuple(
@@ -304,7 +306,7 @@ def smallest_compute_bound_heads(
     candidates: tuple[int, ...] = tuple(range(16, 513, 16)),
 ) -> int | None:
     """The fewest heads per AI Core, among ``candidates``, at which CUBE cycles cover L2 cycles (None if none do)."""
-    spec = require_instance("spec", spec, AscendSpec)
+    spec = require_ascend("spec", spec)
     model = require_instance("model", model, ModelShape)
     token_bytes = kv_bytes_per_token(KvCache(kv_cache).main_cache, model)
     candidates = tuple(require_heads("candidates", c) for c in candidates)

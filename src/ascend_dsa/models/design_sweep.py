@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 import numpy as np
 
 from ascend_dsa.errors import OutOfRange
-from ascend_dsa.facts.hardware import AscendSpec, l2_bytes_per_cycle_per_core
+from ascend_dsa.facts.hardware import AscendSpec, require_ascend
 from ascend_dsa.facts.kernel_config import (
     GATHER2_TOKENS_PER_REQUEST,
     MMA_M_GRANULE_ROWS,
@@ -202,7 +202,7 @@ def sweep(
     spec: AscendSpec, grid: DesignGrid, model: ModelShape = DSA_V41, base: KernelConfig = SHIPPED_KERNEL
 ) -> SweepResult:
     """Evaluate every point of ``grid`` against every limit of ``spec`` in one vectorised pass."""
-    spec = require_instance("spec", spec, AscendSpec)
+    spec = require_ascend("spec", spec)
     model = require_instance("model", model, ModelShape)
     base = require_instance("base", base, KernelConfig)
     grid = require_instance("grid", grid, DesignGrid)
@@ -211,14 +211,14 @@ def sweep(
     mma_m = _ceil_div(heads, MMA_M_GRANULE_ROWS) * MMA_M_GRANULE_ROWS
     d_sum = model.d_qk + model.d_v
     token_bytes = np.asarray([kv_bytes_per_token(k.main_cache, model) for k in _KV_ORDER], dtype=np.int64)[kv]
-    mma = mma_m * b_topk * d_sum / spec.cube_fma_per_cycle
+    mma = mma_m * b_topk * d_sum / spec.matrix_fma_per_cycle_per_core
     p_bytes = mma_m * b_topk * FP32_BYTES
     o_bytes = mma_m * model.d_v * FP32_BYTES
     one_v, two_v = fixpipe_bytes_per_cycle(spec, 1), fixpipe_bytes_per_cycle(spec, 2)
     fixpipe_rate = one_v + (nv - 1) * (two_v - one_v)
     l1_bank = np.sum(
         [
-            _ceil_div(t, spec.l1_banks)
+            _ceil_div(t, spec.ascend.l1_banks)
             for t in np.broadcast_arrays(
                 base.l1_q_buffers * mma_m * model.d_qk * BF16_BYTES,
                 base.l1_kv_buffers * b_topk * model.d_qk * BF16_BYTES,
@@ -229,7 +229,7 @@ def sweep(
     )
     demand: dict[Limit, np.ndarray] = {
         Limit.L2_ROOFLINE: (heads * d_sum * model.element_bytes + topk * token_bytes)
-        / l2_bytes_per_cycle_per_core(spec),
+        / spec.bandwidth_bytes_per_cycle_per_core,
         Limit.FIXPIPE_O_EVERY_BLOCK: (p_bytes + o_bytes) / fixpipe_rate,
         Limit.FIXPIPE_P_ONLY: p_bytes / fixpipe_rate,
         Limit.L0C: o_bytes + p_bytes,
@@ -238,13 +238,13 @@ def sweep(
         Limit.L1_BANK: l1_bank,
     }
     capacity: dict[Limit, np.ndarray] = {
-        Limit.L2_ROOFLINE: heads * topk * d_sum // spec.cube_fma_per_cycle,
+        Limit.L2_ROOFLINE: heads * topk * d_sum // spec.matrix_fma_per_cycle_per_core,
         Limit.FIXPIPE_O_EVERY_BLOCK: mma,
         Limit.FIXPIPE_P_ONLY: mma,
-        Limit.L0C: np.asarray(spec.l0c_bytes),
-        Limit.UB: np.asarray(spec.ub_bytes_per_vector_core),
-        Limit.MTE2_QUEUE: np.asarray(spec.mte2_outstanding_requests),
-        Limit.L1_BANK: np.asarray(spec.l1_bytes // spec.l1_banks),
+        Limit.L0C: np.asarray(spec.accumulator_bytes_per_core),
+        Limit.UB: np.asarray(spec.staging_bytes_per_core),
+        Limit.MTE2_QUEUE: np.asarray(spec.ascend.mte2_outstanding_requests),
+        Limit.L1_BANK: np.asarray(spec.ascend.l1_bytes // spec.ascend.l1_banks),
     }
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         utilisation = {limit: np.true_divide(demand[limit], capacity[limit]) for limit in LIMITS}

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 import numpy as np
 
 from ascend_dsa.errors import FigureMismatch
-from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
+from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, require_ascend
 from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.models.mte2 import requests_per_block, tokens_in_flight
@@ -157,14 +157,14 @@ def check_gather2_fills_queue(spec: AscendSpec = ASCEND_950, config: KernelConfi
     Report (zh) line 138: 16 outstanding requests x 2 tokens = 32 tokens in flight, which is ``B_TOPK / 2``, and a
     VECTOR Core's share of a block needs exactly 16 requests. Returns the requests per VECTOR Core per block.
     """
-    spec = require_instance("spec", spec, AscendSpec)
+    spec = require_ascend("spec", spec)
     config = require_instance("config", config, KernelConfig)
     in_flight = tokens_in_flight(spec)
     requests = requests_per_block(config)
-    if in_flight != config.b_topk_per_vector_core or requests != spec.mte2_outstanding_requests:
+    if in_flight != config.b_topk_per_vector_core or requests != spec.ascend.mte2_outstanding_requests:
         raise FigureMismatch(
             f"report (zh) line 138: gather2 should keep a VECTOR Core's {config.b_topk_per_vector_core} tokens in "
-            f"{spec.mte2_outstanding_requests} requests; ours gives {in_flight} tokens in flight and "
+            f"{spec.ascend.mte2_outstanding_requests} requests; ours gives {in_flight} tokens in flight and "
             f"{requests} requests"
         )
     return requests

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ascend_dsa.facts.chip import AnyChip, as_chip, chip_peak_flops
+from ascend_dsa.facts.hardware import AnyChip, ChipSpec, peak_flops
 from ascend_dsa.facts.hopper import (
     DEQUANT_RESULTS_PER_CYCLE,
     FP8_BYTES,
@@ -39,7 +39,7 @@ def _count(name: str, value: int) -> int:
 
 def mma_cycles_per_token(spec: AnyChip, heads: int = HOPPER_HEADS_PER_CTA, model: ModelShape = MLA_V32) -> Fraction:
     """Matrix-unit cycles of one KV token for ``heads`` query heads: ``heads x (d_k + d_v) x 2`` FLOP over the rate."""
-    chip = as_chip(spec)
+    chip = require_instance("spec", spec, ChipSpec)
     model = require_instance("model", model, ModelShape)
     flop = _count("heads", heads) * (model.d_qk + model.d_v) * 2
     return Fraction(flop, chip.matrix_flop_per_cycle_per_core)
@@ -93,9 +93,9 @@ def dense_compute_bound_heads(
     FLOP per byte of the cache is ``h (d_k + d_v) / d_k`` (dense blog line 11); it must reach peak / bandwidth.
     With ``exact=False`` the factor ``(d_k + d_v) / d_k`` is taken as 2, as the blog does.
     """
-    chip = as_chip(spec)
+    peak = peak_flops(spec, clock_hz)  # checks spec and the clock
     model = require_instance("model", model, ModelShape)
-    ridge = chip_peak_flops(chip, clock_hz) / chip.bandwidth_bytes_per_s
+    ridge = peak / spec.bandwidth_bytes_per_s
     factor = Fraction(model.d_qk + model.d_v, model.d_qk) if exact else 2
     return ridge / float(factor)
 
@@ -124,7 +124,7 @@ def fp8_decode_bound_flops(
     """
     mma = mma_cycles_per_token(spec, heads, model)
     slower = max(mma, dequant_cycles_per_token(sharing_ctas=sharing_ctas, model=model))
-    return chip_peak_flops(spec, clock_hz) * float(mma / slower)
+    return peak_flops(spec, clock_hz) * float(mma / slower)
 
 
 def break_even_tokens(topk: int, sparse_flops: float, dense_flops: float) -> float:

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Final
 
-from ascend_dsa.facts.hardware import AscendSpec
+from ascend_dsa.facts.hardware import AscendSpec, require_ascend
 from ascend_dsa.facts.kernel_config import (
     GATHER2_TOKENS_PER_REQUEST,
     SHIPPED_KERNEL,
@@ -71,16 +71,16 @@ def vector_cores_for_accumulator(spec: AscendSpec, heads: int, model: ModelShape
     Each core keeps an equal share of the rows; a share must be smaller than one UB, since the gathered KV, P and
     the row statistics need room too. Raises ValueError when even every VECTOR Core of the AI Core is not enough.
     """
-    spec = require_instance("spec", spec, AscendSpec)
+    spec = require_ascend("spec", spec)
     heads = require_int("heads", heads, minimum=1)
     model = require_instance("model", model, ModelShape)
     accumulator = _l0c_output_bytes(heads, model)
-    for cores in range(1, spec.vector_cores_per_ai_core + 1):
-        if -(-accumulator // cores) < spec.ub_bytes_per_vector_core:
+    for cores in range(1, spec.ascend.vector_cores_per_ai_core + 1):
+        if -(-accumulator // cores) < spec.staging_bytes_per_core:
             return cores
     raise ValueError(
-        f"heads must give an fp32 accumulator that {spec.vector_cores_per_ai_core} VECTOR Cores can share with room "
-        f"to spare, got {heads} heads ({accumulator} B)"
+        f"heads must give an fp32 accumulator that {spec.ascend.vector_cores_per_ai_core} VECTOR Cores can share "
+        f"with room to spare, got {heads} heads ({accumulator} B)"
     )
 
 
@@ -139,11 +139,11 @@ class UbPlan:
 
     def headroom_bytes(self, spec: AscendSpec) -> int:
         """UB left over on one VECTOR Core (negative when the plan does not fit)."""
-        return require_instance("spec", spec, AscendSpec).ub_bytes_per_vector_core - self.total_bytes
+        return require_ascend("spec", spec).staging_bytes_per_core - self.total_bytes
 
     def fits(self, spec: AscendSpec) -> bool:
         """True when the plan fits the VECTOR Core's UB (the kernel's ``static_assert``, config.h:125)."""
-        return self.total_bytes <= require_instance("spec", spec, AscendSpec).ub_bytes_per_vector_core
+        return self.total_bytes <= require_ascend("spec", spec).staging_bytes_per_core
 
     def describe(self) -> str:
         """The instantiation in a few words, e.g. ``decode, FP8 + FP4 extra, sink``."""
@@ -286,8 +286,8 @@ class L1Plan:
 
     def bank_capacity_bytes(self, spec: AscendSpec) -> int:
         """Bytes one bank holds: L1 over the number of banks (256 KiB on the 950)."""
-        spec = require_instance("spec", spec, AscendSpec)
-        return spec.l1_bytes // spec.l1_banks
+        spec = require_ascend("spec", spec)
+        return spec.ascend.l1_bytes // spec.ascend.l1_banks
 
     def headroom_bytes(self, spec: AscendSpec) -> int:
         """Bytes left in the fuller bank."""
@@ -309,7 +309,7 @@ def _l1_plan(spec: AscendSpec, config: KernelConfig, model: ModelShape) -> L1Pla
             L1Tensor("KV", kv, Source("config.h:67; kernel_body.h l1_gathered_kv_buf_lo / _hi", "code")),
             L1Tensor("S", s, Source("kernel_body.h l1_s_buf (one buffer across the 256K boundary)", "code")),
         ),
-        banks=spec.l1_banks,
+        banks=spec.ascend.l1_banks,
     )
 
 
@@ -346,10 +346,10 @@ SHIPPED_L1_LAYOUT_SOURCE: Final = Source("kernel_body.h l1_*_buf addresses", "co
 
 def layout_bytes_per_bank(spec: AscendSpec, layout: tuple[L1Region, ...] = SHIPPED_L1_LAYOUT) -> tuple[int, ...]:
     """Bytes of ``layout`` inside each bank's address range (a region across a boundary counts in both)."""
-    spec = require_instance("spec", spec, AscendSpec)
+    spec = require_ascend("spec", spec)
     layout = tuple(require_instance("layout item", region, L1Region) for region in layout)
-    bank = spec.l1_bytes // spec.l1_banks
+    bank = spec.ascend.l1_bytes // spec.ascend.l1_banks
     return tuple(
         sum(max(0, min(r.end_bytes, (i + 1) * bank) - max(r.start_bytes, i * bank)) for r in layout)
-        for i in range(spec.l1_banks)
+        for i in range(spec.ascend.l1_banks)
     )

@@ -10,7 +10,7 @@ from collections import abc
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from ascend_dsa.facts.hardware import AscendSpec
+from ascend_dsa.facts.hardware import AscendSpec, require_ascend
 from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, KernelConfig
 from ascend_dsa.facts.kv_formats import KvTokenFormat, SplitTokenLayout
 from ascend_dsa.facts.provenance import code_line
@@ -92,9 +92,9 @@ def copies_per_token(layout: KvTokenFormat | SplitTokenLayout, *, adjacent: bool
 
 def tokens_in_flight(spec: AscendSpec, tokens_per_request: int = GATHER2_TOKENS_PER_REQUEST) -> int:
     """KV tokens one VECTOR Core can have requested but not received: queue depth x tokens per request."""
-    spec = require_instance("spec", spec, AscendSpec)
+    spec = require_ascend("spec", spec)
     tokens_per_request = require_int("tokens_per_request", tokens_per_request, minimum=1)
-    return spec.mte2_outstanding_requests * tokens_per_request
+    return spec.ascend.mte2_outstanding_requests * tokens_per_request
 
 
 def _requests_per_block(config: KernelConfig, tokens_per_request: int = GATHER2_TOKENS_PER_REQUEST) -> int:

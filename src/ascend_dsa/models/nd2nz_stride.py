@@ -83,7 +83,7 @@ def bank_slots(stride_bytes: int, block_bytes: int = 32, row_bytes: int = UB_VEC
     """The 32 B slot (0-7) each block of one 256 B vector lands in, consecutive blocks ``stride_bytes`` apart."""
     stride_bytes = require_int("stride_bytes", stride_bytes, minimum=1)
     block_bytes = require_int("block_bytes", block_bytes, minimum=1)
-    row_bytes = require_int("row_bytes", row_bytes, minimum=1, maximum=ASCEND_950.ub_bytes_per_vector_core)
+    row_bytes = require_int("row_bytes", row_bytes, minimum=1, maximum=ASCEND_950.staging_bytes_per_core)
     if row_bytes % block_bytes:
         raise ValueError(f"block_bytes must divide row_bytes = {row_bytes}, got {shown(block_bytes)}")
     return tuple((k * stride_bytes) % row_bytes // block_bytes for k in range(row_bytes // block_bytes))

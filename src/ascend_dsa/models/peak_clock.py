@@ -6,14 +6,14 @@ whole number pins the clock to a narrow interval; line 252 adds that skip-scale 
 
 from __future__ import annotations
 
-from ascend_dsa.facts.hardware import AscendSpec
-from ascend_dsa.validate import finite_result, require_finite, require_instance, require_int
+from ascend_dsa.facts.hardware import AscendSpec, require_ascend
+from ascend_dsa.validate import finite_result, require_finite, require_int
 
 
 def flops_per_cycle(spec: AscendSpec) -> int:
     """Chip-wide FLOP per cycle at full CUBE rate: FMA per cycle x 2 x AI Cores."""
-    spec = require_instance("spec", spec, AscendSpec)
-    return spec.cube_fma_per_cycle * 2 * spec.ai_cores
+    spec = require_ascend("spec", spec)
+    return spec.matrix_fma_per_cycle_per_core * 2 * spec.cores
 
 
 def clock_range_for_percent(achieved_flops: float, percent: int, spec: AscendSpec) -> tuple[float, float]:

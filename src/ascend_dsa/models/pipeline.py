@@ -36,7 +36,7 @@ from ascend_dsa.facts.assumptions import (
     VECTOR_RATE,
     based_on,
 )
-from ascend_dsa.facts.hardware import AscendSpec, l2_bytes_per_cycle_per_core
+from ascend_dsa.facts.hardware import AscendSpec
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig, require_spec_config_model
 from ascend_dsa.facts.kv_formats import KvFormat, kv_bytes_per_token
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
@@ -285,11 +285,11 @@ def stage_costs(
     m, b, nv = config.mma_m, config.b_topk, config.vector_cores_per_cube
     per_core_kv = config.b_topk_per_vector_core * model.d_qk * BF16_BYTES
     fixpipe = fixpipe_bytes_per_cycle(spec, nv)
-    l2 = l2_bytes_per_cycle_per_core(spec)
+    l2 = spec.bandwidth_bytes_per_cycle_per_core
     derived = "derived from the preset"
     cycles = {
-        Task.QK: m * b * model.d_qk / spec.cube_fma_per_cycle,
-        Task.SV: m * b * model.d_v / spec.cube_fma_per_cycle,
+        Task.QK: m * b * model.d_qk / spec.matrix_fma_per_cycle_per_core,
+        Task.SV: m * b * model.d_v / spec.matrix_fma_per_cycle_per_core,
         Task.P_OUT: m * b * FP32_BYTES / fixpipe,
         Task.O_OUT: m * model.d_v * FP32_BYTES / fixpipe,
         Task.GATHER: b * kv_bytes_per_token(kv_format, model) / l2,

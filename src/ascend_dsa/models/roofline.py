@@ -1,7 +1,7 @@
 """How many q heads one AI Core should own: CUBE cycles against L2 cycles for one query token.
 
-Any chip will do (an [`AscendSpec`][] or a generic [`ChipSpec`][], e.g. the H800): "CUBE" is then its matrix
-unit and "L2" the bandwidth that bounds it (the H800's HBM), each core drawing an even share.
+Any chip will do (a [`ChipSpec`][], the Ascend 950 or the H800): "CUBE" is then its matrix unit and "L2" the
+bandwidth that bounds it (the H800's HBM), each core drawing an even share.
 
 Per query token and per AI Core (report (zh) lines 85-100):
 
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.errors import OutOfRange
-from ascend_dsa.facts.chip import AnyChip, _bandwidth_bytes_per_cycle_per_core, matrix_fma_rate, require_chip
+from ascend_dsa.facts.hardware import AnyChip, ChipSpec
 from ascend_dsa.facts.kernel_config import require_heads, require_tokens
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.units import MiB
@@ -108,11 +108,11 @@ def _kv_token_bytes(model: ModelShape, kv_bytes_per_token: int | None) -> int:
 def _cube_cycles(spec: AnyChip, heads: int, topk: int, model: ModelShape) -> int:
     """[`cube_cycles`][] of values already checked (the package's own callers)."""
     macs = heads * topk * (model.d_qk + model.d_v)
-    rate_name, rate = matrix_fma_rate(spec)
+    rate = spec.matrix_fma_per_cycle_per_core
     cycles = macs // rate
     if cycles == 0:
         raise OutOfRange(
-            f"CUBE cycles come out as 0: {rate_name} = {rate} exceeds the {macs} "
+            f"CUBE cycles come out as 0: matrix_fma_per_cycle_per_core = {rate} exceeds the {macs} "
             f"multiply-adds of {heads} heads x topk {topk}"
         )
     return cycles
@@ -121,7 +121,7 @@ def _cube_cycles(spec: AnyChip, heads: int, topk: int, model: ModelShape) -> int
 @door(_cube_cycles)
 def cube_cycles(spec: AnyChip, heads: int, topk: int, model: ModelShape = DSA_V41) -> int:
     """CUBE cycles of ``Q @ K^T`` plus ``S @ V``: MACs over FMA/cycle, floored as the report does (line 96)."""
-    spec = require_chip(spec)
+    spec = require_instance("spec", spec, ChipSpec)
     model = require_instance("model", model, ModelShape)
     return _cube_cycles(spec, require_heads("heads", heads), require_tokens("topk", topk), model)
 
@@ -144,7 +144,7 @@ def l2_bytes(heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_to
 
 def _l2_cycles(spec: AnyChip, heads: int, topk: int, model: ModelShape, kv_token_bytes: int) -> float:
     """[`l2_cycles`][] of values already checked (the package's own callers)."""
-    cycles = _l2_bytes(heads, topk, model, kv_token_bytes) / _bandwidth_bytes_per_cycle_per_core(spec)
+    cycles = _l2_bytes(heads, topk, model, kv_token_bytes) / spec.bandwidth_bytes_per_cycle_per_core
     return finite_result("L2 cycles", cycles, positive=True)
 
 
@@ -153,7 +153,7 @@ def l2_cycles(
     spec: AnyChip, heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_token: int | None = None
 ) -> float:
     """Cycles the per-core L2 share needs to move [`l2_bytes`][] (line 99)."""
-    spec = require_chip(spec)
+    spec = require_instance("spec", spec, ChipSpec)
     model = require_instance("model", model, ModelShape)
     kv_token = _kv_token_bytes(model, kv_bytes_per_token)
     return _l2_cycles(spec, require_heads("heads", heads), require_tokens("topk", topk), model, kv_token)
@@ -179,7 +179,7 @@ def head_roofline(
     spec: AnyChip, heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_token: int | None = None
 ) -> RooflinePoint:
     """The roofline point of one (heads, topk) pair."""
-    spec = require_chip(spec)
+    spec = require_instance("spec", spec, ChipSpec)
     model = require_instance("model", model, ModelShape)
     return _head_roofline(spec, heads, topk, model, kv_bytes_per_token)
 
@@ -192,7 +192,7 @@ def head_roofline_sweep(
     kv_bytes_per_token: int | None = None,
 ) -> tuple[RooflinePoint, ...]:
     """Every (heads, topk) pair of the grid, heads outermost as in the report's loop (lines 94-95)."""
-    spec = require_chip(spec)
+    spec = require_instance("spec", spec, ChipSpec)
     model = require_instance("model", model, ModelShape)
     heads_grid = bounded_items("heads", heads, MAX_GRID_POINTS)
     topk_grid = bounded_items("topk", topk, MAX_GRID_POINTS)

@@ -92,13 +92,13 @@ def pipeline_depth(stages: Iterable[HasOffset] = VECTOR_STAGES) -> int:
 def qk_cycles_per_block(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41) -> Fraction:
     """CUBE cycles of ``P = Q K^T`` for one block: ``MMA_M x B_TOPK x d_qk`` MACs (64 x 64 x 512 / 4096 = 512)."""
     spec, config, model = require_spec_config_model(spec, config, model)
-    return Fraction(config.mma_m * config.b_topk * model.d_qk, spec.cube_fma_per_cycle)
+    return Fraction(config.mma_m * config.b_topk * model.d_qk, spec.matrix_fma_per_cycle_per_core)
 
 
 def sv_cycles_per_block(spec: AscendSpec, config: KernelConfig, model: ModelShape = DSA_V41) -> Fraction:
     """CUBE cycles of ``O += S V`` for one block: ``MMA_M x B_TOPK x d_v`` MACs (64 x 64 x 512 / 4096 = 512)."""
     spec, config, model = require_spec_config_model(spec, config, model)
-    return Fraction(config.mma_m * config.b_topk * model.d_v, spec.cube_fma_per_cycle)
+    return Fraction(config.mma_m * config.b_topk * model.d_v, spec.matrix_fma_per_cycle_per_core)
 
 
 @dataclass(frozen=True)

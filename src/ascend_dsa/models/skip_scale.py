@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ascend_dsa.facts.assumptions import SHARED_SCORE_VARIANCE, SHARED_VARIANCE, SM_SCALE_EXPONENT
-from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
+from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, require_ascend
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.models.arrays import require_array
@@ -275,11 +275,11 @@ def fixpipe_cycles_per_block_with(
     """
     for name, value, kind in (
         ("measurement", measurement, RescaleMeasurement),
-        ("spec", spec, AscendSpec),
         ("config", config, KernelConfig),
     ):
         if not isinstance(value, kind):
             raise TypeError(f"{name} must be a {kind.__name__}, got {type(value).__name__}")
+    spec = require_ascend("spec", spec)
     p_only = fixpipe_cycles(spec, config, o_leaves=False)
     o_part = fixpipe_cycles(spec, config, o_leaves=True) - p_only
     share = Fraction(measurement.o_copies_with_skip_scale).limit_denominator(10**6) / measurement.blocks

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ascend_dsa.facts.chip import AnyChip, chip_peak_flops, require_chip
-from ascend_dsa.facts.hardware import AscendSpec, peak_flops
+from ascend_dsa.facts.hardware import AnyChip, AscendSpec, peak_flops
 from ascend_dsa.facts.kernel_config import KernelConfig, require_spec_config_model
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.models.block_cycles import mma_cycles_per_block
@@ -14,9 +13,8 @@ from ascend_dsa.validate import finite_result, require_finite
 
 def fraction_of_peak(achieved_flops: float, spec: AnyChip) -> float:
     """Achieved FLOP/s over the derived peak (4096 x 2 x 1.65 GHz x 32 = 432.54 TFLOPS on the 950; any chip spec)."""
-    spec = require_chip(spec)
+    peak = peak_flops(spec)
     achieved = require_finite("achieved_flops", achieved_flops, positive=True)
-    peak = peak_flops(spec) if isinstance(spec, AscendSpec) else chip_peak_flops(spec)
     return finite_result("fraction of peak", achieved / peak, positive=True)
 
 

@@ -35,7 +35,7 @@ def render_l0c_budget(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "z
                 kib(o_bytes),
                 kib(p_bytes) if p_bytes else "—",
                 kib(total),
-                percent(total / spec.l0c_bytes, 1),
+                percent(total / spec.accumulator_bytes_per_core, 1),
             ]
         )
     headers = [
@@ -43,7 +43,11 @@ def render_l0c_budget(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "z
         "O (fp32)",
         "P (fp32)",
         pick(lang, "合计", "total"),
-        pick(lang, f"占 L0C（{kib(spec.l0c_bytes)}）", f"of L0C ({kib(spec.l0c_bytes)})"),
+        pick(
+            lang,
+            f"占 L0C（{kib(spec.accumulator_bytes_per_core)}）",
+            f"of L0C ({kib(spec.accumulator_bytes_per_core)})",
+        ),
     ]
     return table(headers, rows, ("left", "right", "right", "right", "right")) + "\n"
 
@@ -52,10 +56,10 @@ def render_accumulator_ub_share(design: ClaimContext = SHIPPED_CONTEXT, *, lang:
     """The fp32 accumulator in UB, split over one or two VECTOR Cores, at the shipped and at 128 heads."""
     check_claims(design, ids=("accumulator-vector-cores-at-128-heads",))
     spec, model = design.spec, design.model
-    ub = spec.ub_bytes_per_vector_core
+    ub = spec.staging_bytes_per_core
     rows = []
     for heads in (design.config.mma_m, max(REPORT_HEADS)):
-        for cores in range(1, spec.vector_cores_per_ai_core + 1):
+        for cores in range(1, spec.ascend.vector_cores_per_ai_core + 1):
             share = -(-l0c_output_bytes(heads, model) // cores)
             rows.append(
                 [
@@ -92,7 +96,7 @@ def render_identity_rescale(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lan
     block = mma_cycles_per_block(spec, config, model)
     rows = []
     for name, exact, rate in (
-        (("关闭 HF32（精确 fp32）", "HF32 off (exact fp32)"), True, spec.cube_fma_per_cycle_exact_fp32),
+        (("关闭 HF32（精确 fp32）", "HF32 off (exact fp32)"), True, spec.ascend.cube_fma_per_cycle_exact_fp32),
         (
             ("开启 HF32（损失精度；速率是我们的假设）", "HF32 on (loses precision; the rate is our assumption)"),
             False,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Final, Literal
 
-from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core
+from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, require_ascend
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.facts.kv_formats import Mode
 from ascend_dsa.facts.model_shape import DSA_V41
@@ -92,18 +92,16 @@ def ai_core_labels(
     spec: AscendSpec = ASCEND_950, config: KernelConfig = SHIPPED_KERNEL, *, lang: Lang = "zh"
 ) -> tuple[Label, ...]:
     """Every text of the AI Core figure, computed from ``spec`` and ``config`` (for the figure and its tests)."""
-    spec = require_instance("spec", spec, AscendSpec)
+    spec = require_ascend("spec", spec)
     config = require_instance("config", config, KernelConfig)
-    l2_share = l2_bytes_per_cycle_per_core(spec)
+    l2_share = spec.bandwidth_bytes_per_cycle_per_core
     l1 = {t.name: t for t in l1_plan(spec, config).tensors}
     ub = {f.name: f.bytes for f in ub_plan(config, Mode.PREFILL).fields}
     o_bytes = l0c_output_bytes(config.heads_per_core, DSA_V41)
     p_bytes = l0c_scores_bytes(config)
     labels = [
         Label(
-            pick(
-                lang, f"HBM 与 L2：{spec.ai_cores} 个 AI Core 共用", f"HBM and L2, shared by {spec.ai_cores} AI Cores"
-            ),
+            pick(lang, f"HBM 与 L2：{spec.cores} 个 AI Core 共用", f"HBM and L2, shared by {spec.cores} AI Cores"),
             30,
             36,
             bold=True,
@@ -111,9 +109,9 @@ def ai_core_labels(
         Label(
             pick(
                 lang,
-                f"L2 共 {spec.l2_bandwidth_bytes_per_s / TB:g} TB/s，每个 AI Core 每周期 {l2_share:.1f} B；"
+                f"L2 共 {spec.bandwidth_bytes_per_s / TB:g} TB/s，每个 AI Core 每周期 {l2_share:.1f} B；"
                 "存放 Q、KV cache、index 和 O",
-                f"L2 {spec.l2_bandwidth_bytes_per_s / TB:g} TB/s in all, {l2_share:.1f} B/cycle per AI Core; "
+                f"L2 {spec.bandwidth_bytes_per_s / TB:g} TB/s in all, {l2_share:.1f} B/cycle per AI Core; "
                 "holds Q, the KV cache, indices and O",
             ),
             30,
@@ -147,7 +145,7 @@ def ai_core_labels(
                 bold=True,
             ),
             Label(pick(lang, "VECTOR：softmax、ND2NZ、O scale", "VECTOR: softmax, ND2NZ, O scale"), left + 8, 186),
-            Label(f"UB · {kib(spec.ub_bytes_per_vector_core)}", left + 8, 228, bold=True),
+            Label(f"UB · {kib(spec.staging_bytes_per_core)}", left + 8, 228, bold=True),
             Label(
                 pick(
                     lang,
@@ -177,7 +175,7 @@ def ai_core_labels(
             ),
         ]
     q, kv, s = kib(l1["Q"].bytes), kib(l1["KV"].bytes), kib(l1["S"].bytes)
-    o, p, free = kib(o_bytes), kib(p_bytes), kib(spec.l0c_bytes - o_bytes - p_bytes)
+    o, p, free = kib(o_bytes), kib(p_bytes), kib(spec.accumulator_bytes_per_core - o_bytes - p_bytes)
     q_buffers, l1_kv_buffers = config.l1_q_buffers, config.l1_kv_buffers
     labels += [
         Label(pick(lang, "MTE2：Q", "MTE2: Q"), 438, 88, colour=_MTE2),
@@ -185,8 +183,8 @@ def ai_core_labels(
         Label(
             pick(
                 lang,
-                f"L1 · {kib(spec.l1_bytes)}，{spec.l1_banks} 个 bank",
-                f"L1 · {kib(spec.l1_bytes)} in {spec.l1_banks} banks",
+                f"L1 · {kib(spec.ascend.l1_bytes)}，{spec.ascend.l1_banks} 个 bank",
+                f"L1 · {kib(spec.ascend.l1_bytes)} in {spec.ascend.l1_banks} banks",
             ),
             90,
             440,
@@ -206,8 +204,8 @@ def ai_core_labels(
         Label(
             pick(
                 lang,
-                f"CUBE：MMAD，每周期 {spec.cube_fma_per_cycle} 次 FMA",
-                f"CUBE: MMAD, {spec.cube_fma_per_cycle} FMA/cycle",
+                f"CUBE：MMAD，每周期 {spec.matrix_fma_per_cycle_per_core} 次 FMA",
+                f"CUBE: MMAD, {spec.matrix_fma_per_cycle_per_core} FMA/cycle",
             ),
             430,
             596,
@@ -217,7 +215,7 @@ def ai_core_labels(
         Label(
             pick(lang, "QK：P = Q Kᵀ · SV：O += S V", "QK: P = Q Kᵀ · SV: O += S V"), 430, 596 + _LINE, anchor="middle"
         ),
-        Label(f"L0C · {kib(spec.l0c_bytes)}", 430, 668, anchor="middle", bold=True),
+        Label(f"L0C · {kib(spec.accumulator_bytes_per_core)}", 430, 668, anchor="middle", bold=True),
         Label(
             pick(
                 lang,
@@ -234,8 +232,8 @@ def ai_core_labels(
         Label(
             pick(
                 lang,
-                f"FixPipe 每个 AI Core 每周期 {spec.fixpipe_bytes_per_cycle_1c1v} B（1C1V）",
-                f"FixPipe: {spec.fixpipe_bytes_per_cycle_1c1v} B/cycle per AI Core (1C1V)",
+                f"FixPipe 每个 AI Core 每周期 {spec.ascend.fixpipe_bytes_per_cycle_1c1v} B（1C1V）",
+                f"FixPipe: {spec.ascend.fixpipe_bytes_per_cycle_1c1v} B/cycle per AI Core (1C1V)",
             ),
             430,
             757,
@@ -339,7 +337,7 @@ def render_ai_core_figure(
             "</g>",
         ]
     )
-    vector_cores = count_word(spec.vector_cores_per_ai_core, lang)
+    vector_cores = count_word(spec.ascend.vector_cores_per_ai_core, lang)
     title = pick(
         lang,
         f"一个 AI Core：CUBE、{vector_cores}个 VECTOR Core、各级缓冲与搬运通路，以及本算子的数据放在哪里",

@@ -16,6 +16,7 @@ from ascend_dsa.lang import Lang, check_lang, pick, term
 from ascend_dsa.render.format import format_figure, percent, published_cell, with_unit
 from ascend_dsa.render.markdown import Align, data_marker, plain_text, status_text, table
 from ascend_dsa.report.claims import ClaimResult, check_claims, check_report_lines, evaluate_claims
+from ascend_dsa.report.ledgers import HOPPER_LEDGER, REPORT_LEDGER, Ledger
 from ascend_dsa.report.rules import CHAPTERS, SHIPPED_CONTEXT, ClaimContext, Rule, RuleKind
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ def rule_text(rule: Rule, lang: Lang) -> str:
 
 def ours_cell(result: ClaimResult, lang: Lang) -> str:
     """Our value with its unit, as the ledger shows it."""
-    rule, unit = result.claim.rule, result.claim.figure.unit
+    rule, unit = result.claim.rule, result.figure.unit
     ours = result.ours
     if rule.kind is RuleKind.PERCENT and not isinstance(ours, tuple):
         return percent(ours)
@@ -59,9 +60,9 @@ def ours_cell(result: ClaimResult, lang: Lang) -> str:
 
 
 def line_cell(result: ClaimResult, lang: Lang) -> str:
-    """The report line (or lines) the claim's figure stands on."""
-    citation = result.claim.figure.citation
-    if result.claim.source == "hopper":
+    """The report line (or lines) the claim's figure stands on; a file and its lines for a ledger of several files."""
+    citation = result.figure.citation
+    if result.ledger.names_files:
         return hopper_where(citation, lang)
     return pick(lang, f"第 {citation.lines} 行", f"line {citation.lines}")
 
@@ -79,18 +80,16 @@ def statement_text(result: ClaimResult, lang: Lang) -> str:
     text = pick(lang, result.claim.zh, result.claim.en)
     if not result.claim.stated:
         return text
-    if result.claim.source == "hopper":
-        return text + pick(lang, "（取自已发表数字的常量）", " (constant taken from the published figure)")
-    return text + pick(lang, "（取自报告的常量）", " (constant taken from the report)")
+    return text + result.ledger.stated_note.in_(lang)
 
 
-def _claims_table(results: Sequence[ClaimResult], lang: Lang, *, hopper: bool = False) -> str:
+def _claims_table(results: Sequence[ClaimResult], lang: Lang, ledger: Ledger = REPORT_LEDGER) -> str:
     headers = [
-        term("column:where", lang) if hopper else term("column:report (zh)", lang),
+        term("column:where", lang) if ledger.names_files else term("column:report (zh)", lang),
         term("column:id", lang),
         pick(lang, "说法（我们的话）", "claim (our words)"),
         pick(lang, "我们算的", "ours"),
-        pick(lang, "发表的", "published") if hopper else pick(lang, "报告的", "report's"),
+        ledger.theirs_column.in_(lang),
         pick(lang, "比较规则", "rule"),
         term("column:status", lang),
     ]
@@ -149,7 +148,7 @@ def claims_json(results: Sequence[ClaimResult], lang: Lang) -> str:
 def render_hopper_claims(*, lang: Lang = "zh") -> str:
     """The Hopper ledger as a table (FlashMLA's published Hopper figures, ours beside each), after checking it."""
     check_lang(lang)
-    results = check_claims(source="hopper")
+    results = check_claims(source=HOPPER_LEDGER.key)
     passed = sum(r.passed for r in results)
     inputs = sum(r.claim.stated for r in results)
     summary = pick(
@@ -158,7 +157,7 @@ def render_hopper_claims(*, lang: Lang = "zh") -> str:
         f"{len(results)} claims, {passed} agree; {inputs} of them are constants taken as inputs "
         "(measured or configured).",
     )
-    return f"{summary}\n\n{_claims_table(results, lang, hopper=True)}\n"
+    return f"{summary}\n\n{_claims_table(results, lang, HOPPER_LEDGER)}\n"
 
 
 def render_chapter_claims(chapter: str, design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
@@ -173,7 +172,7 @@ def render_claim(claim_id: str, design: ClaimContext = SHIPPED_CONTEXT, *, lang:
     The sentence is left out of the site's search (a status line is no answer to a query), like the claims tables.
     """
     (result,) = check_claims(design, ids=(claim_id,))
-    citation = result.claim.figure.citation
+    citation = result.figure.citation
     where = report_lines(citation.first_line).in_(lang)
     theirs = published_cell(result, lang)
     return pick(

@@ -143,7 +143,7 @@ def format_quantity(quantity: Quantity, lang: Lang) -> str:
 
 def published_cell(result: ClaimResult, lang: Lang) -> str:
     """The report's value of a claim with its unit (``%`` for a percent rule), and how the report wrote it."""
-    figure = result.claim.figure
+    figure = result.figure
     unit = "%" if result.claim.rule.kind is RuleKind.PERCENT else figure.unit
     text = with_unit(published_text(figure.value), figure.value, unit, lang)
     if not figure.written:

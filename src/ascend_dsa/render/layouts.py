@@ -82,12 +82,12 @@ def render_gather2_example(lang: Lang = "zh") -> str:
         f"（{SHIPPED_KERNEL.b_topk_per_vector_core} 个 token）。"
         f"{len(per_core)} 个 VECTOR Core 各发 {per_core[0]} 个请求，"
         f"不用 gather2 则各要 {plan.requests_without_gather2[0]} 个；MTE2 队列深 "
-        f"{ASCEND_950.mte2_outstanding_requests}，一块的请求正好 {requests} 个（报告 (zh) 第 138 行）。"
+        f"{ASCEND_950.ascend.mte2_outstanding_requests}，一块的请求正好 {requests} 个（报告 (zh) 第 138 行）。"
         f"一对 index 全都无效的请求不搬数据（本块共 {plan.skipped} 个）。",
         f"s_kv = {_GATHER2_S_KV}, {BF16_TOKEN_BYTES} B per bf16 token. This is the first VECTOR Core's half of the "
         f"block ({SHIPPED_KERNEL.b_topk_per_vector_core} tokens). "
         f"Each VECTOR Core issues {per_core[0]} requests instead of {plan.requests_without_gather2[0]}; "
-        f"the MTE2 queue holds {ASCEND_950.mte2_outstanding_requests}, and "
+        f"the MTE2 queue holds {ASCEND_950.ascend.mte2_outstanding_requests}, and "
         f"one block needs exactly {requests} (report (zh) line 138). A request with both indices invalid "
         f"moves nothing ({plan.skipped} in this block).",
     )

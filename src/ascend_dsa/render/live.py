@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from html import escape
-from typing import Final, get_args
+from typing import Final
 
 from ascend_dsa.facts.chips import CHIPS
 from ascend_dsa.facts.hardware import ASCEND_950
@@ -19,7 +19,8 @@ from ascend_dsa.facts.kv_formats import KvFormat, Mode
 from ascend_dsa.lang import Lang, Text
 from ascend_dsa.models.design_point import SHIPPED_DESIGN, KvCache
 from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK
-from ascend_dsa.report.rules import CHAPTERS, LedgerSource
+from ascend_dsa.report.ledgers import ALL_LEDGERS, LEDGERS
+from ascend_dsa.report.rules import CHAPTERS
 from ascend_dsa.validate import shown
 
 
@@ -84,10 +85,10 @@ LIVE_FORMS: Final = {
         LiveInput("topk", value=_numbers(REPORT_TOPK)),
         LiveInput("chip", value=next(iter(CHIPS)), choices=tuple(CHIPS)),
         LiveInput("kv-token-bytes"),
-        LiveInput("l2-bandwidth", preset=f"{ASCEND_950.l2_bandwidth_bytes_per_s:g}"),
-        LiveInput("cores", preset=str(ASCEND_950.ai_cores)),
+        LiveInput("l2-bandwidth", preset=f"{ASCEND_950.bandwidth_bytes_per_s:g}"),
+        LiveInput("cores", preset=str(ASCEND_950.cores)),
         LiveInput("clock", preset=f"{ASCEND_950.clock_hz:g}"),
-        LiveInput("cube-fma", preset=str(ASCEND_950.cube_fma_per_cycle)),
+        LiveInput("cube-fma", preset=str(ASCEND_950.matrix_fma_per_cycle_per_core)),
         LiveInput("balanced-within"),
         LiveInput("assert-report", flag=True),
     ),
@@ -102,13 +103,13 @@ LIVE_FORMS: Final = {
         LiveInput("heads", value=str(SHIPPED_KERNEL.heads_per_core)),
     ),
     "claims": (
-        LiveInput("source", choices=("", *get_args(LedgerSource), "all")),
+        LiveInput("source", choices=("", *LEDGERS, ALL_LEDGERS)),
         LiveInput("chapter", choices=("", *CHAPTERS)),
-        LiveInput("l2-bandwidth", preset=f"{ASCEND_950.l2_bandwidth_bytes_per_s:g}"),
-        LiveInput("cores", preset=str(ASCEND_950.ai_cores)),
+        LiveInput("l2-bandwidth", preset=f"{ASCEND_950.bandwidth_bytes_per_s:g}"),
+        LiveInput("cores", preset=str(ASCEND_950.cores)),
         LiveInput("clock", preset=f"{ASCEND_950.clock_hz:g}"),
-        LiveInput("cube-fma", preset=str(ASCEND_950.cube_fma_per_cycle)),
-        LiveInput("fixpipe-rate", preset=str(ASCEND_950.fixpipe_bytes_per_cycle_1c1v)),
+        LiveInput("cube-fma", preset=str(ASCEND_950.matrix_fma_per_cycle_per_core)),
+        LiveInput("fixpipe-rate", preset=str(ASCEND_950.ascend.fixpipe_bytes_per_cycle_1c1v)),
         LiveInput("b-topk", preset=str(SHIPPED_KERNEL.b_topk)),
         LiveInput("heads-per-core", preset=str(SHIPPED_KERNEL.heads_per_core)),
     ),
@@ -120,10 +121,10 @@ LIVE_FORMS: Final = {
         LiveInput("index-block-size", value=str(SHIPPED_DESIGN.index_block_size)),
         LiveInput("vector-cores", value=str(SHIPPED_DESIGN.vector_cores), choices=("1", "2")),
         LiveInput("heads", value=str(SHIPPED_DESIGN.heads_per_core)),
-        LiveInput("l2-bandwidth", preset=f"{ASCEND_950.l2_bandwidth_bytes_per_s:g}"),
-        LiveInput("cores", preset=str(ASCEND_950.ai_cores)),
+        LiveInput("l2-bandwidth", preset=f"{ASCEND_950.bandwidth_bytes_per_s:g}"),
+        LiveInput("cores", preset=str(ASCEND_950.cores)),
         LiveInput("clock", preset=f"{ASCEND_950.clock_hz:g}"),
-        LiveInput("cube-fma", preset=str(ASCEND_950.cube_fma_per_cycle)),
+        LiveInput("cube-fma", preset=str(ASCEND_950.matrix_fma_per_cycle_per_core)),
     ),
 }
 #: The options a form leaves out on purpose, with the reason; every other option of its command has an input

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.code_figures import UB_PLAN_CITATION
-from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
+from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, require_ascend
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.lang import Lang, Text, pick, term
@@ -23,7 +23,6 @@ from ascend_dsa.render.markdown import Align, citation, table
 from ascend_dsa.render.svg import figure, to_svg, to_svg_with_legend_below
 from ascend_dsa.report.checks import check_ub_totals
 from ascend_dsa.units import KiB
-from ascend_dsa.validate import require_instance
 
 if TYPE_CHECKING:
     from ascend_dsa.models.memory_plans import UbPlan
@@ -71,8 +70,8 @@ def ub_plan_text(plan: UbPlan, spec: AscendSpec = ASCEND_950) -> str:
         )
     verdict = "fits" if plan.fits(spec) else "DOES NOT FIT"
     lines.append(
-        f"{'total':<{width}}  {plan.total_bytes:>7} B of {spec.ub_bytes_per_vector_core} B "
-        f"({plan.total_bytes / spec.ub_bytes_per_vector_core:.2%}); headroom {plan.headroom_bytes(spec)} B: {verdict}"
+        f"{'total':<{width}}  {plan.total_bytes:>7} B of {spec.staging_bytes_per_core} B "
+        f"({plan.total_bytes / spec.staging_bytes_per_core:.2%}); headroom {plan.headroom_bytes(spec)} B: {verdict}"
     )
     return "\n".join(lines)
 
@@ -91,7 +90,7 @@ def _checked_shipped_plans() -> tuple[UbPlan, ...]:
 
 def render_ub_plan_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> str:
     """Every UB field of the six shipped instantiations, in bytes, with totals checked against the kernel's."""
-    spec = require_instance("spec", spec, AscendSpec)
+    spec = require_ascend("spec", spec)
     plans = _checked_shipped_plans()
     headers = [pick(lang, "字段", "field"), term("column:source", lang)] + [
         _instantiation_label(p, lang) for p in plans
@@ -105,17 +104,17 @@ def render_ub_plan_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
         + [f"**{group_digits(p.total_bytes)}**" for p in plans]
     )
     rows.append(
-        [pick(lang, "余量", "headroom"), f"UB {group_digits(spec.ub_bytes_per_vector_core)} B (config.h:125)"]
+        [pick(lang, "余量", "headroom"), f"UB {group_digits(spec.staging_bytes_per_core)} B (config.h:125)"]
         + [group_digits(p.headroom_bytes(spec)) for p in plans]
     )
     shipped = count_word(len(plans), lang)
     caption = pick(
         lang,
         f"单位：字节，每个 VECTOR Core。合计与内核{shipped}个实例化的 `sizeof(UnifiedBufferMemoryPlan)` 逐一比对"
-        f"（{UB_PLAN_CITATION.short}）；UB 容量 {group_digits(spec.ub_bytes_per_vector_core)} B（config.h:125）。",
+        f"（{UB_PLAN_CITATION.short}）；UB 容量 {group_digits(spec.staging_bytes_per_core)} B（config.h:125）。",
         f"Bytes per VECTOR Core. Totals are checked against `sizeof(UnifiedBufferMemoryPlan)` of the kernel's "
         f"{shipped} instantiations ({UB_PLAN_CITATION.short}); UB holds "
-        f"{group_digits(spec.ub_bytes_per_vector_core)} B (config.h:125).",
+        f"{group_digits(spec.staging_bytes_per_core)} B (config.h:125).",
     )
     right: Align = "right"
     aligns: tuple[Align, ...] = ("left", "left", *((right,) * len(plans)))
@@ -124,7 +123,7 @@ def render_ub_plan_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
 
 def render_ub_plan_bars(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> str:
     """The six shipped UB plans as stacked bars against the VECTOR Core's 256 KiB (inline SVG)."""
-    spec = require_instance("spec", spec, AscendSpec)
+    spec = require_ascend("spec", spec)
     plans = _checked_shipped_plans()
     with figure(8.5, 4.2) as fig:
         ax = fig.add_subplot()
@@ -136,7 +135,7 @@ def render_ub_plan_bars(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> 
             heights = [sum(f.bytes for f in p.fields if f.name in names) / KiB for p in plans]
             ax.bar(x, heights, bottom=bottoms, color=colour, label=name.in_(lang), width=0.6)
             bottoms = [b + h for b, h in zip(bottoms, heights, strict=True)]
-        capacity = spec.ub_bytes_per_vector_core / KiB
+        capacity = spec.staging_bytes_per_core / KiB
         ax.axhline(capacity, color="#d62728", linewidth=1.5, linestyle="--")
         ax.text(
             len(plans) - 0.5,
@@ -167,7 +166,7 @@ def _bank_of(start: int, bank_bytes: int) -> int:
 
 def render_l1_bank_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> str:
     """The shipped L1 address map, bytes per bank, and our plan's count per bank against each bank's size."""
-    spec = require_instance("spec", spec, AscendSpec)
+    spec = require_ascend("spec", spec)
     plan = l1_plan(spec, SHIPPED_KERNEL, DSA_V41)
     per_bank = layout_bytes_per_bank(spec, SHIPPED_L1_LAYOUT)
     if any(b != plan.bytes_per_bank for b in per_bank):
@@ -175,7 +174,7 @@ def render_l1_bank_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
             f"the L1 plan puts {plan.bytes_per_bank} B in each bank but the shipped layout "
             f"({SHIPPED_L1_LAYOUT_SOURCE.citation}) has {per_bank}"
         )
-    bank_bytes = spec.l1_bytes // spec.l1_banks
+    bank_bytes = spec.ascend.l1_bytes // spec.ascend.l1_banks
     rows = []
     for r in SHIPPED_L1_LAYOUT:
         first, last = _bank_of(r.start_bytes, bank_bytes), _bank_of(r.end_bytes - 1, bank_bytes)
@@ -211,7 +210,7 @@ def render_l1_bank_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
         lang,
         f"地址取自 {citation(SHIPPED_L1_LAYOUT_SOURCE, lang)}；每个 bank 的用量另由缓冲个数与形状算出"
         f"（Q {SHIPPED_KERNEL.l1_q_buffers} 份、KV {SHIPPED_KERNEL.l1_kv_buffers} 份、S {L1_S_BUFFERS} 份，"
-        f"各自对半分到{count_word(spec.l1_banks, lang)}个 bank），两者一致才会出现在页面上。",
+        f"各自对半分到{count_word(spec.ascend.l1_banks, lang)}个 bank），两者一致才会出现在页面上。",
         f"Addresses from {SHIPPED_L1_LAYOUT_SOURCE.citation}; the bytes per bank are also computed from the buffer "
         f"counts and shapes (Q x{SHIPPED_KERNEL.l1_q_buffers}, KV x{SHIPPED_KERNEL.l1_kv_buffers}, "
         f"S x{L1_S_BUFFERS}, each split in half across the banks), and the page only builds when both agree.",
@@ -235,8 +234,8 @@ def render_l1_bank_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -
     """The shipped L1 address map drawn as the two banks side by side (inline SVG)."""
     from matplotlib.patches import Patch  # noqa: PLC0415 - loaded when a figure is drawn, not with the package
 
-    spec = require_instance("spec", spec, AscendSpec)
-    bank_bytes = spec.l1_bytes // spec.l1_banks
+    spec = require_ascend("spec", spec)
+    bank_bytes = spec.ascend.l1_bytes // spec.ascend.l1_banks
     colours = {"Q": "#4e79a7", "KV": "#f28e2b", "S": "#e15759"}
     names = {
         "Q": pick(lang, "Q", "Q"),
@@ -245,7 +244,7 @@ def render_l1_bank_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -
     }
     with figure(7.5, 2.2) as fig:
         ax = fig.add_subplot()
-        for bank in range(spec.l1_banks):
+        for bank in range(spec.ascend.l1_banks):
             ax.barh(bank, bank_bytes / KiB, left=0, height=0.6, facecolor=_FREE_COLOUR, edgecolor=_FREE_EDGE)
         for r in SHIPPED_L1_LAYOUT:
             kind = r.name.split(" ")[0]
@@ -272,7 +271,9 @@ def render_l1_bank_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -
                         fontsize=9,
                     )
                 start = end
-        ax.set_yticks(range(spec.l1_banks), [pick(lang, f"bank {b}", f"bank {b}") for b in range(spec.l1_banks)])
+        ax.set_yticks(
+            range(spec.ascend.l1_banks), [pick(lang, f"bank {b}", f"bank {b}") for b in range(spec.ascend.l1_banks)]
+        )
         ax.invert_yaxis()
         ax.set_xlim(0, bank_bytes / KiB)
         ax.set_xlabel(pick(lang, "bank 内偏移（KiB）；S 横跨 256K 边界", "offset in the bank (KiB); S straddles 256K"))
@@ -280,7 +281,7 @@ def render_l1_bank_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -
         kinds = [kind for kind in colours if any(r.name.split(" ")[0] == kind for r in SHIPPED_L1_LAYOUT)]
         handles = [Patch(color=colours[kind], label=names[kind]) for kind in kinds]
         handles.append(Patch(facecolor=_FREE_COLOUR, edgecolor=_FREE_EDGE, label=pick(lang, "空闲", "free")))
-        banks = count_word(spec.l1_banks, lang)
+        banks = count_word(spec.ascend.l1_banks, lang)
         title = pick(
             lang, f"L1 的{banks}个 bank：每个张量对半切分", f"L1's {banks} banks: every tensor split in {banks}"
         )

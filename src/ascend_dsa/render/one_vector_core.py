@@ -41,7 +41,7 @@ def _queue_headers(lang: Lang) -> list[str]:
 def _queue_cells(spec: AscendSpec, config: KernelConfig, tokens_per_request: int) -> list[object]:
     """A block's MTE2 requests per VECTOR Core, the queue's depth, the tokens it keeps in flight, the refills."""
     requests = requests_per_block(config, tokens_per_request)
-    depth = spec.mte2_outstanding_requests
+    depth = spec.ascend.mte2_outstanding_requests
     return [requests, depth, tokens_in_flight(spec, tokens_per_request), f"{requests / depth:.0f} ×"]
 
 
@@ -125,9 +125,10 @@ def render_fixpipe_table(
     break_even = fixpipe_break_even_b_topk(spec, design.config, model)
     caption = pick(
         lang,
-        f"FixPipe 速率 {spec.fixpipe_bytes_per_cycle_1c1v} B/周期；两条直线交于 B_TOPK = {float(break_even):.4f}。"
+        f"FixPipe 速率 {spec.ascend.fixpipe_bytes_per_cycle_1c1v} B/周期；"
+        f"两条直线交于 B_TOPK = {float(break_even):.4f}。"
         f"“只搬 P”即 O 留在 L0C、只在 rescale 或最后一块时才搬出的情形。",
-        f"FixPipe at {spec.fixpipe_bytes_per_cycle_1c1v} B/cycle; the two lines cross at B_TOPK ="
+        f"FixPipe at {spec.ascend.fixpipe_bytes_per_cycle_1c1v} B/cycle; the two lines cross at B_TOPK ="
         f" {float(break_even):.4f}. 'P only' is the case where O stays in L0C and leaves only on a rescale or"
         f" after the last block.",
     )

@@ -64,9 +64,11 @@ def render_peak_table(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "z
     peak = peak_flops(spec) / TFLOPS
     caption = pick(
         lang,
-        f"推导峰值 = {spec.cube_fma_per_cycle} FMA × 2 FLOP × {spec.clock_hz / GHz:g} GHz × {spec.ai_cores} 个 AI Core"
+        f"推导峰值 = {spec.matrix_fma_per_cycle_per_core} FMA × 2 FLOP × {spec.clock_hz / GHz:g} GHz × "
+        f"{spec.cores} 个 AI Core"
         f" = {peak:.2f} TFLOPS（报告没有写出这个数）。每块为 {config.mma_m} 行 × {config.b_topk} 个 token。",
-        f"Derived peak = {spec.cube_fma_per_cycle} FMA x 2 FLOP x {spec.clock_hz / GHz:g} GHz x {spec.ai_cores}"
+        f"Derived peak = {spec.matrix_fma_per_cycle_per_core} FMA x 2 FLOP x {spec.clock_hz / GHz:g} GHz x "
+        f"{spec.cores}"
         f" AI Cores = {peak:.2f} TFLOPS (the report never prints it). A block is {config.mma_m} rows x"
         f" {config.b_topk} tokens.",
     )

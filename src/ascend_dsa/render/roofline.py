@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ascend_dsa.facts.hardware import ASCEND_950, l2_bytes_per_cycle_per_core
+from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kv_formats import KvFormat
 from ascend_dsa.facts.kv_formats import kv_bytes_per_token as kv_bytes_per_token_of
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
@@ -96,8 +96,8 @@ def render_head_roofline_table(
     aligns: tuple[Align, ...] = ("right",) * 8 + ("left",)
     caption = pick(
         lang,
-        f"每核每周期 L2 字节数 = {l2_bytes_per_cycle_per_core(spec):.3f} B/cycle（{spec.name}）",
-        f"L2 bytes per AI Core per cycle = {l2_bytes_per_cycle_per_core(spec):.3f} B/cycle ({spec.name})",
+        f"每核每周期 L2 字节数 = {spec.bandwidth_bytes_per_cycle_per_core:.3f} B/cycle（{spec.name}）",
+        f"L2 bytes per AI Core per cycle = {spec.bandwidth_bytes_per_cycle_per_core:.3f} B/cycle ({spec.name})",
     )
     return table(headers, rows, aligns) + "\n\n" + caption + "\n"
 

@@ -51,10 +51,10 @@ def render_cube_order(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "z
     slack = softmax_slack_cycles(spec, config, model)
     caption = pick(
         lang,
-        f"QK 与 SV 各为 {config.mma_m}×{config.b_topk}×{model.d_qk} 次乘加 ÷ {spec.cube_fma_per_cycle}"
+        f"QK 与 SV 各为 {config.mma_m}×{config.b_topk}×{model.d_qk} 次乘加 ÷ {spec.matrix_fma_per_cycle_per_core}"
         f" = {float(qk):.0f} 周期；"
         f"P[i] 就绪到被用到之间隔着 SV[i-1] + QK[i+1] = {float(slack):.0f} 周期。",
-        f"QK and SV are each {config.mma_m}x{config.b_topk}x{model.d_qk} MACs / {spec.cube_fma_per_cycle} ="
+        f"QK and SV are each {config.mma_m}x{config.b_topk}x{model.d_qk} MACs / {spec.matrix_fma_per_cycle_per_core} ="
         f" {float(qk):.0f} cycles; between P[i] ready and used lie SV[i-1] + QK[i+1] = {float(slack):.0f} cycles.",
     )
     return table(headers, rows, ("left", "right", "right", "left")) + "\n\n" + caption + "\n"
@@ -70,7 +70,7 @@ def render_vector_schedule(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang
                 stage.report_step,
                 term(f"stage:{stage.key}", lang),
                 pick(lang, f"第 {stage.report_line} 行", f"line {stage.report_line}"),
-                f"`{result.claim.figure.written}`",
+                f"`{result.figure.written}`",
                 f"`ACTIVATE({stage.offset}, …)`",
                 citation(stage.source, lang),
                 status_text(result.passed, lang),

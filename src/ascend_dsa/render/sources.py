@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ascend_dsa.facts.hardware import ASCEND_950, FIELD_UNITS, AscendSpec, numeric_fields
+from ascend_dsa.facts.hardware import ASCEND_950, FIELD_UNITS, AscendSpec, numeric_fields, require_ascend
 from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.render.format import quantity
 from ascend_dsa.render.markdown import citation, kind_name, table
-from ascend_dsa.validate import MAX_TABLE_ROWS, bounded_items, require_instance, require_items, shown
+from ascend_dsa.validate import MAX_TABLE_ROWS, bounded_items, require_items, shown
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -18,7 +18,7 @@ def render_spec_sources(
     spec: AscendSpec = ASCEND_950, fields: Iterable[str] | None = None, *, lang: Lang = "zh"
 ) -> str:
     """A table of hardware constants: name, value with its unit, source and, for derived ones, how."""
-    spec = require_instance("spec", spec, AscendSpec)
+    spec = require_ascend("spec", spec)
     names = (
         numeric_fields()
         if fields is None
@@ -30,7 +30,7 @@ def render_spec_sources(
     rows = []
     for name in names:
         source = spec.sources[name]
-        value = getattr(spec, name)
+        value = spec.number(name)
         kind = kind_name(source, lang)
         if source.note:
             kind += pick(lang, "：", ": ") + source.how(lang)

@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final
 
-from ascend_dsa.facts.chip import AnyChip, as_chip
-from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.hardware import ASCEND_950, AnyChip
 from ascend_dsa.facts.hopper import (
     H800,
     H800_THROTTLED_CLOCK_HZ,
@@ -52,6 +51,7 @@ from ascend_dsa.render.markdown import table
 from ascend_dsa.render.svg import figure, to_svg_with_legend_below
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.ledger_hopper import check_disagreements
+from ascend_dsa.report.ledgers import HOPPER_LEDGER
 from ascend_dsa.units import FP32_BYTES
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ DENSE_KERNEL: Final = Text("bf16 稠密 decode", "bf16 dense decoding")
 
 def check_two_chips() -> tuple[ClaimResult, ...]:
     """Check the Hopper ledger and the report's claims this page quotes; raise FigureMismatch on any difference."""
-    return (*check_claims(source="hopper"), *check_claims(ids=ASCEND_CLAIMS))
+    return (*check_claims(source=HOPPER_LEDGER.key), *check_claims(ids=ASCEND_CLAIMS))
 
 
 def _fixpipe_per_token(*, o_leaves: bool) -> Fraction:
@@ -127,7 +127,7 @@ def _decisions() -> tuple[Decision, ...]:
     l0c_o = l0c_output_bytes(heads, DSA_V41)
     rf_o = HOPPER_HEADS_PER_CTA * MLA_V32.d_v * FP32_BYTES
     ub_total = ub_plan(SHIPPED_KERNEL, Mode.PREFILL).total_bytes
-    ub_size = ASCEND_950.ub_bytes_per_vector_core
+    ub_size = ASCEND_950.staging_bytes_per_core
     smem_total, smem_size = fp8_decode_smem_bytes(), H800.staging_bytes_per_core
     smem_members, smem_align = group_digits(fp8_decode_smem_member_bytes()), SMEM_S_ALIGN_BYTES
     smem_fill = f"{group_digits(smem_total)} / {group_digits(smem_size)} B = {percent(smem_total / smem_size, 1)}"
@@ -135,7 +135,7 @@ def _decisions() -> tuple[Decision, ...]:
     mma_a, mma_h = _mma_per_token_ascend(), mma_cycles_per_token(H800)
     fix_o, dequant = _fixpipe_per_token(o_leaves=True), dequant_cycles_per_token()
     fix_p, crossed = _fixpipe_per_token(o_leaves=False), dequant_cycles_per_token(sharing_ctas=2)
-    fix_rate = ASCEND_950.fixpipe_bytes_per_cycle_1c1v
+    fix_rate = ASCEND_950.ascend.fixpipe_bytes_per_cycle_1c1v
     fix_where = ASCEND_950.sources["fixpipe_bytes_per_cycle_1c1v"]
     ascend_peak = fraction_of_peak(PREFILL_ACHIEVED_FLOPS, ASCEND_950)
     dense_peak = fraction_of_peak(DENSE_DECODE_ACHIEVED_FLOPS, H800)
@@ -169,11 +169,13 @@ def _decisions() -> tuple[Decision, ...]:
             _kernel((DENSE_KERNEL, (_cited("o-registers"),))),
         ),
         Decision(
-            f"两者争的 {kib(ASCEND_950.l0c_bytes)}",
-            f"the {kib(ASCEND_950.l0c_bytes)} both fight over",
+            f"两者争的 {kib(ASCEND_950.accumulator_bytes_per_core)}",
+            f"the {kib(ASCEND_950.accumulator_bytes_per_core)} both fight over",
             Text(
-                f"L0C {kib(ASCEND_950.l0c_bytes)}：O 用去 {percent(l0c_o / ASCEND_950.l0c_bytes, 0)}",
-                f"L0C {kib(ASCEND_950.l0c_bytes)}: O uses {percent(l0c_o / ASCEND_950.l0c_bytes, 0)}",
+                f"L0C {kib(ASCEND_950.accumulator_bytes_per_core)}："
+                f"O 用去 {percent(l0c_o / ASCEND_950.accumulator_bytes_per_core, 0)}",
+                f"L0C {kib(ASCEND_950.accumulator_bytes_per_core)}: "
+                f"O uses {percent(l0c_o / ASCEND_950.accumulator_bytes_per_core, 0)}",
             ),
             Text(
                 f"寄存器堆 {kib(H800.accumulator_bytes_per_core)}："
@@ -288,7 +290,7 @@ def render_two_chips_table(*, lang: Lang = "zh") -> str:
 
 def _dense_bound_cell(bound: float, spec: AnyChip, clock_hz: float, clock: Text) -> Text:
     """A dense compute-bound head count with the bandwidth that bounds it and the clock it is computed at."""
-    chip = as_chip(spec)
+    chip = spec
     rate, hz = quantity(chip.bandwidth_bytes_per_s, "B/s"), quantity(clock_hz, "Hz")
     return Text(
         f"{bound:.1f}（{chip.bandwidth.zh} 界，{rate}；{clock.zh} {hz}）",
@@ -298,7 +300,7 @@ def _dense_bound_cell(bound: float, spec: AnyChip, clock_hz: float, clock: Text)
 
 def _what_ifs() -> tuple[tuple[Text, Text, Text], ...]:
     """(question, on the 950's numbers, on the H800's numbers) rows, each in both languages, computed."""
-    h800_rate = ASCEND_950.with_overrides(cube_fma_per_cycle=H800.matrix_fma_per_cycle_per_core)
+    h800_rate = ASCEND_950.with_overrides(matrix_fma_per_cycle_per_core=H800.matrix_fma_per_cycle_per_core)
     break_even_950 = fixpipe_break_even_b_topk(ASCEND_950, SHIPPED_KERNEL, DSA_V41)
     break_even_h800 = fixpipe_break_even_b_topk(h800_rate, SHIPPED_KERNEL, DSA_V41)
     heads = SHIPPED_KERNEL.heads_per_core

@@ -1,52 +1,38 @@
 """The claims ledger evaluated: every quantitative statement of the report, our value for it, and whether they agree.
 
-[`CLAIMS`][] is the whole ledger in the report's order (the entries are in ``ledger_discussion`` and
-``ledger_design``; what a claim is, in ``rules``). [`check_claims`][] raises [`FigureMismatch`][] naming each failing
-claim, its report line, ours and theirs; renderers call it before drawing anything, so a mismatch fails the strict
-site build.
+[`CLAIMS`][] is the report's whole ledger in its order (the entries are in ``ledger_discussion`` and
+``ledger_design``; what a claim is, in ``rules``; every ledger by name, in ``ledgers``). [`check_claims`][] raises
+[`FigureMismatch`][] naming each failing claim, its report line, ours and theirs; renderers call it before drawing
+anything, so a mismatch fails the strict site build.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, get_args
+from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.errors import FigureMismatch, Mismatch
 from ascend_dsa.facts.report_figures import published_figure
 from ascend_dsa.facts.report_lines import REPORT_LINES, ReportLine
-from ascend_dsa.report.ledger_design import DESIGN_CLAIMS
-from ascend_dsa.report.ledger_discussion import DISCUSSION_CLAIMS
-from ascend_dsa.report.ledger_hopper import HOPPER_CLAIMS, check_disagreements
-from ascend_dsa.report.rules import (
-    CHAPTERS,
-    HOPPER_CHAPTERS,
-    SHIPPED_CONTEXT,
-    Claim,
-    ClaimContext,
-    LedgerSource,
-    RuleKind,
-    leaves,
-    plain,
-)
+from ascend_dsa.report.ledgers import REPORT_LEDGER, Ledger, ledger_named
+from ascend_dsa.report.rules import SHIPPED_CONTEXT, Claim, ClaimContext, RuleKind, leaves, plain
 from ascend_dsa.validate import door, require_instance, require_items, shown
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from ascend_dsa.facts.report_figures import FigureValue
+    from ascend_dsa.facts.report_figures import FigureValue, PublishedFigure
 
 #: Every claim of the report, in its order.
-CLAIMS: Final[tuple[Claim, ...]] = (*DISCUSSION_CLAIMS, *DESIGN_CLAIMS)
+CLAIMS: Final[tuple[Claim, ...]] = REPORT_LEDGER.claims
 
 
-def ledger(source: LedgerSource = "report") -> tuple[Claim, ...]:
-    """The claims of one ledger: the report's (``CLAIMS``) or FlashMLA's Hopper documents' (``HOPPER_CLAIMS``)."""
-    if not isinstance(source, str) or source not in get_args(LedgerSource):
-        raise ValueError(f"source must be one of {', '.join(get_args(LedgerSource))}, got {source!r:.60}")
-    return CLAIMS if source == "report" else HOPPER_CLAIMS
+def ledger(source: str = REPORT_LEDGER.key) -> tuple[Claim, ...]:
+    """The claims of the ledger ``source`` names (``report.ledgers.LEDGERS``): the report's by default."""
+    return ledger_named(source).claims
 
 
-def claim(claim_id: str, source: LedgerSource = "report") -> Claim:
+def claim(claim_id: str, source: str = REPORT_LEDGER.key) -> Claim:
     """The claim named ``claim_id`` in the ledger ``source``."""
     for c in ledger(source):
         if c.claim_id == claim_id:
@@ -56,11 +42,17 @@ def claim(claim_id: str, source: LedgerSource = "report") -> Claim:
 
 @dataclass(frozen=True)
 class ClaimResult:
-    """A claim evaluated: our value and whether it agrees with the report's under the claim's rule."""
+    """A claim evaluated: our value and whether it agrees with its ledger's figure under the claim's rule."""
 
     claim: Claim
     ours: FigureValue
     passed: bool
+    ledger: Ledger = REPORT_LEDGER
+
+    @property
+    def figure(self) -> PublishedFigure:
+        """The published figure the claim is compared with, from its ledger."""
+        return self.ledger.figure(self.claim.claim_id)
 
     def ours_text(self) -> str:
         """Our value as the messages print it (a percentage for a percentage rule)."""
@@ -70,23 +62,22 @@ class ClaimResult:
 
     def theirs_text(self) -> str:
         """The report's value as the messages print it, with how the report writes it when that differs."""
-        figure = self.claim.figure
+        figure = self.figure
         written = f" (written {figure.written!r})" if figure.written else ""
         return f"{plain(figure.value)}{written}"
 
     def describe(self) -> str:
         """One line naming the claim, its report line, ours, theirs and the rule."""
-        theirs = "report" if self.claim.source == "report" else "published"
         return (
-            f"claim {self.claim.claim_id} ({self.claim.figure.citation.short}): ours {self.ours_text()}, "
-            f"{theirs} {self.theirs_text()}; rule: {self.claim.rule.summary}"
+            f"claim {self.claim.claim_id} ({self.figure.citation.short}): ours {self.ours_text()}, "
+            f"{self.ledger.theirs} {self.theirs_text()}; rule: {self.claim.rule.summary}"
         )
 
     def mismatch(self) -> Mismatch:
         """The claim as a [`Mismatch`][]: the fields `describe` joins into one line."""
         return Mismatch(
             subject=f"claim {self.claim.claim_id}",
-            citation=self.claim.figure.citation.short,
+            citation=self.figure.citation.short,
             ours=self.ours_text(),
             theirs=self.theirs_text(),
             rule=self.claim.rule.summary,
@@ -94,14 +85,13 @@ class ClaimResult:
 
 
 def select_claims(
-    chapter: str | None = None, ids: Iterable[str] | None = None, source: LedgerSource = "report"
+    chapter: str | None = None, ids: Iterable[str] | None = None, source: str = REPORT_LEDGER.key
 ) -> tuple[Claim, ...]:
     """The claims of one chapter, or the named ones, or all of them, in the ledger ``source``."""
-    claims = ledger(source)
-    chapters = CHAPTERS if source == "report" else HOPPER_CHAPTERS
-    if chapter is not None and chapter not in chapters:
-        raise ValueError(f"chapter must be one of {', '.join(chapters)}, got {shown(chapter)}")
-    chosen = claims if ids is None else tuple(claim(i, source) for i in ids)
+    chosen_ledger = ledger_named(source)
+    if chapter is not None and chapter not in chosen_ledger.chapters:
+        raise ValueError(f"chapter must be one of {', '.join(chosen_ledger.chapters)}, got {shown(chapter)}")
+    chosen = chosen_ledger.claims if ids is None else tuple(claim(i, source) for i in ids)
     return tuple(c for c in chosen if chapter is None or c.chapter == chapter)
 
 
@@ -110,14 +100,15 @@ def evaluate_claims(
     *,
     chapter: str | None = None,
     ids: Iterable[str] | None = None,
-    source: LedgerSource = "report",
+    source: str = REPORT_LEDGER.key,
 ) -> tuple[ClaimResult, ...]:
-    """Every selected claim with our value and its status."""
+    """Every selected claim of the ledger ``source`` with our value and its status."""
     design = require_instance("design", design, ClaimContext)
+    chosen = ledger_named(source)
     results = []
     for c in select_claims(chapter, ids, source):
         ours = c.ours(design)
-        results.append(ClaimResult(c, ours, c.rule.holds(ours, c.figure.value)))
+        results.append(ClaimResult(c, ours, c.rule.holds(ours, chosen.figure(c.claim_id).value), chosen))
     return tuple(results)
 
 
@@ -126,22 +117,21 @@ def check_claims(
     *,
     chapter: str | None = None,
     ids: Iterable[str] | None = None,
-    source: LedgerSource = "report",
+    source: str = REPORT_LEDGER.key,
 ) -> tuple[ClaimResult, ...]:
     """Evaluate the selected claims; raise [`FigureMismatch`][] naming every one that fails.
 
-    For the Hopper ledger the stated disagreements are checked too (``ledger_hopper.check_disagreements``).
+    The ledger's stated disagreements are checked too (the Hopper ledger's, ``ledger_hopper.check_disagreements``).
     """
     results = evaluate_claims(design, chapter=chapter, ids=ids, source=source)
+    chosen = ledger_named(source)
     failing = [r for r in results if not r.passed]
     if failing:
-        what = "the report" if source == "report" else "the published Hopper figures"
         raise FigureMismatch(
-            f"{len(failing)} claim(s) differ from {what}: " + "; ".join(r.describe() for r in failing),
+            f"{len(failing)} claim(s) differ from {chosen.figures_name}: " + "; ".join(r.describe() for r in failing),
             [r.mismatch() for r in failing],
         )
-    if source == "hopper":
-        check_disagreements()
+    chosen.check_findings()
     return results
 
 
@@ -173,7 +163,7 @@ def _report_line_gaps(chosen: tuple[ReportLine, ...]) -> tuple[str, ...]:
                 gaps.append(f"{where} but no claim compares figure {figure.key}")
     stated = {(entry.line, n.figure) for entry in chosen for n in entry.numbers}
     for c in CLAIMS:
-        citation = c.figure.citation
+        citation = REPORT_LEDGER.figure(c.claim_id).citation
         if not any((line, c.claim_id) in stated for line in range(citation.first_line, citation.last_line + 1)):
             gaps.append(f"claim {c.claim_id} cites {citation.short}, which lists no number of its figure")
     return tuple(gaps)

@@ -98,7 +98,7 @@ DESIGN_CLAIMS: Final[tuple[Claim, ...]] = (
         EXACT,
         "MTE2 Issue Queue 深度为 16",
         "the MTE2 issue queue is 16 deep",
-        lambda d: d.spec.mte2_outstanding_requests,
+        lambda d: d.spec.ascend.mte2_outstanding_requests,
         stated=True,
     ),
     Claim(
@@ -140,7 +140,7 @@ DESIGN_CLAIMS: Final[tuple[Claim, ...]] = (
         EXACT,
         "CUBE Core 的 icache 为 32K",
         "the CUBE Core's icache is 32K",
-        lambda d: exact_kib(d.spec.icache_cube_bytes),
+        lambda d: exact_kib(d.spec.ascend.icache_cube_bytes),
         stated=True,
     ),
     Claim(
@@ -149,7 +149,7 @@ DESIGN_CLAIMS: Final[tuple[Claim, ...]] = (
         EXACT,
         "VECTOR Core 的 icache 为 16K",
         "the VECTOR Core's icache is 16K",
-        lambda d: exact_kib(d.spec.icache_vector_bytes),
+        lambda d: exact_kib(d.spec.ascend.icache_vector_bytes),
         stated=True,
     ),
     Claim(
@@ -158,7 +158,7 @@ DESIGN_CLAIMS: Final[tuple[Claim, ...]] = (
         EXACT,
         "SIMD VF 的 icache 为 8K",
         "the SIMD VF's icache is 8K",
-        lambda d: exact_kib(d.spec.icache_simd_vf_bytes),
+        lambda d: exact_kib(d.spec.ascend.icache_simd_vf_bytes),
         stated=True,
     ),
     Claim(
@@ -167,7 +167,7 @@ DESIGN_CLAIMS: Final[tuple[Claim, ...]] = (
         EXACT,
         "L1 分为两个 bank，每个张量切成两份",
         "L1 has two banks, and every tensor is cut in two",
-        lambda d: d.spec.l1_banks,
+        lambda d: d.spec.ascend.l1_banks,
         stated=True,
     ),
     Claim(

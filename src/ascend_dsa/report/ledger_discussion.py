@@ -190,7 +190,7 @@ DISCUSSION_CLAIMS: Final[tuple[Claim, ...]] = (
         EXACT,
         "CUBE 打满时每个 AI Core 每周期 4096 次乘加",
         "a fully busy CUBE does 4096 FMA per cycle per AI Core",
-        lambda d: d.spec.cube_fma_per_cycle,
+        lambda d: d.spec.matrix_fma_per_cycle_per_core,
         stated=True,
     ),
     Claim(
@@ -199,7 +199,7 @@ DISCUSSION_CLAIMS: Final[tuple[Claim, ...]] = (
         EXACT,
         "L2 总带宽 5 TB/s",
         "L2's total bandwidth is 5 TB/s",
-        lambda d: d.spec.l2_bandwidth_bytes_per_s / TB,
+        lambda d: d.spec.bandwidth_bytes_per_s / TB,
         stated=True,
     ),
     Claim(
@@ -217,7 +217,7 @@ DISCUSSION_CLAIMS: Final[tuple[Claim, ...]] = (
         EXACT,
         "脚本里 L2 总带宽写作 5e12 B/s",
         "the script writes L2's total bandwidth as 5e12 B/s",
-        lambda d: d.spec.l2_bandwidth_bytes_per_s,
+        lambda d: d.spec.bandwidth_bytes_per_s,
         stated=True,
     ),
     Claim(
@@ -226,7 +226,7 @@ DISCUSSION_CLAIMS: Final[tuple[Claim, ...]] = (
         EXACT,
         "L2 带宽由 32 个 AI Core 分享",
         "32 AI Cores share the L2 bandwidth",
-        lambda d: d.spec.ai_cores,
+        lambda d: d.spec.cores,
         stated=True,
     ),
     Claim(
@@ -311,7 +311,7 @@ DISCUSSION_CLAIMS: Final[tuple[Claim, ...]] = (
         EXACT,
         "L0C 的容量为 256 KiB（128 个 head 的 O 正好占满）",
         "L0C holds 256 KiB (the O of 128 heads fills it exactly)",
-        lambda d: exact_kib(d.spec.l0c_bytes),
+        lambda d: exact_kib(d.spec.accumulator_bytes_per_core),
         stated=True,
     ),
     Claim(
@@ -361,7 +361,7 @@ DISCUSSION_CLAIMS: Final[tuple[Claim, ...]] = (
         EXACT,
         "关闭 HF32 时 CUBE 每周期 256 次乘加",
         "with HF32 off the CUBE does 256 FMA per cycle",
-        lambda d: d.spec.cube_fma_per_cycle_exact_fp32,
+        lambda d: d.spec.ascend.cube_fma_per_cycle_exact_fp32,
         stated=True,
     ),
     Claim(
@@ -370,7 +370,7 @@ DISCUSSION_CLAIMS: Final[tuple[Claim, ...]] = (
         EXACT,
         "每个 AI Core 有两个 VECTOR Core",
         "each AI Core has two VECTOR Cores",
-        lambda d: d.spec.vector_cores_per_ai_core,
+        lambda d: d.spec.ascend.vector_cores_per_ai_core,
         stated=True,
     ),
     Claim(
@@ -379,7 +379,7 @@ DISCUSSION_CLAIMS: Final[tuple[Claim, ...]] = (
         EXACT,
         "每个 VECTOR Core 同时最多 16 个未完成的 MTE2 请求",
         "a VECTOR Core can have at most 16 MTE2 requests outstanding",
-        lambda d: d.spec.mte2_outstanding_requests,
+        lambda d: d.spec.ascend.mte2_outstanding_requests,
         stated=True,
     ),
     Claim(
@@ -396,7 +396,7 @@ DISCUSSION_CLAIMS: Final[tuple[Claim, ...]] = (
         EXACT,
         "1C1V 时 FixPipe 每周期搬 128 字节",
         "under 1C1V FixPipe moves 128 bytes per cycle",
-        lambda d: d.spec.fixpipe_bytes_per_cycle_1c1v,
+        lambda d: d.spec.ascend.fixpipe_bytes_per_cycle_1c1v,
         stated=True,
     ),
     Claim(

@@ -1,9 +1,10 @@
 """The Hopper ledger: FlashMLA's published Hopper figures, our value for each on the same model, and two findings.
 
-Every [`Claim`][] here has ``source="hopper"`` and is computed for the H800 preset (the context's Ascend design
-does not enter). Measured-only figures (TFLOPS achieved, the benchmark's shape) are stated claims: the constant the
-pages use is compared with the published one. Where the documents disagree with each other or with the model, a
-[`Disagreement`][] states both values as we find them; ``check_disagreements`` fails when either moves.
+Every [`Claim`][] here names a published Hopper figure (``report.ledgers.HOPPER_LEDGER`` holds them) and is
+computed for the H800 preset (the context's Ascend design does not enter). Measured-only figures (TFLOPS achieved,
+the benchmark's shape) are stated claims: the constant the pages use is compared with the published one. Where the
+documents disagree with each other or with the model, a [`Disagreement`][] states both values as we find them;
+``check_disagreements`` fails when either moves.
 
 Why this module is long: it is data, one claim record per published Hopper figure, each with both languages.
 """
@@ -15,7 +16,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Final, Literal
 
 from ascend_dsa.errors import FigureMismatch, Mismatch
-from ascend_dsa.facts.chip import chip_peak_flops
+from ascend_dsa.facts.hardware import peak_flops
 from ascend_dsa.facts.hopper import (
     DEQUANT_RESULTS_PER_CYCLE,
     H800,
@@ -82,7 +83,7 @@ def _claim(
     def computed(_d: ClaimContext) -> Computed:
         return compute()
 
-    return Claim(key, PAGE, rule, zh, en, computed, inputs, stated, source="hopper")
+    return Claim(key, PAGE, rule, zh, en, computed, inputs, stated)
 
 
 def _tflops(flops: float) -> float:
@@ -149,7 +150,7 @@ HOPPER_CLAIMS: Final[tuple[Claim, ...]] = (
         ROUNDED_0,
         "4096 × 1830 MHz × 132 个 SM 即 989 TFLOPS",
         "4096 x 1830 MHz x 132 SMs is 989 TFLOPS",
-        lambda: _tflops(chip_peak_flops(H800)),
+        lambda: _tflops(peak_flops(H800)),
         inputs=("h800-matrix-flop-per-cycle-per-sm", "h800-clock-mhz", "h800-sms"),
     ),
     _claim(
@@ -288,7 +289,7 @@ HOPPER_CLAIMS: Final[tuple[Claim, ...]] = (
         Rule(RuleKind.ROUNDED, decimals=-1),
         "名义峰值约 990 TFLOPS（4096 FLOP × 1830 MHz × 132 个 SM）",
         "a nominal peak of about 990 TFLOPS (4096 FLOP x 1830 MHz x 132 SMs)",
-        lambda: _tflops(chip_peak_flops(H800)),
+        lambda: _tflops(peak_flops(H800)),
         inputs=("h800-matrix-flop-per-cycle-per-sm", "h800-clock-mhz", "h800-sms"),
     ),
     _claim(
@@ -304,7 +305,7 @@ HOPPER_CLAIMS: Final[tuple[Claim, ...]] = (
         ROUNDED_0,
         "1600 MHz 下的实际峰值约 865 TFLOPS",
         "at 1600 MHz the practical peak is about 865 TFLOPS",
-        lambda: _tflops(chip_peak_flops(H800, H800_THROTTLED_CLOCK_HZ)),
+        lambda: _tflops(peak_flops(H800, H800_THROTTLED_CLOCK_HZ)),
         inputs=("h800-throttled-clock-mhz",),
     ),
     _claim(
@@ -342,7 +343,7 @@ HOPPER_CLAIMS: Final[tuple[Claim, ...]] = (
         "Tensor Core 利用率最高约为降频峰值的 80%：稠密 decode 的 660 TFLOPS 除以 1600 MHz 下的峰值",
         "up to about 80 % Tensor Core utilisation of the throttled peak: dense decoding's 660 TFLOPS over the peak at "
         "1600 MHz",
-        lambda: DENSE_DECODE_ACHIEVED_FLOPS / chip_peak_flops(H800, H800_THROTTLED_CLOCK_HZ),
+        lambda: DENSE_DECODE_ACHIEVED_FLOPS / peak_flops(H800, H800_THROTTLED_CLOCK_HZ),
         inputs=("dense-decode-tflops", "h800-throttled-clock-mhz"),
     ),
     _claim(

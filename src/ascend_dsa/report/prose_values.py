@@ -23,9 +23,8 @@ import ml_dtypes
 import numpy as np
 
 from ascend_dsa.facts.assumptions import FIXPIPE_1C2V_SPEEDUP, UB_ROW_BYTES, VECTOR_BYTES_PER_CYCLE
-from ascend_dsa.facts.chip import as_chip, chip_peak_flops
 from ascend_dsa.facts.code_figures import SHIPPED_UB_TOTALS
-from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, l2_bytes_per_cycle_per_core, peak_flops
+from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, peak_flops
 from ascend_dsa.facts.hopper import H800, H800_THROTTLED_CLOCK_HZ, HOPPER_HEADS_PER_CTA
 from ascend_dsa.facts.hopper_figures import (
     DENSE_DECODE_ACHIEVED_BYTES_PER_S,
@@ -142,14 +141,14 @@ _VALUES: dict[str, Callable[[], Quantity]] = {
     # --- hardware (ascend_dsa.facts.hardware.ASCEND_950) -----------------------------------------------------------
     "clock_mhz": lambda: Quantity(ASCEND_950.clock_hz / MHz, "MHz"),
     "clock_ghz": lambda: Quantity(ASCEND_950.clock_hz / GHz, "GHz", 2),
-    "ai_cores": lambda: Quantity(ASCEND_950.ai_cores),
-    "cube_fma_per_cycle": lambda: Quantity(ASCEND_950.cube_fma_per_cycle, "FMA/cycle"),
+    "ai_cores": lambda: Quantity(ASCEND_950.cores),
+    "cube_fma_per_cycle": lambda: Quantity(ASCEND_950.matrix_fma_per_cycle_per_core, "FMA/cycle"),
     "flop_per_fma": lambda: Quantity(
-        flops_per_cycle(ASCEND_950) // ASCEND_950.cube_fma_per_cycle // ASCEND_950.ai_cores
+        flops_per_cycle(ASCEND_950) // ASCEND_950.matrix_fma_per_cycle_per_core // ASCEND_950.cores
     ),
-    "l2_tb_per_s": lambda: Quantity(ASCEND_950.l2_bandwidth_bytes_per_s / TB, "TB/s"),
-    "l0c_kib": lambda: Quantity(ASCEND_950.l0c_bytes / KiB, "KiB"),
-    "l2_bytes_per_cycle_per_core": lambda: Quantity(l2_bytes_per_cycle_per_core(ASCEND_950), "B/cycle", 3),
+    "l2_tb_per_s": lambda: Quantity(ASCEND_950.bandwidth_bytes_per_s / TB, "TB/s"),
+    "l0c_kib": lambda: Quantity(ASCEND_950.accumulator_bytes_per_core / KiB, "KiB"),
+    "l2_bytes_per_cycle_per_core": lambda: Quantity(ASCEND_950.bandwidth_bytes_per_cycle_per_core, "B/cycle", 3),
     "bf16_bytes": lambda: Quantity(DSA_V41.element_bytes, "B"),
     "fp32_bytes": lambda: Quantity(FP32_BYTES, "B"),
     "bf16_kv_token_bytes": lambda: Quantity(kv_bytes_per_token(KvFormat.BF16), "B"),
@@ -310,12 +309,12 @@ def _break_even() -> Fraction:
 _VALUES.update(
     {
         # --- one-vector-core: MTE2 queue and FixPipe under 1C1V (report (zh) lines 138-142) ----------------------
-        "mte2_outstanding_requests": lambda: Quantity(ASCEND_950.mte2_outstanding_requests),
+        "mte2_outstanding_requests": lambda: Quantity(ASCEND_950.ascend.mte2_outstanding_requests),
         "gather2_tokens_per_request": lambda: Quantity(GATHER2_TOKENS_PER_REQUEST),
         "mte2_tokens_in_flight": lambda: Quantity(tokens_in_flight(ASCEND_950)),
         "b_topk_per_vector_core": lambda: Quantity(SHIPPED_KERNEL.b_topk_per_vector_core),
         "mma_m": lambda: Quantity(SHIPPED_KERNEL.mma_m),
-        "fixpipe_1c1v_bytes_per_cycle": lambda: Quantity(ASCEND_950.fixpipe_bytes_per_cycle_1c1v, "B/cycle"),
+        "fixpipe_1c1v_bytes_per_cycle": lambda: Quantity(ASCEND_950.ascend.fixpipe_bytes_per_cycle_1c1v, "B/cycle"),
         "fixpipe_1c2v_speedup": lambda: Quantity(FIXPIPE_1C2V_SPEEDUP),
         "fixpipe_1c2v_bytes_per_cycle": lambda: Quantity(
             fixpipe_bytes_per_cycle(ASCEND_950, SHIPPED_KERNEL.vector_cores_per_cube), "B/cycle"
@@ -350,13 +349,13 @@ _VALUES.update(
         "ss_job_slots": lambda: Quantity(SS_JOB_SLOTS),
         "ss_block_slots": lambda: Quantity(SS_BLOCK_SLOTS),
         "ss_flag_bytes": lambda: Quantity(SS_FLAG_BYTES, "B"),
-        "vector_cores_per_ai_core": lambda: Quantity(ASCEND_950.vector_cores_per_ai_core),
+        "vector_cores_per_ai_core": lambda: Quantity(ASCEND_950.ascend.vector_cores_per_ai_core),
         "ss_buffer_bytes": lambda: Quantity(ss_buffer_bytes(SHIPPED_KERNEL), "B"),
         # --- design space (design/index) -------------------------------------------------------------------------
-        "ub_kib": lambda: Quantity(ASCEND_950.ub_bytes_per_vector_core / KiB, "KiB"),
-        "ub_bytes": lambda: Quantity(ASCEND_950.ub_bytes_per_vector_core, "B"),
-        "l1_kib": lambda: Quantity(ASCEND_950.l1_bytes / KiB, "KiB"),
-        "l1_banks": lambda: Quantity(ASCEND_950.l1_banks),
+        "ub_kib": lambda: Quantity(ASCEND_950.staging_bytes_per_core / KiB, "KiB"),
+        "ub_bytes": lambda: Quantity(ASCEND_950.staging_bytes_per_core, "B"),
+        "l1_kib": lambda: Quantity(ASCEND_950.ascend.l1_bytes / KiB, "KiB"),
+        "l1_banks": lambda: Quantity(ASCEND_950.ascend.l1_banks),
         "full_use": lambda: Quantity(FULL_UTILISATION, "%"),
         "design_topk": lambda: Quantity(SHIPPED_DESIGN.topk),
         "index_block_size": lambda: Quantity(SHIPPED_KERNEL.index_block_size),
@@ -395,9 +394,9 @@ _VALUES.update(
         "softmax_average_limit_cycles": partial(_softmax_limit, with_burst=False),
         "softmax_first_wait_cycles": lambda: Quantity(first_waiting_cycles(_costs(), Task.SOFTMAX), "cycles"),
         # --- icache (report (zh) line 238) and the pipeline's depth ---------------------------------------------
-        "icache_cube_kib": lambda: Quantity(ASCEND_950.icache_cube_bytes / KiB, "KiB"),
-        "icache_vector_kib": lambda: Quantity(ASCEND_950.icache_vector_bytes / KiB, "KiB"),
-        "icache_simd_vf_kib": lambda: Quantity(ASCEND_950.icache_simd_vf_bytes / KiB, "KiB"),
+        "icache_cube_kib": lambda: Quantity(ASCEND_950.ascend.icache_cube_bytes / KiB, "KiB"),
+        "icache_vector_kib": lambda: Quantity(ASCEND_950.ascend.icache_vector_bytes / KiB, "KiB"),
+        "icache_simd_vf_kib": lambda: Quantity(ASCEND_950.ascend.icache_simd_vf_bytes / KiB, "KiB"),
         "pipeline_depth": lambda: Quantity(pipeline_depth()),
         # --- the online softmax (algorithm/flow) ----------------------------------------------------------------
         "exp_threshold": lambda: Quantity(rescale_factor_bound(SHIPPED_KERNEL.rescale_threshold), "", 1),
@@ -421,14 +420,16 @@ _VALUES.update(
         "example_repeated_index": lambda: Quantity(next(i for i in EXAMPLE_INDICES if EXAMPLE_INDICES.count(i) > 1)),
         "shapes_topk": lambda: Quantity(SHIPPED_KERNEL.index_block_size),
         # --- accumulator (report (zh) lines 116-130) ----------------------------------------------------------
-        "cube_fma_per_cycle_exact_fp32": lambda: Quantity(ASCEND_950.cube_fma_per_cycle_exact_fp32, "FMA/cycle"),
+        "cube_fma_per_cycle_exact_fp32": lambda: Quantity(ASCEND_950.ascend.cube_fma_per_cycle_exact_fp32, "FMA/cycle"),
         "exact_fp32_slowdown": lambda: Quantity(
-            ASCEND_950.cube_fma_per_cycle // ASCEND_950.cube_fma_per_cycle_exact_fp32
+            ASCEND_950.matrix_fma_per_cycle_per_core // ASCEND_950.ascend.cube_fma_per_cycle_exact_fp32
         ),
         "identity_rescale_cycles": lambda: Quantity(_identity_rescale(exact_fp32=True), "cycles"),
         "identity_rescale_hf32_cycles": lambda: Quantity(_identity_rescale(exact_fp32=False), "cycles"),
         "identity_rescale_blocks": lambda: Quantity(_identity_rescale(exact_fp32=True) / _mma_block()),
-        "l0c_free": lambda: Quantity(1 - Fraction(l0c_used_bytes(SHIPPED_KERNEL), ASCEND_950.l0c_bytes), "%"),
+        "l0c_free": lambda: Quantity(
+            1 - Fraction(l0c_used_bytes(SHIPPED_KERNEL), ASCEND_950.accumulator_bytes_per_core), "%"
+        ),
         # --- ND and NZ (report (zh) lines 150-152, 222-234) ------------------------------------------------------
         "fractal_rows": lambda: Quantity(SHIPPED_KERNEL.fractal_rows),
         "fractal_cols": lambda: Quantity(SHIPPED_KERNEL.fractal_cols),
@@ -449,7 +450,7 @@ _VALUES.update(
         "nd2nz_example_tokens": lambda: Quantity(ND2NZ_EXAMPLE_TOKENS),
         "nd2nz_example_dims": lambda: Quantity(ND2NZ_EXAMPLE_DIMS),
         # --- L1 banks (report (zh) line 242) ------------------------------------------------------------------
-        "l1_bank_kib": lambda: Quantity(ASCEND_950.l1_bytes // ASCEND_950.l1_banks / KiB, "KiB"),
+        "l1_bank_kib": lambda: Quantity(ASCEND_950.ascend.l1_bytes // ASCEND_950.ascend.l1_banks / KiB, "KiB"),
         "l1_q_buffers": lambda: Quantity(SHIPPED_KERNEL.l1_q_buffers),
         "l1_kv_buffers": lambda: Quantity(SHIPPED_KERNEL.l1_kv_buffers),
         "l1_used_per_bank_kib": lambda: Quantity(max(layout_bytes_per_bank(ASCEND_950)) / KiB, "KiB"),
@@ -488,7 +489,7 @@ _VALUES.update(
         # --- two chips, one ruler (FlashMLA's Hopper kernels; ascend_dsa.facts.hopper) ----------------------------
         "h800_sms": lambda: Quantity(H800.cores),
         "h800_matrix_flop_per_cycle": lambda: Quantity(H800.matrix_flop_per_cycle_per_core, "FLOP/cycle"),
-        "ascend_matrix_flop_per_cycle": lambda: Quantity(as_chip(ASCEND_950).matrix_flop_per_cycle_per_core),
+        "ascend_matrix_flop_per_cycle": lambda: Quantity(ASCEND_950.matrix_flop_per_cycle_per_core),
         "hopper_heads_per_cta": lambda: Quantity(HOPPER_HEADS_PER_CTA),
         "hopper_mma_cycles_per_token": lambda: Quantity(mma_cycles_per_token(H800), "cycles"),
         "hopper_dequant_cycles_per_token": lambda: Quantity(dequant_cycles_per_token(), "cycles"),
@@ -505,11 +506,9 @@ _VALUES.update(
         "no_crossover_share_of_bound": lambda: Quantity(NO_CROSSOVER_ACHIEVED_FLOPS / _fp8_bound(sharing_ctas=1), "%"),
         "crossover_share_of_bound": lambda: Quantity(SPARSE_DECODE_ACHIEVED_FLOPS / _fp8_bound(sharing_ctas=2), "%"),
         "dense_decode_tflops": lambda: Quantity(DENSE_DECODE_ACHIEVED_FLOPS / TFLOPS, "TFLOPS"),
-        "h800_throttled_peak_tflops": lambda: Quantity(
-            chip_peak_flops(H800, H800_THROTTLED_CLOCK_HZ) / TFLOPS, "TFLOPS"
-        ),
+        "h800_throttled_peak_tflops": lambda: Quantity(peak_flops(H800, H800_THROTTLED_CLOCK_HZ) / TFLOPS, "TFLOPS"),
         "dense_throttled_share": lambda: Quantity(
-            DENSE_DECODE_ACHIEVED_FLOPS / chip_peak_flops(H800, H800_THROTTLED_CLOCK_HZ), "%", 1
+            DENSE_DECODE_ACHIEVED_FLOPS / peak_flops(H800, H800_THROTTLED_CLOCK_HZ), "%", 1
         ),
         "dense_blog_utilisation": lambda: Quantity(hopper_number("dense-tensor-core-utilisation") / 100, "%"),
         "dense_achieved_tb_per_s": lambda: Quantity(DENSE_DECODE_ACHIEVED_BYTES_PER_S / TB, "TB/s"),

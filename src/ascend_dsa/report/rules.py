@@ -6,7 +6,8 @@ the two are compared: exact, or ours rounded to the digits the report prints (N 
 decimals round to tens, thousands, as for "about 990" or "around 3000"). Every rule
 compares the value the report states, never only a bound it implies, so a published figure moved by the smallest
 step its digits can show fails its claim (tests/report/test_claims_guard.py).
-The entries themselves are in ``ledger_discussion`` and ``ledger_design``; ``claims`` evaluates them.
+The entries themselves are in ``ledger_discussion``, ``ledger_design`` and ``ledger_hopper``; ``ledgers`` holds them
+by ledger, with each ledger's published figures, pages and words; ``claims`` evaluates them.
 
 "Stated" claims are constants the package adopts from the report (the icache sizes, say): the check then guards
 that the constant we compute with is the one the report prints.
@@ -17,13 +18,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Final, Literal, TypeAlias, get_args
+from typing import TYPE_CHECKING, Final, TypeAlias
 
-from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
-from ascend_dsa.facts.hopper_figures import hopper_figure
+from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, require_ascend
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
-from ascend_dsa.facts.report_figures import FigureValue, PublishedFigure, published_figure
+from ascend_dsa.facts.report_figures import FigureValue
 from ascend_dsa.units import KiB
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE, Choice, require_instance
 
@@ -47,12 +47,6 @@ CHAPTERS: Final = (
     "optimizations/icache",
     "optimizations/l1-banks",
 )
-
-
-#: Which published ledger a claim belongs to: DeepSeek's Ascend report, or FlashMLA's Hopper documents.
-LedgerSource = Literal["report", "hopper"]
-#: The site pages the Hopper claims are checked on.
-HOPPER_CHAPTERS: Final = ("discussion/two-chips",)
 
 
 class RuleKind(Choice):
@@ -167,7 +161,7 @@ class ClaimContext:
 
     def __post_init__(self) -> None:
         """Reject a spec, configuration or model of the wrong class (a TypeError naming it)."""
-        require_instance("spec", self.spec, AscendSpec)
+        require_ascend("spec", self.spec)
         require_instance("config", self.config, KernelConfig)
         require_instance("model", self.model, ModelShape)
 
@@ -177,13 +171,13 @@ SHIPPED_CONTEXT: Final = ClaimContext()
 
 @dataclass(frozen=True)
 class Claim:
-    """One statement of the report: the figure it publishes, our value for it, and the comparison rule.
+    """One statement of a published source: the figure it names, our value for it, and the comparison rule.
 
     ``claim_id`` is also the key of the published figure compared; ``inputs`` names published figures that our
     computation takes as given. A figure the pages take as given (the 410 TFLOPS) is adopted as a constant in
-    ``facts.report_inputs`` and compared by a stated claim, so that what the pages print is checked too.
-    ``source`` names the ledger both keys belong to (a Hopper claim is computed for the H800 preset, whatever the
-    context's Ascend design).
+    ``facts.report_inputs`` and compared by a stated claim, so that what the pages print is checked too. The
+    ledger that holds a claim (``report.ledgers``) says whose figures these keys name and which chapters it may
+    name, and checks both when it is built.
     """
 
     claim_id: str
@@ -194,10 +188,9 @@ class Claim:
     compute: Callable[[ClaimContext], Computed] = field(repr=False, compare=False)
     inputs: tuple[str, ...] = ()
     stated: bool = False
-    source: LedgerSource = "report"
 
     def __post_init__(self) -> None:
-        """Reject an unknown chapter, or a figure or input that the report does not publish."""
+        """Reject a field of the wrong type (its ledger checks the chapter and the figures)."""
         texts = (self.claim_id, self.chapter, self.zh, self.en)
         if not all(isinstance(text, str) for text in texts) or not isinstance(self.rule, Rule):
             raise TypeError(f"claim_id, chapter, zh and en must be str and rule a Rule, got {texts!r:.80}")
@@ -205,22 +198,6 @@ class Claim:
             raise TypeError(f"compute must be callable and stated a bool, got {self.compute!r:.40}, {self.stated!r}")
         if not isinstance(self.inputs, tuple) or not all(isinstance(key, str) for key in self.inputs):
             raise TypeError(f"inputs must be a tuple of figure keys (str), got {self.inputs!r:.60}")
-        if self.source not in get_args(LedgerSource):
-            raise ValueError(f"source must be one of {', '.join(get_args(LedgerSource))}, got {self.source!r}")
-        chapters = CHAPTERS if self.source == "report" else HOPPER_CHAPTERS
-        if self.chapter not in chapters:
-            raise ValueError(f"chapter must be one of {', '.join(chapters)}, got {self.chapter!r}")
-        for key in (self.claim_id, *self.inputs):
-            self.figure_named(key)
-
-    def figure_named(self, key: str) -> PublishedFigure:
-        """The published figure ``key`` of this claim's ledger (the report's, or FlashMLA's Hopper documents')."""
-        return published_figure(key) if self.source == "report" else hopper_figure(key)
-
-    @property
-    def figure(self) -> PublishedFigure:
-        """The published figure this claim is compared with."""
-        return self.figure_named(self.claim_id)
 
     def ours(self, design: ClaimContext = SHIPPED_CONTEXT) -> FigureValue:
         """Our value, computed for ``design``."""

@@ -1,6 +1,7 @@
 """The what-if notebook's variants of the Ascend 950, kept here so that its prose can quote their numbers.
 
-Each variant changes one hardware constant with [`AscendSpec.with_overrides`][], which marks it as a what-if
+Each variant changes one hardware constant with
+[`ChipSpec.with_overrides`][ascend_dsa.facts.hardware.ChipSpec.with_overrides], which marks it as a what-if
 assumption; `compute_bound_heads` answers, per topk, how many heads per AI Core stay compute-bound.
 """
 
@@ -8,9 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
+from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, require_ascend
 from ascend_dsa.models.design_point import KvCache, smallest_compute_bound_heads
-from ascend_dsa.validate import require_instance
 
 #: The topk values the notebook asks about: the report's two and one larger.
 WHAT_IF_TOPK: Final = (512, 1024, 2048)
@@ -20,14 +20,14 @@ FEWER_AI_CORES: Final = 24
 
 def with_half_l2(spec: AscendSpec = ASCEND_950) -> AscendSpec:
     """``spec`` with half its L2 bandwidth."""
-    spec = require_instance("spec", spec, AscendSpec)
-    return spec.with_overrides(l2_bandwidth_bytes_per_s=spec.l2_bandwidth_bytes_per_s / 2)
+    spec = require_ascend("spec", spec)
+    return spec.with_overrides(bandwidth_bytes_per_s=spec.bandwidth_bytes_per_s / 2)
 
 
 def with_fewer_cores(spec: AscendSpec = ASCEND_950, ai_cores: int = FEWER_AI_CORES) -> AscendSpec:
     """``spec`` with ``ai_cores`` AI Cores sharing the same L2."""
-    spec = require_instance("spec", spec, AscendSpec)
-    return spec.with_overrides(ai_cores=ai_cores)
+    spec = require_ascend("spec", spec)
+    return spec.with_overrides(cores=ai_cores)
 
 
 def compute_bound_heads(spec: AscendSpec, kv_cache: KvCache = KvCache.BF16) -> dict[int, int | None]:

@@ -1,7 +1,7 @@
 """Every alias of the package resolved before the first API page renders: one API inventory, built or served.
 
-griffe records that a name is also reachable through another module (``ascend_dsa.facts.chip.AscendSpec`` for
-``ascend_dsa.facts.hardware.AscendSpec``) only when that alias is first resolved, which rendering a page does for
+griffe records that a name is also reachable through another module (``ascend_dsa.facts.hopper.ChipSpec`` for
+``ascend_dsa.facts.hardware.ChipSpec``) only when that alias is first resolved, which rendering a page does for
 the members it shows; mkdocstrings lists an object's known aliases in ``objects.inv`` when it renders the object's
 heading. So which aliases an API page listed depended on which pages had rendered before it, and a ``mkdocs serve``
 rebuild, which renders only the pages an edit changed, wrote another inventory than a build. Resolving every alias
