@@ -1,8 +1,8 @@
 """The site's two languages: choosing a sentence (`pick`), a pair of texts (`Text`) and one catalogue of short terms.
 
-Sentences are written as ``pick(lang, zh, en)`` beside their layout; short terms (units, source kinds, chapter
-titles, task and limit names) come from [`CATALOGUE`][ascend_dsa.lang.CATALOGUE] by name, so each is written once in
-both languages. Imports nothing of ours: every layer may use it.
+Sentences are written as ``pick(lang, zh, en)`` beside their layout; short terms (units, source kinds, task and limit
+names) come from [`CATALOGUE`][ascend_dsa.lang.CATALOGUE] by name, so each is written once in both languages (a
+chapter's title is its record's, in ``ascend_dsa.facts.chapters``). Imports nothing of ours: every layer may use it.
 """
 
 from __future__ import annotations
@@ -113,22 +113,6 @@ CATALOGUE: Final = MappingProxyType(
         "condition:decode only": Text("仅 decode", "decode only"),
         "condition:sink only": Text("仅 sink", "sink only"),
         "condition:FP4 extra only": Text("仅 FP4 额外缓存", "FP4 extra only"),
-        "chapter:index": Text("前言", "Preface"),
-        "chapter:algorithm/flow": Text("计算流程", "The computation"),
-        "chapter:discussion/heads-per-core": Text("每个 AI Core 负责多少个 q head", "How many q heads per AI Core"),
-        "chapter:discussion/accumulator": Text(
-            "FA 的 output accumulator 在哪里做", "Where the FA output accumulator lives"
-        ),
-        "chapter:discussion/one-vector-core": Text("能不能用 1C1V", "Can one VECTOR Core do (1C1V)?"),
-        "chapter:discussion/nd2nz-when": Text(
-            "KV 的 ND2NZ Layout 转换何时进行", "When the KV's ND2NZ conversion happens"
-        ),
-        "chapter:pipeline": Text("流水线", "The pipeline"),
-        "chapter:optimizations/gather2": Text("gather2", "gather2"),
-        "chapter:optimizations/kv-cache-layout": Text("Decoding KV Cache Layout 优化", "Decoding KV cache layout"),
-        "chapter:optimizations/fast-nd2nz": Text("高速 ND2NZ", "Fast ND2NZ"),
-        "chapter:optimizations/icache": Text("icache miss 问题", "icache misses"),
-        "chapter:optimizations/l1-banks": Text("L1 bank 配平", "Balancing the L1 banks"),
         "stage:index-read": Text("读取 index（GM → UB）", "read indices (GM -> UB)"),
         "stage:nd2nz-and-copy-to-l1": Text("ND2NZ 并经 MTE3 拷到 L1", "ND2NZ, then MTE3 copy to L1"),
         "stage:softmax": Text("softmax，结果 S 拷到 L1", "softmax, S copied to L1"),

@@ -6,7 +6,7 @@ import ascend_dsa as r
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.render.claims import render_hopper_claims, rule_text
+from ascend_dsa.render.claims import chapter_title, render_hopper_claims, rule_text
 from ascend_dsa.render.format import with_unit
 from ascend_dsa.report.claims import CLAIMS
 from ascend_dsa.report.rules import ClaimContext, Rule, RuleKind
@@ -183,3 +183,11 @@ def test_hopper_ledger_shows_rounded_claims_raw() -> None:
     assert "ours rounded to the nearest 1000" in row
     row = next(line for line in text.splitlines() if "`h800-nominal-peak-tflops`" in line)
     assert "989.4298 TFLOPS" in row
+
+
+def test_chapter_titles_are_the_registrys() -> None:
+    """A claims table's chapter title is its registry record's, for any ledger's chapter, in the page's language."""
+    assert chapter_title("pipeline", "zh") == "流水线"
+    assert chapter_title("discussion/two-chips", "en") == "Two chips, one ruler"
+    with pytest.raises(ValueError, match=r"^chapter must be a page of the site such as 'pipeline', got 'pipe'$"):
+        chapter_title("pipe", "en")

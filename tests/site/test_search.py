@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from ascend_dsa.facts.chapters import SITE_CHAPTERS
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -223,6 +225,15 @@ def test_browser_query_lists_are_long_enough_and_name_real_chapters(built_site: 
         for chapters in queries.values():
             for chapter in chapters:
                 assert (built_site / edition / chapter / "index.html").is_file(), (edition, chapter)
+
+
+def test_every_query_expects_a_chapter_of_the_registry() -> None:
+    """Each chapter a query expects (in the index tests and the browser's) is a page of ``SITE_CHAPTERS``."""
+    urls = {chapter.url for chapter in SITE_CHAPTERS}
+    lists = [param.values[1] for param in (*QUERIES, *EN_QUERIES)]
+    lists += [*BROWSER_QUERIES.values(), *EN_BROWSER_QUERIES.values()]
+    expected = {chapter for found in lists for chapter in found}
+    assert {chapter for chapter in expected if (f"{chapter}/" if chapter else "") not in urls} == set()
 
 
 @pytest.mark.parametrize(("query", "expected"), EN_QUERIES)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from ascend_dsa.facts.chapters import chapter_named
 from ascend_dsa.facts.hopper import HOPPER_FILE_LABELS
 from ascend_dsa.facts.provenance import report_lines
 from ascend_dsa.lang import Lang, check_lang, pick, term
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 
 def chapter_title(chapter: str, lang: Lang) -> str:
     """The chapter's title in the page's language."""
-    return term(f"chapter:{chapter}", lang)
+    return chapter_named(chapter).name.in_(lang)
 
 
 def rule_text(rule: Rule, lang: Lang) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Final
 
+from ascend_dsa.facts.chapters import ledger_chapters
 from ascend_dsa.facts.hopper import HOPPER_COMMIT, HOPPER_REPOSITORY
 from ascend_dsa.facts.hopper_figures import hopper_figure
 from ascend_dsa.facts.report_figures import PublishedFigure, published_figure
@@ -21,7 +22,6 @@ from ascend_dsa.report.ledger_design import DESIGN_CLAIMS
 from ascend_dsa.report.ledger_discussion import DISCUSSION_CLAIMS
 from ascend_dsa.report.ledger_hopper import (
     HOPPER_CLAIMS,
-    PAGE,
     DisagreementResult,
     check_disagreements,
     evaluate_disagreements,
@@ -104,7 +104,7 @@ HOPPER_LEDGER: Final = Ledger(
     key="hopper",
     claims=HOPPER_CLAIMS,
     figure=hopper_figure,
-    chapters=(PAGE,),
+    chapters=ledger_chapters("hopper"),
     documents=Text("FlashMLA Hopper 文档", "FlashMLA's Hopper documents"),
     figures_name="the published Hopper figures",
     theirs="published",

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final, TypeAlias
 
+from ascend_dsa.facts.chapters import ledger_chapters
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, require_ascend
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
@@ -33,20 +34,7 @@ if TYPE_CHECKING:
 #: What a claim's computation may return: exact fractions are turned into ints or floats by [`normalise`][].
 Computed: TypeAlias = Fraction | int | float | tuple["Computed", ...]
 #: The report's chapters (site pages without ``.md``), in the report's order.
-CHAPTERS: Final = (
-    "index",
-    "algorithm/flow",
-    "discussion/heads-per-core",
-    "discussion/accumulator",
-    "discussion/one-vector-core",
-    "discussion/nd2nz-when",
-    "pipeline",
-    "optimizations/gather2",
-    "optimizations/kv-cache-layout",
-    "optimizations/fast-nd2nz",
-    "optimizations/icache",
-    "optimizations/l1-banks",
-)
+CHAPTERS: Final = ledger_chapters("report")
 
 
 class RuleKind(Choice):
