@@ -2,7 +2,7 @@ import pytest
 
 from ascend_dsa.cli import main
 from ascend_dsa.report.claims import CLAIMS
-from tests.cli.in_process import run_cli
+from tests.helpers.cli import run_cli
 
 
 def test_all_claims_pass(capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,8 +9,8 @@ import pytest
 from ascend_dsa.facts.hopper_figures import HOPPER_FIGURES
 from ascend_dsa.report import ledger_hopper
 from ascend_dsa.report.ledger_hopper import DISAGREEMENTS, HOPPER_CLAIMS
-from tests.cli.in_process import run_cli
-from tests.report.test_claims_guard import replace_everywhere
+from tests.helpers.cli import run_cli
+from tests.helpers.figures import replace_everywhere
 
 
 def test_head_roofline_on_the_h800() -> None:

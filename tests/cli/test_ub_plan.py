@@ -5,7 +5,7 @@ import pytest
 
 from ascend_dsa.cli import main
 from ascend_dsa.facts.code_figures import SHIPPED_UB_TOTALS
-from tests.cli.in_process import run_cli
+from tests.helpers.cli import run_cli
 
 
 def _flags(mode: str, fp4_extra: bool, sink: bool) -> list[str]:  # noqa: FBT001
