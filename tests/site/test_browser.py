@@ -17,8 +17,8 @@ import pytest
 from ascend_dsa import published_head_roofline
 from ascend_dsa.render.svg import FIGURE_CLASS, figure, to_svg
 from tests.helpers.browser import DESKTOP, PAGE_READY, PHONE, Traffic, open_page
+from tests.helpers.search import BROWSER_QUERIES, EN_BROWSER_QUERIES
 from tests.helpers.site_html import article, page_html, page_paths
-from tests.site.test_search import BROWSER_QUERIES, EN_BROWSER_QUERIES
 
 if TYPE_CHECKING:
     from pathlib import Path
