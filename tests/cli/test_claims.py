@@ -1,4 +1,5 @@
-"""The command line's two-chip options: head-roofline --chip, claims --source, and ub-plan staying Ascend-only."""
+"""claims: the report's ledger (filtered by chapter, changed by a what-if), the Hopper ledger (--source hopper, all),
+bad values in one line, a changed figure or a moved disagreement exiting 1."""
 
 from __future__ import annotations
 
@@ -6,59 +7,71 @@ import dataclasses
 
 import pytest
 
+from ascend_dsa.cli import main
 from ascend_dsa.facts.hopper_figures import HOPPER_FIGURES
 from ascend_dsa.report import ledger_hopper
+from ascend_dsa.report.claims import CLAIMS
 from ascend_dsa.report.ledger_hopper import DISAGREEMENTS, HOPPER_CLAIMS
 from tests.helpers.cli import run_cli
 from tests.helpers.figures import replace_everywhere
 
 
-def test_head_roofline_on_the_h800() -> None:
-    """--chip h800 prints the H800's table and verdicts, marked as a model; exit 0."""
-    status, out, err = run_cli(["head-roofline", "--chip", "h800", "--heads", "64", "--topk", "64"])
-    assert (status, err) == (0, "")
-    assert " 64, topk=  64, cube_cycles=  2176," in out
-    assert "H800 SXM5" in out
-    assert "a model, not a measurement" in out
+def test_all_claims_pass(capsys: pytest.CaptureFixture[str]) -> None:
+    """`claims` lists every claim with PASS and exits 0."""
+    assert main(["claims"]) == 0
+    out = capsys.readouterr().out
+    for c in CLAIMS:
+        assert f"PASS  {c.claim_id}:" in out
+    assert f"{len(CLAIMS)} of {len(CLAIMS)} claims agree" in out
 
 
-def test_head_roofline_h800_overrides_and_token_bytes() -> None:
-    """--cube-fma counts FMA (two FLOP each) on the H800 too, and --kv-token-bytes sets the KV token's size."""
-    status, out, _ = run_cli(["head-roofline", "--chip", "h800", "--cube-fma", "4096", "--heads", "64", "--topk", "64"])
-    assert status == 0
-    assert "cube_cycles=  1088," in out
-    status, small, _ = run_cli(["head-roofline", "--chip", "h800", "--kv-token-bytes", "656", "--heads", "64"])
-    assert status == 0
-    assert small != out
+def test_chapter_filter_in_chinese(capsys: pytest.CaptureFixture[str]) -> None:
+    """--chapter and --lang zh narrow and translate the list."""
+    assert main(["claims", "--chapter", "optimizations/icache", "--lang", "zh"]) == 0
+    out = capsys.readouterr().out
+    assert "第 238 行" in out
+    assert "3 of 3 claims agree" in out
 
 
-def test_ascend_default_is_unchanged() -> None:
-    """Without --chip the command is the report's: --assert-report still passes."""
-    status, out, _ = run_cli(["head-roofline", "--assert-report"])
-    assert status == 0
-    assert "OK: every row equals" in out
+def test_what_if_fails_naming_claims(capsys: pytest.CaptureFixture[str]) -> None:
+    """A 256 B/cycle FixPipe changes the 1C1V argument; exit 1 naming each failing claim."""
+    assert main(["claims", "--fixpipe-rate", "256"]) == 1
+    err = capsys.readouterr().err
+    assert "claim fixpipe-break-even-b-topk (report (zh) line 142): ours" in err
+    assert "claim prefill-percent-of-peak" not in err
 
 
-def test_assert_report_refuses_the_h800() -> None:
-    """--assert-report compares with the 950's table: with --chip h800 it is bad usage (exit 2)."""
-    status, out, err = run_cli(["head-roofline", "--chip", "h800", "--assert-report"])
-    assert (status, out) == (2, "")
-    assert "does not apply to --chip h800" in err
+def test_b_topk_override(capsys: pytest.CaptureFixture[str]) -> None:
+    """B_TOPK = 96 is not the code's 64 of line 43's '64 or 96', and the 1024-cycle slack no longer holds."""
+    assert main(["claims", "--b-topk", "96"]) == 1
+    err = capsys.readouterr().err
+    assert "softmax-slack-cycles" in err
+    assert "b-topk-choices" in err
 
 
-def test_unknown_chip_is_bad_usage() -> None:
-    """A chip that has no preset is refused by argparse (exit 2)."""
-    status, _, err = run_cli(["head-roofline", "--chip", "b200"])
+@pytest.mark.parametrize("argv", [["--b-topk", "0"], ["--clock", "fast"], ["--chapter", "nowhere"]])
+def test_bad_input_is_one_line_exit_2(argv: list[str]) -> None:
+    """Bad values exit 2 with one line, never a traceback."""
+    status, _, err = run_cli(["claims", *argv])
     assert status == 2
-    assert "invalid choice" in err
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
 
 
-def test_ub_plan_stays_ascend_only() -> None:
-    """ub-plan --chip h800 says the UB plan is the Ascend 950 kernel's and exits 2; ascend-950 works as before."""
-    status, out, err = run_cli(["ub-plan", "--mode", "prefill", "--chip", "h800"])
-    assert (status, out) == (2, "")
-    assert "UB plan is the Ascend 950 kernel's" in err
-    assert run_cli(["ub-plan", "--mode", "prefill", "--chip", "ascend-950"])[0] == 0
+@pytest.mark.parametrize(
+    ("options", "spec_name"),
+    [(["--fixpipe-rate", "256"], "Ascend 950 (what-if)"), (["--b-topk", "96"], "Ascend 950")],
+)
+def test_the_count_of_agreeing_claims_counts_the_pass_lines(
+    options: list[str], spec_name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With some claims failing, "N of M claims agree" says as many as there are PASS lines, M as many as listed."""
+    assert main(["claims", *options]) == 1
+    out = capsys.readouterr().out
+    passes = sum(1 for c in CLAIMS if f"PASS  {c.claim_id}:" in out)
+    fails = sum(1 for c in CLAIMS if f"FAIL  {c.claim_id}:" in out)
+    assert fails >= 1
+    assert f"\n{passes} of {passes + fails} claims agree with the report ({spec_name})." in out
 
 
 def test_claims_source_hopper() -> None:
