@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
-#: What the site build reads; the same list as tests/conftest.py's SITE_INPUTS.
+#: What the site build reads; the same list as tests/helpers/project.py's SITE_INPUTS.
 SITE_INPUTS = ("mkdocs.yml", "docs", "src")
 #: The page edited, the page it shows on, and a word only the edit adds (letters only: prose may not type numbers).
 PAGE_EDIT = ("docs/pipeline.md", "pipeline/", "Zqxpageedit")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import ascend_dsa
-from tests.conftest import ROOT
+from tests.helpers.project import ROOT
 
 #: A Sphinx cross-reference role, which mkdocstrings prints as it stands instead of a link.
 SPHINX_ROLE = re.compile(r":(?:py:)?(?:class|func|data|mod|attr|meth|exc|obj|const):`?")

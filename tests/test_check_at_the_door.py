@@ -25,7 +25,7 @@ from ascend_dsa.models.mte2 import requests_per_block
 from ascend_dsa.models.pipeline import VECTOR_SCHEDULE, Task, first_waiting_cycles, simulate, stage_costs
 from ascend_dsa.models.roofline import cube_cycles, head_roofline, head_roofline_sweep, l2_bytes, l2_cycles
 from ascend_dsa.render.design_space import render_design_limits
-from tests.conftest import load_module
+from tests.helpers.project import load_module
 
 if TYPE_CHECKING:
     from collections.abc import Callable

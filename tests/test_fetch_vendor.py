@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.conftest import ROOT, load_module
+from tests.helpers.project import ROOT, load_module
 
 if TYPE_CHECKING:
     from pathlib import Path

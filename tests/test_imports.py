@@ -7,7 +7,7 @@ import textwrap
 import pytest
 
 from ascend_dsa.imports import Import, facade_homes, module_graph, package_modules, parents, read_imports
-from tests.conftest import ROOT
+from tests.helpers.project import ROOT
 
 SOURCE = textwrap.dedent(
     """

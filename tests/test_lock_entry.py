@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import ROOT, load_module
+from tests.helpers.project import ROOT, load_module
 
 #: scripts/lock_entry.py, a stand-alone script, not a package module.
 entry = load_module("lock_entry", ROOT / "scripts" / "lock_entry.py")

@@ -6,7 +6,7 @@ import re
 
 import yaml
 
-from tests.conftest import ROOT
+from tests.helpers.project import ROOT
 
 
 def make_recipes(target: str) -> list[str]:

@@ -2,7 +2,7 @@
 
 A succeeding call checks the value the report or the kernel gives (cited per row) or, for a page renderer, a piece
 of the text it must contain; a failing call asserts the exact error class and words of its one-line message (the
-argument and the value given). tests/models/test_contract_examples.py holds the closed-form models' rows; the two
+argument and the value given). tests/helpers/contract.py holds the closed-form models' rows; the two
 tables together cover ``__all__``, and ``test_every_public_callable_has_both_kinds`` fails when a new public name
 has no example of each kind. Record types the package builds itself (results, rows) take their fields unchecked:
 their failing call is a missing field, which Python names. The exception classes take any message, as
@@ -19,9 +19,9 @@ import pytest
 
 import ascend_dsa as A  # noqa: N812 - one letter keeps the table's rows on one line
 from ascend_dsa.errors import FigureMismatch, ForbiddenDesign, OutOfRange, OutsideModel
-from tests.models.test_contract_examples import EXAMPLES as MODEL_EXAMPLES
-from tests.models.test_contract_examples import Fails as ModelFails
-from tests.models.test_contract_examples import Ok as ModelOk
+from tests.helpers.contract import MODEL_EXAMPLES
+from tests.helpers.contract import Fails as ModelFails
+from tests.helpers.contract import Ok as ModelOk
 
 if TYPE_CHECKING:
     from collections.abc import Callable

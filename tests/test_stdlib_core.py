@@ -11,7 +11,7 @@ import sys
 import textwrap
 from typing import Final
 
-from tests.conftest import ROOT
+from tests.helpers.project import ROOT
 
 HEAVY: Final = ("numpy", "matplotlib", "ml_dtypes")
 

@@ -5,7 +5,7 @@ import pytest
 
 from ascend_dsa.cli import main
 from ascend_dsa.facts.report_figures import HEAD_ROOFLINE_PUBLISHED_TEXT
-from tests.cli.in_process import run_cli
+from tests.helpers.cli import run_cli
 
 
 def test_first_eight_lines_equal_report(capsys: pytest.CaptureFixture[str]) -> None:

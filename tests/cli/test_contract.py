@@ -17,7 +17,7 @@ from ascend_dsa import cli
 from ascend_dsa.cli.exit_status import ExitStatus
 from ascend_dsa.cli.options import positive_float, positive_int, positive_int_list, unit_fraction
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE
-from tests.cli.in_process import run_cli as run
+from tests.helpers.cli import run_cli as run
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence

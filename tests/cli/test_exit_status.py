@@ -20,7 +20,7 @@ import pytest
 from ascend_dsa import interrupt
 from ascend_dsa.cli.exit_status import ExitStatus
 from ascend_dsa.cli.options import LIST_ITEMS_MAX, QUOTED_CHARS_MAX
-from tests.cli.in_process import run_cli as run
+from tests.helpers.cli import run_cli as run
 
 DEV_FULL = Path("/dev/full")
 needs_dev_full = pytest.mark.skipif(not DEV_FULL.exists(), reason="no /dev/full on this system")

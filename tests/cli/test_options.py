@@ -7,7 +7,7 @@ import argparse
 import pytest
 
 from ascend_dsa.cli.options import Within, positive_float, positive_int, positive_int_list, unit_fraction
-from tests.cli.in_process import run_cli
+from tests.helpers.cli import run_cli
 
 #: 2**53, the largest whole number a float holds exactly: 16 digits.
 LARGEST = 9007199254740992

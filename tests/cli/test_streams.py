@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from tests.cli.in_process import run_cli as run
+from tests.helpers.cli import run_cli as run
 
 #: The command line, as a shell would start it.
 CLI = f"{sys.executable} -m ascend_dsa"

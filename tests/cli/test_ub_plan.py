@@ -5,7 +5,7 @@ import pytest
 
 from ascend_dsa.cli import main
 from ascend_dsa.facts.code_figures import SHIPPED_UB_TOTALS
-from tests.cli.in_process import run_cli
+from tests.helpers.cli import run_cli
 
 
 def _flags(mode: str, fp4_extra: bool, sink: bool) -> list[str]:  # noqa: FBT001
@@ -84,3 +84,11 @@ def test_two_vector_cores_is_a_choice() -> None:
     status, out, _ = run_cli(["ub-plan", "--mode", "prefill", "--vector-cores", "2"])
     assert status == 0
     assert "259600" in out or "259,600" in out
+
+
+def test_ub_plan_stays_ascend_only() -> None:
+    """ub-plan --chip h800 says the UB plan is the Ascend 950 kernel's and exits 2; ascend-950 works as before."""
+    status, out, err = run_cli(["ub-plan", "--mode", "prefill", "--chip", "h800"])
+    assert (status, out) == (2, "")
+    assert "UB plan is the Ascend 950 kernel's" in err
+    assert run_cli(["ub-plan", "--mode", "prefill", "--chip", "ascend-950"])[0] == 0

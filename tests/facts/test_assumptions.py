@@ -17,7 +17,7 @@ from ascend_dsa.models.design_point import DesignPoint, Limit, evaluate, fixpipe
 from ascend_dsa.models.pipeline import Task, stage_costs
 from ascend_dsa.models.skip_scale import RescaleMeasurement, fixpipe_cycles_per_block_with
 from ascend_dsa.report.prose_values import PROSE_VALUES
-from tests.conftest import ROOT
+from tests.helpers.project import ROOT
 
 
 def test_keys_are_unique_and_sources_assumed() -> None:

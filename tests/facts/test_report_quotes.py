@@ -30,7 +30,7 @@ from ascend_dsa.facts.report_quotes import REPORT_QUOTES, ReportQuote, misquoted
 from ascend_dsa.lang import Lang
 from ascend_dsa.render.fences import CODE_SPAN, blank_fences, docs_pages, notebook_cells
 from ascend_dsa.site.prose_numbers import fill
-from tests.conftest import ROOT
+from tests.helpers.project import ROOT
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

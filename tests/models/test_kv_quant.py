@@ -27,7 +27,7 @@ from ascend_dsa.facts.kv_formats import (
 from ascend_dsa.models import arrays
 from ascend_dsa.models.kv_quant import _GRIDS, dequantize_tokens, quantize_tokens, roundtrip_error_bound
 from ascend_dsa.models.mte2 import copies_per_token, token_byte_ranges
-from tests.flashmla_quant import quantize_fp4, quantize_fp8
+from tests.helpers.flashmla_quant import quantize_fp4, quantize_fp8
 
 
 @pytest.mark.parametrize(

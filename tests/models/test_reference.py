@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from ascend_dsa import SHIPPED_KERNEL
 from ascend_dsa.models.blocked_forward import blocked_sparse_attn_fwd, skip_scale_decision
 from ascend_dsa.models.reference import output_tolerance, sparse_attn_fwd, sparse_attn_fwd_float64, sparse_attn_weights
-from tests.strategies import anything
+from tests.helpers.strategies import anything
 
 BF16 = ml_dtypes.bfloat16
 

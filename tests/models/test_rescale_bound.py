@@ -10,7 +10,7 @@ from ascend_dsa.models.rescale_bound import (
     rescale_factor_bound,
     rescale_triggered,
 )
-from tests.strategies import anything
+from tests.helpers.strategies import anything
 
 
 def test_exp6_bound() -> None:

@@ -22,7 +22,7 @@ from ascend_dsa.models.skip_scale import (
     rescale_sweep,
     synthetic_logits,
 )
-from tests.strategies import anything
+from tests.helpers.strategies import anything
 
 
 def test_counts_match_the_blocked_forward() -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from ascend_dsa.facts.assumptions import ASSUMPTIONS, FIXPIPE_1C2V
 from ascend_dsa.render.assumptions import assumption_pages, render_assumptions
-from tests.conftest import ROOT
+from tests.helpers.project import ROOT
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ascend_dsa.render.format import count_word, display_width, is_wide, whole_or
+from ascend_dsa.render.format import count_word, display_width, is_wide, whole_or, with_unit
 
 
 def test_wide_characters_are_the_cjk_ones() -> None:
@@ -31,3 +31,12 @@ def test_count_word_refuses_an_unknown_language() -> None:
     """The language is checked like every renderer's."""
     with pytest.raises(ValueError, match="fr"):
         count_word(2, "fr")  # type: ignore[arg-type]
+
+
+def test_units_follow_the_language_and_the_count() -> None:
+    """One row is "1 row" in English; Chinese pages count in Chinese (5 块)."""
+    assert with_unit("1", 1, "rows", "en") == "1 row"
+    assert with_unit("5", 5, "blocks", "en") == "5 blocks"
+    assert with_unit("5", 5, "blocks", "zh") == "5 块"
+    assert with_unit("64", 64, "heads", "zh") == "64 个 head"
+    assert with_unit("8", 8, "", "zh") == "8"

@@ -1,5 +1,6 @@
 import pytest
 
+import ascend_dsa as r
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.models.roofline import head_roofline
@@ -47,3 +48,10 @@ def test_unknown_language_rejected() -> None:
     """Only zh and en exist."""
     with pytest.raises(ValueError, match="lang must be one of zh, en, got 'fr'"):
         render_head_roofline_table(lang="fr")  # type: ignore[arg-type]
+
+
+def test_fp8_roofline() -> None:
+    """FP8 KV (528 B/token) at 64 heads: 4239 and 7094 L2 cycles."""
+    text = r.render_fp8_roofline(lang="en")
+    assert "| 4239 |" in text
+    assert "| 7094 |" in text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ascend_dsa as r
 from ascend_dsa.models.skip_scale import SCORE_ORDERS, SWEEP_SM_SCALE_FACTORS
 from ascend_dsa.render.skip_scale import (
     render_core_decisions,
@@ -9,6 +10,7 @@ from ascend_dsa.render.skip_scale import (
     render_rescale_plot,
     render_rescale_table,
 )
+from tests.helpers.tables import assert_both_languages
 
 
 def test_table_has_one_row_per_order_and_scale() -> None:
@@ -43,3 +45,8 @@ def test_core_decisions_show_three_copies_against_two() -> None:
     assert "| 2 | 0 / 8 | 1 | yes | no |" in text
     assert "| O copies (with the last) |  |  | 3 | 2 |" in text
     assert render_core_decisions(lang="zh").startswith("| 块")
+
+
+def test_skip_scale_savings_in_both_languages() -> None:
+    """The table renders in both languages with the same number of rows."""
+    assert_both_languages(r.render_skip_scale_savings)

@@ -19,7 +19,8 @@ from ascend_dsa.render.two_chips import (
     render_two_chips_what_if,
 )
 from ascend_dsa.report.ledger_hopper import DISAGREEMENTS
-from tests.report.test_claims_guard import DOCS, page_blocks
+from tests.helpers.pages import page_blocks
+from tests.helpers.project import DOCS
 
 LANGS: tuple[Lang, ...] = ("zh", "en")
 

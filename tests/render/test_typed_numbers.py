@@ -10,7 +10,7 @@ import pytest
 
 from ascend_dsa.render import typed_numbers as scanner
 from ascend_dsa.render.typed_numbers import EXEMPTIONS, typed_in_text, typed_numbers
-from tests.conftest import TYPED_FORMS
+from tests.helpers.project import TYPED_FORMS
 
 #: One text per exemption, keyed by its name: exempt as a whole, and holding a number that the exemption alone lets
 #: through (so each example fails once its exemption is taken out of the list).

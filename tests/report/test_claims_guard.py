@@ -14,13 +14,9 @@ The guarantee is proved in three parts, instead of one strict build per figure:
 
 from __future__ import annotations
 
-import contextlib
-import dataclasses
-import io
 import math
 import re
 import sys
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import pytest
@@ -31,15 +27,23 @@ from ascend_dsa.facts.report_figures import (
     HEAD_ROOFLINE_CITATION,
     HEAD_ROOFLINE_PUBLISHED_TEXT,
     PUBLISHED_FIGURES,
-    FigureValue,
-    PublishedFigure,
     head_roofline_figures,
     published_head_roofline,
 )
-from ascend_dsa.render.fences import fences
 from ascend_dsa.report.claims import CLAIMS, check_claims
 from ascend_dsa.report.rules import leaves
-from tests.conftest import MUTATIONS, ROOT, computed_once
+from tests.helpers.figures import (
+    Step,
+    claims_using,
+    figure_steps,
+    first_steps,
+    moved,
+    replace_everywhere,
+    replace_figure,
+    smallest_step,
+)
+from tests.helpers.pages import PageBlock, all_page_blocks, page_blocks
+from tests.helpers.project import MUTATIONS, computed_once
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -47,56 +51,9 @@ if TYPE_CHECKING:
 
     from ascend_dsa.facts.report_figures import HeadRooflineRow
     from ascend_dsa.report.claims import ClaimResult
-    from ascend_dsa.report.rules import Claim
-    from tests.conftest import BuildResult
+    from tests.helpers.project import BuildResult
 
 ROOFLINE_KEYS = [f.key for f in head_roofline_figures()]
-DOCS = ROOT / "docs"
-
-
-@dataclass(frozen=True)
-class PageBlock:
-    """One executed block of a page: the page (relative to docs/), the block's id and its code, dedented."""
-
-    page: str
-    block_id: str
-    code: str
-
-    def run(self) -> str:
-        """Execute the block as markdown-exec does, in fresh globals; return what it printed."""
-        printed = io.StringIO()
-        with contextlib.redirect_stdout(printed):
-            exec(compile(self.code, f"docs/{self.page}#{self.block_id}", "exec"), {"__name__": "__main__"})  # noqa: S102 - the page's own block, as the build runs it
-        return printed.getvalue()
-
-
-def page_blocks(page: Path, docs: Path = DOCS) -> list[PageBlock]:
-    """The executed Python blocks of one markdown page below ``docs``, in order."""
-    relative = page.relative_to(docs).as_posix()
-    return [
-        PageBlock(relative, fence.block_id, fence.code)
-        for fence in fences(page.read_text(encoding="utf-8"))
-        if fence.language == "python" and fence.executed
-    ]
-
-
-def all_page_blocks() -> list[PageBlock]:
-    """Every executed block of every page of both languages."""
-    pages = sorted(p for p in DOCS.rglob("*.md") if "vendor" not in p.parts)
-    return [block for page in pages for block in page_blocks(page)]
-
-
-def replace_everywhere(monkeypatch: pytest.MonkeyPatch, original: object, replacement: object) -> None:
-    """Rebind every ``ascend_dsa`` module attribute that is ``original`` to ``replacement`` for this test.
-
-    Modules import names from each other (``from ascend_dsa.report.claims import check_claims``), so rebinding the
-    defining module alone would miss the copies the renderers hold.
-    """
-    for name, module in list(sys.modules.items()):
-        if name == "ascend_dsa" or name.startswith("ascend_dsa."):
-            for attribute, value in list(vars(module).items()):
-                if value is original:
-                    monkeypatch.setattr(module, attribute, replacement)
 
 
 @pytest.fixture(scope="session")
@@ -162,67 +119,7 @@ def test_every_claim_is_checked_by_a_page_in_both_languages(
     assert twins, (claim_id, sorted(pages))
 
 
-def claims_using(key: str, claims: Iterable[Claim] = CLAIMS) -> list[str]:
-    """Ids of the ``claims`` (the report's, by default) that compare, or take as input, the figure ``key``."""
-    return [c.claim_id for c in claims if key == c.claim_id or key in c.inputs]
-
-
-@dataclass(frozen=True)
-class Step:
-    """One published number changed: the figure, the number's position among the figure's numbers, its new value."""
-
-    key: str
-    index: int
-    value: float
-
-    @property
-    def label(self) -> str:
-        """A test id: figure, position and new value."""
-        return f"{self.key}[{self.index}]={self.value!r}"
-
-
-def smallest_step(value: float, written: str) -> float:
-    """The smallest change the report's printed digits can show: 1 for a whole number, 0.01 for ``73.14``, 1e12 for
-    ``5e12`` and 1e6 for ``1650e6`` (a number the report writes as mantissa and exponent)."""
-    for mantissa, exponent in re.findall(r"(\d+(?:\.\d+)?)e(\d+)", written):
-        if float(mantissa) * 10 ** int(exponent) == value:
-            return 10.0 ** (int(exponent) - len(mantissa.partition(".")[2]))
-    if isinstance(value, int) or value.is_integer():
-        return 1
-    return 10.0 ** -len(repr(value).partition(".")[2])
-
-
-def moved(value: float, step: float, sign: int) -> float:
-    """``value`` moved by ``sign`` steps, kept to the digits of the step (an int stays an int)."""
-    if isinstance(value, int) and float(step).is_integer():
-        return value + sign * int(step)
-    decimals = max(0, -math.floor(math.log10(step)))
-    return round(value + sign * step, decimals)
-
-
-def figure_steps(figure: PublishedFigure) -> list[Step]:
-    """Every number of ``figure`` moved up and down by its smallest printed step; an infinity to the largest finite."""
-    steps = []
-    for index, value in enumerate(leaves(figure.value)):
-        if math.isinf(value):
-            steps.append(Step(figure.key, index, math.copysign(sys.float_info.max, value)))
-            continue
-        step = smallest_step(value, figure.written)
-        steps.extend(Step(figure.key, index, moved(value, step, sign)) for sign in (1, -1))
-    return steps
-
-
 ALL_STEPS = [step for figure in (*PUBLISHED_FIGURES, *head_roofline_figures()) for step in figure_steps(figure)]
-
-
-def with_leaf(value: FigureValue, index: int, new: float) -> FigureValue:
-    """``value`` with its ``index``-th number (nested tuples flattened) replaced by ``new``."""
-    numbers = iter([*leaves(value)[:index], new, *leaves(value)[index + 1 :]])
-
-    def rebuild(item: FigureValue) -> FigureValue:
-        return tuple(rebuild(v) for v in item) if isinstance(item, tuple) else next(numbers)
-
-    return rebuild(value)
 
 
 def perturbed_roofline_text(step: Step) -> tuple[str, ...]:
@@ -251,15 +148,6 @@ def perturb_in_process(monkeypatch: pytest.MonkeyPatch, step: Step) -> None:
     replace_figure(monkeypatch, PUBLISHED_FIGURES, step)
 
 
-def replace_figure(monkeypatch: pytest.MonkeyPatch, figures: tuple[PublishedFigure, ...], step: Step) -> None:
-    """Rebind ``figures`` everywhere to a copy whose figure ``step.key`` has one number changed by ``step``."""
-    changed = tuple(
-        dataclasses.replace(f, value=with_leaf(f.value, step.index, step.value)) if f.key == step.key else f
-        for f in figures
-    )
-    replace_everywhere(monkeypatch, figures, changed)
-
-
 def names_a_claim(message: str, key: str) -> bool:
     """Whether a FigureMismatch message names, with its report line, a claim that uses the figure ``key``."""
     return any(f"claim {claim_id} (report (zh) line" in message for claim_id in claims_using(key))
@@ -284,11 +172,6 @@ def test_every_smallest_change_fails_the_claims_check(monkeypatch: pytest.Monkey
     with pytest.raises(FigureMismatch) as raised:
         check_claims()
     assert names_a_claim(str(raised.value), step.key), str(raised.value)
-
-
-def first_steps(steps: Iterable[Step]) -> list[Step]:
-    """One step per figure (its first number, up), for the slower page-block tests."""
-    return list({step.key: step for step in reversed(list(steps)) if step.index == 0}.values())
 
 
 FIRST_STEPS = first_steps(ALL_STEPS)
@@ -321,7 +204,7 @@ def test_in_process_perturbation_is_undone(monkeypatch: pytest.MonkeyPatch) -> N
 def test_perturbed_figure_source_breaks_strict_build(mutated_build: BuildResult) -> None:
     """Change two figures in report_figures.py of a copy: the strict build fails with FigureMismatch naming each.
 
-    The copy (tests/conftest.py's ``MUTATIONS``) changes a PublishedFigure value that a claim takes as input and a
+    The copy (the helpers' ``MUTATIONS``) changes a PublishedFigure value that a claim takes as input and a
     head-roofline row kept as text; their claims are independent, so each name in the output comes from its change.
     """
     assert mutated_build.returncode != 0

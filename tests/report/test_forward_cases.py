@@ -20,7 +20,7 @@ from ascend_dsa.report.forward_cases import (
     trace_case,
     two_core_case,
 )
-from tests.strategies import anything
+from tests.helpers.strategies import anything
 
 
 def test_every_case_agrees_and_exercises_its_edge() -> None:

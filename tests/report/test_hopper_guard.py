@@ -4,7 +4,7 @@ As for the report's figures (tests/report/test_claims_guard.py): every number of
 ``facts.hopper_figures.HOPPER_FIGURES`` is moved up and down in-process; ``check_claims(source="hopper")`` (which
 also checks the stated disagreements) then raises naming a claim or disagreement that uses it, and so does every
 block of the two-chips page in both languages. The strict build's wiring is proved by ``MUTATIONS`` in
-tests/conftest.py (``dense-decode-tflops``), built once with the other mutations.
+tests/helpers/project.py (``dense-decode-tflops``), built once with the other mutations.
 """
 
 from __future__ import annotations
@@ -20,19 +20,12 @@ from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.ledger_hopper import DISAGREEMENTS, HOPPER_CLAIMS, Disagreement, evaluate_disagreements
 from ascend_dsa.report.ledgers import HOPPER_LEDGER
 from ascend_dsa.report.rules import plain
-from tests.conftest import MUTATIONS
-from tests.report.test_claims_guard import (
-    DOCS,
-    Step,
-    claims_using,
-    figure_steps,
-    first_steps,
-    page_blocks,
-    replace_figure,
-)
+from tests.helpers.figures import Step, claims_using, figure_steps, first_steps, replace_figure
+from tests.helpers.pages import page_blocks
+from tests.helpers.project import DOCS, MUTATIONS
 
 if TYPE_CHECKING:
-    from tests.conftest import BuildResult
+    from tests.helpers.project import BuildResult
 
 ALL_STEPS = [step for figure in HOPPER_FIGURES for step in figure_steps(figure)]
 PAGES = [DOCS / f"{chapter}.md" for chapter in HOPPER_LEDGER.chapters] + [

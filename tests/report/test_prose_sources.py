@@ -19,7 +19,7 @@ from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.models.design_point import SHIPPED_DESIGN
 from ascend_dsa.report.prose_values import PROSE_VALUES
 from ascend_dsa.units import KiB
-from tests.report.test_claims_guard import replace_everywhere
+from tests.helpers.figures import replace_everywhere
 
 
 @dataclass(frozen=True)

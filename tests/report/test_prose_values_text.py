@@ -15,7 +15,7 @@ import pytest
 
 from ascend_dsa.render.format import format_quantity
 from ascend_dsa.report.prose_values import PROSE_VALUES, Quantity
-from tests.conftest import ROOT
+from tests.helpers.project import ROOT
 
 #: name -> the text a page shows for it, with the unit the value is in.
 EXPECTED = {

@@ -10,7 +10,7 @@ import pytest
 from ascend_dsa.site import api_pages
 
 if TYPE_CHECKING:
-    from tests.conftest import SiteBuild
+    from tests.helpers.project import SiteBuild
 
 FRAME = "# Models\n\nThe frame's sentence.\n\n"
 BLOCKS = "::: ascend_dsa.models\n    options:\n      members: false\n\n::: ascend_dsa.models.roofline\n"

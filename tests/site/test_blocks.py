@@ -14,7 +14,7 @@ from ascend_dsa.site import blocks
 from ascend_dsa.site.failures import BOX_CLASS
 from ascend_dsa.site.limits import Limits
 from ascend_dsa.site.state import Build, ServeSession
-from tests.conftest import ROOT
+from tests.helpers.project import ROOT
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator

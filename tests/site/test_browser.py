@@ -1,6 +1,6 @@
 """The built site in a real browser (Debian's Chromium through Playwright), served on 127.0.0.1 only.
 
-Skipped with a message when Chromium is missing, except in CI (``CI=true``), where that fails (see conftest.py).
+Skipped with a message when Chromium is missing, except in CI (``CI=true``), where that fails (helpers/browser.py).
 What a test photographs it also measures: Chromium decodes its own PNG in a canvas and reports pixel statistics
 (`pixel_stats`), which the test compares with bounds; no image is written to disk for nobody to read.
 """
@@ -9,103 +9,27 @@ from __future__ import annotations
 
 import base64
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import pytest
 
 from ascend_dsa import published_head_roofline
 from ascend_dsa.render.svg import FIGURE_CLASS, figure, to_svg
-from tests.site.test_search import BROWSER_QUERIES, EN_BROWSER_QUERIES
-from tests.site_html import article, page_html, page_paths
+from tests.helpers.browser import DESKTOP, PAGE_READY, PHONE, Traffic, open_page
+from tests.helpers.search import BROWSER_QUERIES, EN_BROWSER_QUERIES
+from tests.helpers.site_html import article, page_html, page_paths
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
     from pathlib import Path
 
-    from playwright.sync_api import ConsoleMessage, Page, Request, Response
+    from playwright.sync_api import Page
 
 pytestmark = pytest.mark.browser
 
 SEARCH_TIMEOUT_MS = 15_000
 
 
-class Traffic:
-    """Every request a page made, and every failed response, console error and script error, during one test."""
-
-    def __init__(self, site_url: str) -> None:
-        self.site_url = site_url
-        self.requests: list[str] = []
-        self.failures: list[str] = []
-        self.errors: list[str] = []
-
-    def on_request(self, request: Request) -> None:
-        self.requests.append(request.url)
-
-    def on_request_failed(self, request: Request) -> None:
-        # Leaving a page aborts what it still loads (net::ERR_ABORTED); any other failure counts.
-        if request.failure != "net::ERR_ABORTED":
-            self.failures.append(f"{request.failure} {request.url}")
-
-    def on_response(self, response: Response) -> None:
-        if response.status >= 400:
-            self.failures.append(f"{response.status} {response.url}")
-
-    def on_console(self, message: ConsoleMessage) -> None:
-        if message.type == "error":
-            self.errors.append(f"console: {message.text} ({message.page.url if message.page else ''})")
-
-    def external(self) -> list[str]:
-        """Requests to anything but this server (data: and blob: URLs stay in the page)."""
-        return [
-            url
-            for url in self.requests
-            if not url.startswith(self.site_url) and urlsplit(url).scheme in {"http", "https", "ws", "wss", "ftp"}
-        ]
-
-
-@pytest.fixture
-def traffic(page: Page, site_url: str) -> Iterator[Traffic]:
-    """Record the page's traffic; after the test: nothing left localhost, nothing failed, no console error."""
-    log = Traffic(site_url)
-    listeners: list[tuple[Any, Any]] = [
-        ("request", log.on_request),
-        ("requestfailed", log.on_request_failed),
-        ("response", log.on_response),
-        ("console", log.on_console),
-        ("pageerror", lambda error: log.errors.append(str(error))),
-    ]
-    for event, listener in listeners:
-        page.on(event, listener)
-    yield log
-    for event, listener in listeners:  # the tab is the next test's too (tests/conftest.py's page)
-        page.remove_listener(event, listener)
-    assert log.external() == []
-    assert log.failures == []
-    assert log.errors == []
-
-
-#: JavaScript: the page is ready to be read: loaded, its fonts loaded, and every formula typeset by KaTeX with its
-#: main font (katex-init.js loads KaTeX only on pages with a formula).
-PAGE_READY = """() => document.readyState === "complete" && document.fonts.status === "loaded"
-  && [...document.querySelectorAll(".arithmatex")].every(e => e.querySelector(".katex"))
-  && (!document.querySelector(".arithmatex")
-      || [...document.fonts].some(f => f.family.replaceAll('"', "") === "KaTeX_Main" && f.status === "loaded"))"""
-
-
-def open_page(page: Page, site_url: str, path: str) -> Page:
-    """Load ``path`` of the site and wait until it is ready to read (`PAGE_READY`).
-
-    Not Playwright's "networkidle", which waits for half a second without a request after every load: over the
-    few hundred pages the browser tests open, that was most of their time.
-    """
-    page.goto(site_url + path, wait_until="load")
-    page.wait_for_function(PAGE_READY)
-    return page
-
-
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
 #: The editions a test is run in.
 EDITIONS = pytest.mark.parametrize("edition", ["", "en/"])
 

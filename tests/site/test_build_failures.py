@@ -1,6 +1,6 @@
 """Every kind of failure fails `mkdocs build --strict -q`, each named on one line of the output with its page.
 
-One build of a copy holds them all (conftest.py's ``MUTATIONS`` and ``DELETED``, the ``mutated_build`` fixture):
+One build of a copy holds them all (the helpers' ``MUTATIONS`` and ``DELETED``, the ``mutated_build`` fixture):
 a failing notebook cell, a block that never ends, a block that prints two megabytes, a syntax error in a module a
 page imports, a page the nav lists but that is gone, a broken link and a broken anchor, a marker written wrong and
 numbers typed on two pages, and an external script and font. ``-q`` hides nothing a failure needs.
@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.conftest import DELETED, MUTATIONS, ROOT
+from tests.helpers.project import DELETED, MUTATIONS, ROOT
 
 if TYPE_CHECKING:
-    from tests.conftest import BuildResult
+    from tests.helpers.project import BuildResult
 
 pytestmark = pytest.mark.build
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tests.site_html import css_urls, html_files, is_external, resolve, scan_html
+from tests.helpers.site_html import css_urls, html_files, is_external, resolve, scan_html
 
 if TYPE_CHECKING:
     from pathlib import Path

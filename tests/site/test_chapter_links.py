@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.site_html import article, page_html
+from tests.helpers.site_html import article, page_html
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -6,12 +6,12 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.conftest import MUTATIONS
+from tests.helpers.project import MUTATIONS
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from tests.conftest import BuildResult
+    from tests.helpers.project import BuildResult
 
 #: Page -> inline SVG figures our blocks add to it.
 FIGURES = {
@@ -53,7 +53,7 @@ def test_notebook_is_rendered_executed_and_downloadable(built_site: Path, prefix
 
 
 def test_a_wrong_ub_total_breaks_the_strict_build(mutated_build: BuildResult) -> None:
-    """Change one shipped UB total in a copy (conftest.py's MUTATIONS): the strict build names the instantiation."""
+    """Change one shipped UB total in a copy (the helpers' MUTATIONS): the strict build names the instantiation."""
     assert "ub-total" in MUTATIONS
     result = mutated_build
     assert result.returncode != 0

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import griffe
 
 from ascend_dsa.site import doc_comments
-from tests.conftest import ROOT
+from tests.helpers.project import ROOT
 
 if TYPE_CHECKING:
     from pathlib import Path

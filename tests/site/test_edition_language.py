@@ -13,7 +13,7 @@ import pytest
 
 from ascend_dsa import cli
 from ascend_dsa.render.fences import blank_fences
-from tests.site_html import article, page_html, page_paths
+from tests.helpers.site_html import article, page_html, page_paths
 
 if TYPE_CHECKING:
     from pathlib import Path

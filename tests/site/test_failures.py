@@ -12,7 +12,7 @@ from ascend_dsa.errors import FigureMismatch, Mismatch
 from ascend_dsa.site import failures
 from ascend_dsa.site.failures import BOX_CLASS, Failure, Reporter
 from ascend_dsa.validate import require_instance
-from tests.conftest import ROOT
+from tests.helpers.project import ROOT
 
 MISMATCH = FigureMismatch(
     "1 claim(s) differ from the report: claim x ...",

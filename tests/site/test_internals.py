@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from ascend_dsa.site import internals
-from tests.conftest import ROOT
+from tests.helpers.project import ROOT
 
 if TYPE_CHECKING:
     from pathlib import Path

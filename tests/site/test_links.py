@@ -20,7 +20,7 @@ from ascend_dsa.site.links import (
     used_by_section,
 )
 from ascend_dsa.site.sources import SourceTree
-from tests.conftest import ROOT
+from tests.helpers.project import ROOT
 
 DOCS = ROOT / "docs"
 TREE = SourceTree(ROOT / "src", Digests())

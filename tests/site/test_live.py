@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.cli.in_process import run_cli
-from tests.site.test_browser import PHONE, Traffic, open_page, traffic  # noqa: F401 - traffic is a fixture
+from tests.helpers.browser import PHONE, Traffic, open_page
+from tests.helpers.cli import run_cli
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
@@ -28,7 +28,7 @@ Inputs = dict[str, "str | bool"]
 
 
 def cli(argv: list[str]) -> subprocess.CompletedProcess[str]:
-    """``ascend-dsa ARGV``'s status and output, run in this process as the program's ``main`` (tests/cli/in_process.py).
+    """``ascend-dsa ARGV``'s status and output, run in this process as the program's ``main`` (tests/helpers/cli.py).
 
     The program as a process of its own (exit statuses, streams, signals) is tests/cli/'s subject; here only its
     output is compared, so a subprocess per comparison (about thirty of them) would buy nothing.
@@ -154,7 +154,7 @@ def exercise(form: Locator, command: str) -> None:
 def test_live_form_prints_what_the_command_prints(
     page: Page,
     site_url: str,
-    traffic: Traffic,  # noqa: F811 - the fixture
+    traffic: Traffic,
     path: str,
     command: str,
 ) -> None:
@@ -196,7 +196,7 @@ def test_a_missing_runtime_says_so_and_the_tables_stay(page: Page, site_url: str
     assert page.locator("article table").count() == tables
 
 
-def test_two_forms_of_a_page_share_one_runtime(page: Page, site_url: str, traffic: Traffic) -> None:  # noqa: F811
+def test_two_forms_of_a_page_share_one_runtime(page: Page, site_url: str, traffic: Traffic) -> None:
     """Both forms of the design page, clicked one after the other, run on one runtime: its files load once.
 
     Each form then runs its whole case (`exercise`), as the forms of the other pages do.

@@ -10,7 +10,7 @@ from mkdocs_jupyter.plugin import Plugin
 
 from ascend_dsa.site import notebooks
 from ascend_dsa.site.limits import Limits, OutputLimitExceeded, TimeLimitExceeded
-from tests.conftest import ROOT
+from tests.helpers.project import ROOT
 
 
 def notebook(*sources: str) -> nbformat.NotebookNode:

@@ -11,11 +11,11 @@ import pytest
 import yaml
 
 from ascend_dsa.site import offline
-from tests.conftest import MUTATIONS
-from tests.site_html import css_urls, html_files, is_external, js_urls, scan_html
+from tests.helpers.project import MUTATIONS
+from tests.helpers.site_html import css_urls, html_files, is_external, js_urls, scan_html
 
 if TYPE_CHECKING:
-    from tests.conftest import BuildResult
+    from tests.helpers.project import BuildResult
 
 #: (script glob below the site, URL prefix, why the URL is never fetched by this site). Anything else fails.
 JS_NEVER_FETCHED = (

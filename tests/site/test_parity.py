@@ -9,8 +9,8 @@ import pytest
 import yaml
 
 from ascend_dsa.render.fences import blank_fences, fences
-from tests.conftest import ROOT
-from tests.site_html import page_paths
+from tests.helpers.project import ROOT
+from tests.helpers.site_html import page_paths
 
 DOCS = ROOT / "docs"
 LANG_ARGUMENT = re.compile(r"""\blang=["'](?P<lang>\w+)["']""")

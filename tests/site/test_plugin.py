@@ -11,7 +11,7 @@ import yaml
 from ascend_dsa.site import limits, plugin
 from ascend_dsa.site.plugin import SiteConfig, SitePlugin
 from ascend_dsa.site.state import ServeSession
-from tests.conftest import ROOT
+from tests.helpers.project import ROOT
 
 #: Statements an event method may hold beyond its docstring and ``del`` of unused arguments.
 MAX_STATEMENTS = 3

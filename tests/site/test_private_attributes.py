@@ -14,7 +14,7 @@ import ast
 import pytest
 
 from ascend_dsa.imports import package_modules
-from tests.conftest import ROOT
+from tests.helpers.project import ROOT
 
 #: The one module allowed to write private attributes (it says why, attribute by attribute).
 ALLOWED = ROOT / "src" / "ascend_dsa" / "site" / "internals.py"

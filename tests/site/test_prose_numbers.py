@@ -23,7 +23,7 @@ from ascend_dsa.site.prose_numbers import (
     quantity,
     unknown_shown,
 )
-from tests.conftest import ROOT
+from tests.helpers.project import ROOT
 
 NAME = next(iter(PROSE_VALUES))
 

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.conftest import MUTATIONS, ROOT, TYPED_FORMS
+from tests.helpers.project import MUTATIONS, ROOT, TYPED_FORMS
 
 if TYPE_CHECKING:
-    from tests.conftest import BuildResult
+    from tests.helpers.project import BuildResult
 
 pytestmark = pytest.mark.build
 

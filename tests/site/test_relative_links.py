@@ -16,8 +16,8 @@ from urllib.parse import urlsplit
 import pytest
 from mkdocs.config import load_config
 
-from tests.conftest import ROOT
-from tests.site_html import html_files, resolve, scan_html
+from tests.helpers.project import ROOT
+from tests.helpers.site_html import html_files, resolve, scan_html
 
 DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
 SUBPATH = ("sub", "path")

@@ -11,7 +11,7 @@ import types
 from typing import TYPE_CHECKING
 
 from ascend_dsa.site import reload
-from tests.conftest import ROOT
+from tests.helpers.project import ROOT
 
 if TYPE_CHECKING:
     from pathlib import Path

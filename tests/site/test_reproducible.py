@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.helpers.project import ROOT
 
 if TYPE_CHECKING:
     from pathlib import Path

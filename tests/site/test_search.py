@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from ascend_dsa.facts.chapters import SITE_CHAPTERS
+from tests.helpers.search import BROWSER_QUERIES, EN_BROWSER_QUERIES
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -39,82 +40,6 @@ EN_QUERIES = [
     pytest.param("roofline", ("discussion/heads-per-core",), id="en-roofline"),
     pytest.param("FixPipe", ("discussion/one-vector-core",), id="en-fixpipe"),
 ]
-
-
-#: What a reader types, and the chapters that may come first, in the browser's real search (test_browser.py).
-#: Two chapters are allowed where both treat the word equally (反量化 is a reason in one, a step in the other).
-_ONE_VECTOR = "discussion/one-vector-core"
-_KV_LAYOUT = "optimizations/kv-cache-layout"
-BROWSER_QUERIES = {
-    "算存比": ("discussion/heads-per-core",),
-    "流水线": ("pipeline",),
-    "反量化": (_ONE_VECTOR, _KV_LAYOUT),
-    "双 bank": ("optimizations/l1-banks",),
-    "FixPipe": (_ONE_VECTOR,),
-    "一个 VECTOR 核": (_ONE_VECTOR,),
-    "累加器": ("discussion/accumulator",),
-    "设计空间": ("design",),
-    "可行域": ("design",),
-    "指令缓存": ("optimizations/icache",),
-    "gather2": ("optimizations/gather2",),
-    "数字核对总表": ("reference/claims",),
-    "假设": ("reference/assumptions",),
-    "命令行": ("reference/cli",),
-    "分块": ("algorithm/flow",),
-    "L1 bank": ("optimizations/l1-banks",),
-    "KV Cache": (_KV_LAYOUT,),
-    "page block": (_KV_LAYOUT,),
-    "UB 预算": ("design",),
-    "握手": ("discussion/skip-scale-sync",),
-    "1C1V": (_ONE_VECTOR,),
-    "前言": ("",),
-    "数学建模": ("algorithm/model",),
-    "计算流程": ("algorithm/flow",),
-    "量化误差": (_KV_LAYOUT,),
-    "icache miss": ("optimizations/icache",),
-    "bank 冲突": ("optimizations/fast-nd2nz",),
-    "FP8 layout": (_KV_LAYOUT,),
-    "MTE2 队列": (_ONE_VECTOR, "optimizations/gather2"),
-    "skip-scale 同步": ("discussion/skip-scale-sync",),
-    "q head": ("discussion/heads-per-core",),
-}
-#: The same for the English edition (chapters relative to en/); inflected forms find their stems' chapters.
-EN_BROWSER_QUERIES = {
-    "pipeline": ("pipeline",),
-    "pipelining": ("pipeline",),
-    "accumulator": ("discussion/accumulator",),
-    "accumulators": ("discussion/accumulator",),
-    "dequantization": (_ONE_VECTOR, _KV_LAYOUT),
-    "dequantisation": (_ONE_VECTOR, _KV_LAYOUT),
-    "synchronised": ("discussion/skip-scale-sync",),
-    "synchronization": ("discussion/skip-scale-sync",),
-    "roofline": ("discussion/heads-per-core",),
-    "FixPipe": (_ONE_VECTOR,),
-    "layouts": ("discussion/nd2nz-when", _KV_LAYOUT),
-    "bank conflict": ("optimizations/fast-nd2nz",),
-    "FP8 layout": (_KV_LAYOUT,),
-    "gather2": ("optimizations/gather2",),
-    "icache": ("optimizations/icache",),
-    "instruction cache": ("optimizations/icache",),
-    "L1 banks": ("optimizations/l1-banks",),
-    "design space": ("design",),
-    "what if": ("design/what-if",),
-    "claims ledger": ("reference/claims",),
-    "assumptions": ("reference/assumptions",),
-    "command line": ("reference/cli",),
-    "heads per core": ("discussion/heads-per-core",),
-    "1C1V": (_ONE_VECTOR,),
-    "UB budget": ("design",),
-    "page block": (_KV_LAYOUT,),
-    "MTE2 queue": (_ONE_VECTOR, "optimizations/gather2"),
-    "quantised": (_KV_LAYOUT,),
-    "compute-to-memory ratio": ("discussion/heads-per-core",),
-    "handshake": ("discussion/skip-scale-sync",),
-    "KV cache": (_KV_LAYOUT,),
-    "padded row": ("optimizations/fast-nd2nz",),
-    "feasible region": ("design",),
-    "sinks": ("algorithm/model",),
-}
 
 
 def load_index(site: Path, edition: str = "") -> dict[str, object]:

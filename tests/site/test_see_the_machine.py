@@ -8,7 +8,7 @@ import json
 import re
 from typing import TYPE_CHECKING
 
-from tests.site_html import article, page_html, page_paths
+from tests.helpers.site_html import article, page_html, page_paths
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -25,7 +25,8 @@ from ascend_dsa.site import serve
 from ascend_dsa.site.build_date import last_commit_epoch
 from ascend_dsa.site.failures import BOX_CLASS
 from ascend_dsa.site.state import ServeSession
-from tests.conftest import ROOT, copy_project, free_port, mkdocs_env
+from tests.helpers.project import ROOT, copy_project, mkdocs_env
+from tests.helpers.serving import free_port
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

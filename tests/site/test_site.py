@@ -1,7 +1,7 @@
 """The site builds strictly and shows the checked table; the floor build runs no page code.
 
 That a changed constant or published figure fails the strict build is proven by the one shared mutated build
-(tests/conftest.py's ``MUTATIONS``); which rows a changed constant names, in process (tests/render/test_roofline.py).
+(the helpers' ``MUTATIONS``); which rows a changed constant names, in process (tests/render/test_roofline.py).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from tests.conftest import SiteBuild
+    from tests.helpers.project import SiteBuild
 
 
 def test_strict_build_passes(built_site: Path) -> None:

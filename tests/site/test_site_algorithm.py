@@ -6,12 +6,12 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.conftest import MUTATIONS
+from tests.helpers.project import MUTATIONS
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from tests.conftest import BuildResult
+    from tests.helpers.project import BuildResult
 
 
 @pytest.mark.parametrize(
@@ -36,7 +36,7 @@ def test_pages_show_their_demos(built_site: Path, page: str, needles: list[str])
 
 
 def test_wrong_token_size_breaks_the_build(mutated_build: BuildResult) -> None:
-    """If kv_cache_format.h's 528 B were misquoted (tests/conftest.py's MUTATIONS), the strict build fails naming it."""
+    """If kv_cache_format.h's 528 B were misquoted (the helpers' MUTATIONS), the strict build fails naming it."""
     assert "kv-token-bytes" in MUTATIONS
     result = mutated_build
     assert result.returncode != 0

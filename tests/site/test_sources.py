@@ -8,7 +8,7 @@ import pytest
 
 from ascend_dsa.site.files import Digests
 from ascend_dsa.site.sources import SourceTree, with_docs
-from tests.conftest import ROOT
+from tests.helpers.project import ROOT
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -1,6 +1,6 @@
-"""conftest's helpers: the browser-test guard (a missing Chromium skips on a user's machine, fails in CI),
-wait_for_text, which waits for a served page to show a text or to lose it, and computed_once, which shares a value
-between the workers of one run."""
+"""The shared test helpers (tests/helpers): the browser-test guard (a missing Chromium skips on a user's machine,
+fails in CI), wait_for_text, which waits for a served page to show a text or to lose it, and computed_once, which
+shares a value between the workers of one run."""
 
 from __future__ import annotations
 
@@ -9,15 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.conftest import (
-    CHROMIUM,
-    computed_once,
-    free_port,
-    require_chromium,
-    running_in_ci,
-    serving,
-    wait_for_text,
-)
+from tests.helpers.browser import CHROMIUM, require_chromium, running_in_ci
+from tests.helpers.project import computed_once
+from tests.helpers.serving import free_port, serving, wait_for_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
