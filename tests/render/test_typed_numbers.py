@@ -136,3 +136,14 @@ def test_front_matter_is_not_prose() -> None:
     """A page's front matter is settings for MkDocs, not text a reader sees; the same number in prose is typed."""
     assert typed_numbers("---\nsearch:\n  boost: 0.2\n---\n\n# Title\n") == []
     assert [t.number for t in typed_numbers("# Title\n\nboost: 0.2\n")] == ["0.2"]
+
+
+def test_a_problem_names_its_line_and_quotes_what_was_written() -> None:
+    """The line of an offset in the blanked text, and the original line stripped and cut to CONTEXT_CHARS."""
+    original = "first\n   second " + "x" * 200 + "\nthird"
+    blanked = "     \n" + " " * (len(original.splitlines()[1])) + "\nthird"
+    line, context = scanner.line_at(original.splitlines(), blanked, blanked.index("third"))
+    assert (line, context) == (3, "third")
+    line, context = scanner.line_at(original.splitlines(), blanked, 8)
+    assert line == 2
+    assert context == ("second " + "x" * 200)[: scanner.CONTEXT_CHARS]

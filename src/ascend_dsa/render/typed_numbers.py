@@ -164,6 +164,8 @@ _CJK_NUMERAL = re.compile(rf"(?<!第)(?<![{_CJK_DIGITS}])[{_CJK_DIGITS}]+")
 #: Words made of numerals that do not count: 万一 (in case), 一一 (one by one), 千万 (by all means).
 _CJK_WORDS: Final = ("万一", "一一", "千万")
 _BLANK_LINE_CHARS: Final = re.compile(r"[^\n]")
+#: Most characters of its line a found problem quotes as its context.
+CONTEXT_CHARS: Final = 80
 
 
 @dataclass(frozen=True)
@@ -208,16 +210,21 @@ def _blank_inside(inside: re.Pattern[str], pattern: re.Pattern[str], text: str) 
     return inside.sub(lambda span: blank(pattern, span.group(0)), text)
 
 
+def line_at(lines: list[str], text: str, start: int) -> tuple[int, str]:
+    """The line (from 1) of offset ``start`` in ``text``, and that line of ``lines`` stripped and cut to context.
+
+    ``text`` is the page blanked in place and ``lines`` the page's own lines, so a problem quotes what was written.
+    """
+    line = text.count("\n", 0, start) + 1
+    return line, lines[line - 1].strip()[:CONTEXT_CHARS]
+
+
 def _found(original: str, text: str) -> list[TypedNumber]:
     """The numbers left in ``text`` (``original`` blanked in place), each with its line of ``original``."""
-    lines = original.splitlines()
     found = [(match.start(), match.group(0)) for match in _NUMBER.finditer(text)]
     found += _cjk_numbers(text)
-    typed = []
-    for start, number in sorted(found):
-        line = text.count("\n", 0, start) + 1
-        typed.append(TypedNumber(number, line, lines[line - 1].strip()[:80]))
-    return typed
+    lines = original.splitlines()
+    return [TypedNumber(number, *line_at(lines, text, start)) for start, number in sorted(found)]
 
 
 def _unquote(span: re.Match[str]) -> str:

@@ -26,7 +26,7 @@ from typing import Final
 from ascend_dsa.lang import Lang, check_lang
 from ascend_dsa.render.fences import fences
 from ascend_dsa.render.format import format_quantity
-from ascend_dsa.render.typed_numbers import MATH, blank_executed, typed_numbers
+from ascend_dsa.render.typed_numbers import MATH, blank_executed, line_at, typed_numbers
 from ascend_dsa.report.prose_values import PROSE_VALUES, Quantity
 
 #: ``{{ name }}``: a value from the package. Its name has no number of its own (digits in it are glued to letters).
@@ -106,8 +106,7 @@ def malformed_markers(markdown: str) -> list[MalformedMarker]:
         if match.start() not in spans and in_math(match.start())
     ]
     lines = markdown.splitlines()
-    numbered = [(text.count("\n", 0, start) + 1, fault) for start, fault in sorted(set(found))]
-    return [MalformedMarker(fault, line, lines[line - 1].strip()[:80]) for line, fault in numbered]
+    return [MalformedMarker(fault, *line_at(lines, text, start)) for start, fault in sorted(set(found))]
 
 
 class ProseProblem(ValueError):  # noqa: N818 - a problem of the page's prose, not an error of the code
