@@ -7,12 +7,14 @@ from ascend_dsa.models.pipeline import (
     StageCosts,
     Task,
     Unit,
+    bounding_unit,
     buffer_depth,
     cube_wait_bounds,
     first_waiting_cycles,
     implied_buffer_depths,
     simulate,
     stage_costs,
+    steady_busy_share,
 )
 from ascend_dsa.models.schedule import SYSTOLIC_ARRAY_DEPTH, VECTOR_STAGES, pipeline_depth
 
@@ -222,3 +224,31 @@ def test_every_block_runs_every_vector_task_and_index_groups_start_every_ten_blo
     assert sorted(b for t, b in done if t is Task.SCALE_O) == [5, 31]  # the last block's O scale, in the last step
     assert done[(Task.SV, 5)].start > 2 * done[(Task.S_TO_L1, 5)].end
     assert timeline.spare == tuple(done[(Task.SV, b)].start - done[(Task.S_TO_L1, b)].end for b in range(32))
+
+
+# --- what bounds the steady state --------------------------------------------------------------------------------
+
+
+def test_the_shipped_kernel_is_bounded_by_the_cube() -> None:
+    """As shipped the CUBE never idles in the steady state, every other unit does, and the CUBE bounds the period."""
+    timeline = simulate(COSTS)
+    shares = steady_busy_share(timeline)
+    assert shares[Unit.CUBE] == pytest.approx(1.0)
+    assert all(0 <= shares[u] < 1 for u in Unit if u is not Unit.CUBE)
+    assert bounding_unit(timeline) is Unit.CUBE
+
+
+def test_a_share_is_busy_cycles_over_the_window() -> None:
+    """The CUBE's share is its QK + SV per block over the period: below 1 once a slow softmax makes it wait."""
+    timeline = simulate(COSTS.with_cycles(softmax=COSTS.cycles[Task.SOFTMAX] * 8))
+    cube = COSTS.cycles[Task.QK] + COSTS.cycles[Task.SV]
+    assert steady_busy_share(timeline)[Unit.CUBE] == pytest.approx(cube / timeline.cycles_per_block)
+    assert bounding_unit(timeline) is Unit.VECTOR
+
+
+def test_a_late_s_is_a_latency_bound_with_no_unit_busy_all_the_time() -> None:
+    """When S reaches L1 too late every unit idles at times: no unit bounds the period, the hand-offs do."""
+    timeline = simulate(COSTS.with_cycles(s_to_l1=900))
+    assert timeline.cube_utilisation < 1
+    assert max(steady_busy_share(timeline).values()) < 1
+    assert bounding_unit(timeline) is None

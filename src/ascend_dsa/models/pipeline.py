@@ -47,6 +47,7 @@ from ascend_dsa.models.schedule import SYSTOLIC_ARRAY_DEPTH, VECTOR_STAGES, pipe
 from ascend_dsa.units import BF16_BYTES, FP32_BYTES
 from ascend_dsa.validate import (
     Choice,
+    Plausible,
     door,
     require_bool,
     require_finite,
@@ -481,6 +482,10 @@ def _program(  # noqa: C901, PLR0912 - one branch per task keeps the program ord
 MAX_SIMULATED_BLOCKS: Final = 4096
 
 
+#: The blocks a job may simulate: from the fewest that reach a steady state to ``MAX_SIMULATED_BLOCKS``.
+SIMULATED_BLOCKS_RANGE: Final = Plausible(SYSTOLIC_ARRAY_DEPTH + 2, MAX_SIMULATED_BLOCKS, "blocks")
+
+
 def _simulated_blocks(blocks: object) -> int:
     """``blocks`` checked: a whole number of blocks that reaches a steady state, at most ``MAX_SIMULATED_BLOCKS``."""
     checked = require_int("blocks", blocks, maximum=MAX_SIMULATED_BLOCKS)
@@ -557,6 +562,38 @@ def simulate(
     if outside:
         raise ValueError(f"rescale_blocks must lie in 1..{blocks - 1} (block 0 has no O yet), got {outside[0]}")
     return _simulate(costs, config, blocks, rescale, require_items("schedule", schedule, Activation))
+
+
+# --- what bounds the steady state ---------------------------------------------------------------------------------
+
+#: A unit busy for at least this share of the steady period keeps the period as it is: it bounds it (the rest is
+#: floating-point noise of summing a few hundred op lengths).
+SATURATED_SHARE: Final = 1 - 1e-9
+
+
+def steady_busy_share(timeline: Timeline) -> Mapping[Unit, float]:
+    """Each unit's busy cycles over the steady window (``QK`` of its first block to ``QK`` of its end), as a share.
+
+    A share of 1 means the unit never idles in the steady state, so the period is its work per block.
+    """
+    timeline = require_instance("timeline", timeline, Timeline)
+    window = timeline.steady_blocks
+    start, end = timeline.op(Task.QK, window.start).start, timeline.op(Task.QK, window.stop).start
+    busy = dict.fromkeys(Unit, 0.0)
+    for op in timeline.ops:
+        busy[op.unit] += max(0.0, min(op.end, end) - max(op.start, start))
+    return MappingProxyType({unit: cycles / (end - start) for unit, cycles in busy.items()})
+
+
+def bounding_unit(timeline: Timeline) -> Unit | None:
+    """The unit whose work sets the steady period (busy all of it), or ``None`` when none is: a latency bound.
+
+    With ``None`` every unit idles at times and the period is set by a chain of hand-offs between units (the
+    ``S[i]`` of [`CubeWaitBounds`][]'s margin), not by any one unit's work.
+    """
+    shares = steady_busy_share(timeline)
+    unit = max(Unit, key=lambda u: (shares[u], u is Unit.CUBE))
+    return unit if shares[unit] >= SATURATED_SHARE else None
 
 
 # --- when the CUBE waits, in closed form ------------------------------------------------------------------------
