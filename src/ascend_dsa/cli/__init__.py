@@ -30,6 +30,7 @@ from ascend_dsa.cli import claims, design_point, head_roofline, ub_plan
 from ascend_dsa.cli.exit_status import PROG as PROG
 from ascend_dsa.cli.exit_status import ExitStatus, epilog, fail, one_line, quiet, say
 from ascend_dsa.cli.streams import whole_stdout
+from ascend_dsa.cli.version import package_version
 from ascend_dsa.errors import OutOfRange
 from ascend_dsa.validate import shorten
 
@@ -44,23 +45,11 @@ if TYPE_CHECKING:
 #: else status 2 covers (``USAGE``).
 SUBCOMMANDS = (head_roofline, claims, ub_plan, design_point)
 
-DISTRIBUTION = "ascend-dsa"
-
 #: What status 1 means when a command does not say: what it checks does not hold.
 GENERIC_FINDING = "a finding: what the command checks does not hold (see each command's --help)"
 
 #: Namespace attribute where the options given on the command line are recorded, by destination.
 _GIVEN = "_given_options"
-
-
-def package_version() -> str:
-    """The installed distribution's version, from its metadata."""
-    from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415 - slow to import; only --version
-
-    try:
-        return version(DISTRIBUTION)
-    except PackageNotFoundError:
-        return "unknown (the package metadata is not installed; run `make setup`)"
 
 
 def _record_once(action: argparse.Action, namespace: argparse.Namespace, option_string: str | None, text: str) -> None:
