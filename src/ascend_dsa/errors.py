@@ -74,3 +74,7 @@ def typed_items(name: str, value: object, kind: type[T] | tuple[type[T], ...]) -
             raise TypeError(f"{name} must hold {wanted} items only, got {type(item).__name__} {item!r:.60}")
         items.append(item)
     return tuple(items)
+
+
+class BadTrace(AscendDsaError):  # noqa: N818 - named for what it reports, like FigureMismatch
+    """A trace breaks the Chrome Trace Event format's rules (a key missing, a timestamp not a number, ...)."""
