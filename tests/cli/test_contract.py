@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import atexit
 import functools
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -84,6 +88,13 @@ def _options(name: str) -> tuple[argparse.Action, ...]:
     return tuple(a for a in _sub_parser(name)._actions if a.option_strings and a.dest != "help")  # noqa: SLF001
 
 
+#: Where generated command lines write their output files: a file in a directory of their own, or one that cannot
+#: be created (its directory does not exist). Never the working directory.
+_OUTPUT_DIRECTORY = Path(tempfile.mkdtemp(prefix="ascend-dsa-contract-"))
+atexit.register(shutil.rmtree, _OUTPUT_DIRECTORY, ignore_errors=True)
+OUTPUT_FILES = (str(_OUTPUT_DIRECTORY / "out.json"), str(_OUTPUT_DIRECTORY / "missing" / "out.json"))
+
+
 def _valid(action: argparse.Action) -> st.SearchStrategy[str]:
     """Text the option's type accepts: small and huge whole numbers, tiny and huge floats, distinct lists.
 
@@ -132,7 +143,10 @@ def command_lines(draw: st.DrawFn, name: str, *, well_formed: bool) -> list[str]
             times = draw(st.sampled_from((0, 0, 1, 1, 1, 1, 2)))
         for _ in range(times):
             flag = draw(st.sampled_from(action.option_strings))
-            value = draw(_valid(action) if well_formed else _value(action))
+            if action.metavar == "FILE":  # an output file: in a directory of its own, never any text
+                value = draw(st.sampled_from(OUTPUT_FILES))
+            else:
+                value = draw(_valid(action) if well_formed else _value(action))
             if action.nargs == 0:
                 words.append([flag])
             elif draw(st.booleans()):

@@ -26,7 +26,7 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from ascend_dsa.cli import claims, design_point, head_roofline, ub_plan
+from ascend_dsa.cli import claims, design_point, head_roofline, pipeline, ub_plan
 from ascend_dsa.cli.exit_status import PROG as PROG
 from ascend_dsa.cli.exit_status import ExitStatus, epilog, fail, one_line, quiet, say
 from ascend_dsa.cli.streams import whole_stdout
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 #: Subcommand modules; each has ``NAME``, ``HELP``, ``HELP_ZH`` (its summary on the Chinese reference page),
 #: ``add_arguments(parser)`` and ``run(args) -> int``, and may say what status 1 means for it (``FINDING``) and what
 #: else status 2 covers (``USAGE``).
-SUBCOMMANDS = (head_roofline, claims, ub_plan, design_point)
+SUBCOMMANDS = (head_roofline, claims, ub_plan, design_point, pipeline)
 
 #: What status 1 means when a command does not say: what it checks does not hold.
 GENERIC_FINDING = "a finding: what the command checks does not hold (see each command's --help)"

@@ -1,0 +1,124 @@
+"""``ascend-dsa pipeline``: the modelled schedule of one job, block by block and unit by unit, optionally as a trace."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ascend_dsa.cli.exit_status import ExitStatus, fail
+from ascend_dsa.cli.options import (
+    Within,
+    add_hardware_options,
+    add_instantiation_options,
+    hardware_of,
+    positive_int,
+)
+from ascend_dsa.cli.version import package_version
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, TOKENS_RANGE
+from ascend_dsa.facts.kv_formats import KvFormat, Mode, default_main_cache
+from ascend_dsa.models.pipeline import SIMULATED_BLOCKS_RANGE, simulate, stage_costs
+from ascend_dsa.render.pipeline_schedule import pipeline_schedule_text
+from ascend_dsa.render.trace import pipeline_trace, trace_json
+from ascend_dsa.report.scenarios import SIMULATED_BLOCKS
+
+if TYPE_CHECKING:
+    import argparse
+
+NAME = "pipeline"
+HELP = (
+    "The modelled pipeline of one job (models/pipeline.py), per block and per unit: start, end and waits in "
+    "cycles, the steady-state period and the unit that bounds it; --trace FILE also writes it as a Chrome "
+    f"Trace Event file laid out like msprof's op simulator output; exit {ExitStatus.OK}."
+)
+#: The same summary for the Chinese command-line reference page.
+HELP_ZH = (
+    "一个 job 的流水线模型（models/pipeline.py），逐块逐单元列出开始、结束与等待的周期、稳态周期和决定它的单元；"
+    f"--trace FILE 另写一个与 msprof 算子仿真输出同样布局的 Chrome Trace Event 文件；退出 {ExitStatus.OK}。"
+)
+FINDING = "not used: the command prints the schedule and checks nothing"
+USAGE = "; or --topk together with --blocks, or a --trace FILE that cannot be written (the line says why)"
+
+#: Options whose values are the model's inputs, kept in the trace's ``otherData`` (destination -> option).
+_INPUTS = {
+    "mode": "--mode",
+    "main_cache": "--main-cache",
+    "topk": "--topk",
+    "blocks": "--blocks",
+    "rescale_every_block": "--rescale-every-block",
+    "b_topk": "--b-topk",
+    "index_block_size": "--index-block-size",
+    "vector_cores": "--vector-cores",
+    "heads": "--heads",
+    "l2_bandwidth": "--l2-bandwidth",
+    "cores": "--cores",
+    "clock": "--clock",
+    "cube_fma": "--cube-fma",
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register the job's options (defaults: the shipped kernel in prefill), the hardware overrides and --trace."""
+    parser.add_argument("--lang", choices=("zh", "en"), default="en", help="language of the output (default en)")
+    parser.add_argument(
+        "--mode",
+        choices=[m.value for m in Mode],
+        default=Mode.PREFILL.value,
+        help="prefill or decode (default prefill)",
+    )
+    parser.add_argument(
+        "--main-cache",
+        choices=[f.value for f in KvFormat],
+        help="format of the KV the MTE2 gathers (default: bf16 for prefill, fp8 for decode)",
+    )
+    parser.add_argument(
+        "--topk",
+        type=Within(positive_int, TOKENS_RANGE, "a number of KV tokens"),
+        help="KV tokens per query: simulate topk / B_TOPK blocks (instead of --blocks)",
+    )
+    parser.add_argument(
+        "--blocks",
+        type=Within(positive_int, SIMULATED_BLOCKS_RANGE, "a number of blocks"),
+        help=f"KV blocks to simulate (default {SIMULATED_BLOCKS})",
+    )
+    parser.add_argument(
+        "--rescale-every-block",
+        action="store_true",
+        help="every block after the first moves O out of L0C and scales it",
+    )
+    add_instantiation_options(parser)
+    add_hardware_options(parser)
+    parser.add_argument(
+        "--trace", metavar="FILE", help="also write the schedule to FILE as Chrome Trace Event JSON (msprof layout)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the schedule; with --trace write the trace file too; exit 0, or 2 for --topk with --blocks."""
+    if args.topk is not None and args.blocks is not None:
+        return fail(ExitStatus.USAGE, "give --topk or --blocks, not both (--topk sets the blocks)", NAME)
+    config = SHIPPED_KERNEL.with_overrides(
+        heads_per_core=args.heads,
+        b_topk=args.b_topk,
+        index_block_size=args.index_block_size,
+        vector_cores_per_cube=args.vector_cores,
+    )
+    blocks = SIMULATED_BLOCKS if args.blocks is None else args.blocks
+    if args.topk is not None:
+        if args.topk % config.b_topk:
+            raise ValueError(f"--topk {args.topk} is not a whole number of blocks of B_TOPK {config.b_topk} tokens")
+        blocks = args.topk // config.b_topk
+    kv_format = default_main_cache(args.mode) if args.main_cache is None else KvFormat(args.main_cache)
+    spec = hardware_of(args)
+    rescale = range(1, blocks) if args.rescale_every_block else ()
+    timeline = simulate(stage_costs(spec, config, kv_format=kv_format), config, blocks, rescale)
+    if args.trace is not None:
+        inputs = {option: value for dest, option in _INPUTS.items() if (value := getattr(args, dest)) is not None}
+        trace = pipeline_trace(
+            timeline, spec, vector_cores=config.vector_cores_per_cube, inputs=inputs, version=package_version()
+        )
+        try:
+            with open(args.trace, "w", encoding="utf-8") as file:  # noqa: PTH123 - a path as typed
+                file.write(trace_json(trace))
+        except OSError as error:
+            return fail(ExitStatus.USAGE, f"--trace {args.trace}: cannot write it ({error.strerror or error})", NAME)
+    print(pipeline_schedule_text(timeline, lang=args.lang))
+    return ExitStatus.OK

@@ -1,0 +1,93 @@
+"""``ascend-dsa pipeline``: the modelled schedule, its options, its trace file and its exit statuses."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import pytest
+
+from ascend_dsa.cli.version import package_version
+from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.models.pipeline import simulate, stage_costs
+from ascend_dsa.render.pipeline_schedule import pipeline_schedule_text
+from ascend_dsa.render.trace import check_trace
+from ascend_dsa.report.scenarios import SIMULATED_BLOCKS
+from tests.helpers.cli import run_cli as run
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def test_prints_the_shipped_schedule() -> None:
+    """With no options it prints the shipped kernel's job of the page's blocks, as the renderer does, and exits 0."""
+    status, out, err = run(["pipeline"])
+    assert (status, err) == (0, "")
+    assert out == pipeline_schedule_text(simulate(stage_costs(ASCEND_950), blocks=SIMULATED_BLOCKS)) + "\n"
+    assert out.splitlines()[-1] == "bounded by: CUBE (never idle in the steady state)"
+
+
+def test_chinese_output() -> None:
+    """--lang zh prints the same schedule in Chinese."""
+    status, out, _ = run(["pipeline", "--lang", "zh", "--blocks", "10"])
+    assert status == 0
+    assert "决定周期的单元：CUBE" in out
+
+
+def test_topk_sets_the_blocks() -> None:
+    """--topk 512 with B_TOPK 64 simulates 8 blocks, the same as --blocks 8."""
+    assert run(["pipeline", "--topk", "512"]) == run(["pipeline", "--blocks", "8"])
+    assert "one job of 8 blocks" in run(["pipeline", "--topk", "512"])[1]
+
+
+def test_one_vector_core_rescaling_every_block_is_bounded_by_the_vector_core() -> None:
+    """1C1V with O leaving L0C every block: the VECTOR Core, not the CUBE, sets the period."""
+    status, out, _ = run(["pipeline", "--vector-cores", "1", "--rescale-every-block"])
+    assert status == 0
+    assert out.splitlines()[-1].startswith("bounded by: VECTOR")
+
+
+def test_decode_gathers_fp8_and_the_gather_gets_shorter() -> None:
+    """Decode reads an FP8 cache by default: MTE2 is busy for a smaller share than in prefill."""
+    prefill, decode = (run(["pipeline", "--mode", mode])[1] for mode in ("prefill", "decode"))
+    assert prefill != decode
+    assert decode == run(["pipeline", "--mode", "decode", "--main-cache", "fp8"])[1]
+
+
+@pytest.mark.parametrize(
+    ("argv", "status", "words"),
+    [
+        (["--topk", "512", "--blocks", "8"], 2, "give --topk or --blocks, not both"),
+        (["--blocks", "7"], 2, "--blocks: expected a number of blocks in the plausible range 8 to 4,096"),
+        (["--topk", "500"], 3, "--topk 500 is not a whole number of blocks of B_TOPK 64 tokens"),
+        (["--topk", "256"], 3, "blocks must be an integer of at least 8"),
+    ],
+)
+def test_bad_inputs_end_with_one_line(argv: list[str], status: int, words: str) -> None:
+    """Each bad combination ends with its documented status and one line naming it."""
+    got, out, err = run(["pipeline", *argv])
+    assert (got, out) == (status, "")
+    assert len(err.strip().splitlines()) == 1
+    assert words in err
+
+
+def test_trace_file_passes_the_format_check(tmp_path: Path) -> None:
+    """--trace writes a Chrome Trace Event file that passes the checker and records the inputs and the version."""
+    path = tmp_path / "t.json"
+    status, out, _ = run(["pipeline", "--blocks", "12", "--heads", "32", "--trace", str(path)])
+    assert status == 0
+    assert out.startswith("# pipeline model: one job of 12 blocks")
+    trace = json.loads(path.read_text(encoding="utf-8"))
+    check_trace(trace)
+    assert trace["otherData"]["inputs"]["--heads"] == 32
+    assert trace["otherData"]["inputs"]["--blocks"] == 12
+    assert trace["otherData"]["version"] == package_version()
+
+
+def test_a_trace_that_cannot_be_written_is_bad_usage(tmp_path: Path) -> None:
+    """A --trace FILE in a missing directory ends with status 2 and one line naming the file, printing nothing."""
+    path = tmp_path / "missing" / "t.json"
+    status, out, err = run(["pipeline", "--trace", str(path)])
+    assert (status, out) == (2, "")
+    assert err.startswith(f"ascend-dsa pipeline: error: --trace {path}: cannot write it")
+    assert len(err.strip().splitlines()) == 1
