@@ -160,7 +160,8 @@ def trace_json(trace: Mapping[str, object]) -> str:
 # --- the checker -----------------------------------------------------------------------------------------------
 
 
-def _number(event: Mapping[str, object], key: str) -> float:
+def event_time(event: Mapping[str, object], key: str) -> float:
+    """``event[key]`` (a ``ts`` or ``dur``) as microseconds, or `BadTrace` unless it is a finite number from 0."""
     value = event[key]
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise BadTrace(f"{key} must be a finite number, got {value!r} in {event!r:.200}")
@@ -180,7 +181,7 @@ def _check_event(event: object) -> Mapping[str, object]:
         raise BadTrace(f"a {phase!r} event needs {', '.join(missing)}, got {event!r:.200}")
     for key in ("ts", "dur"):
         if key in event:
-            _number(event, key)
+            event_time(event, key)
     if "id" in event:
         ident = event["id"]
         if isinstance(ident, bool) or not isinstance(ident, int) or not 0 <= ident < LARGEST_EXACT_WHOLE:
@@ -210,13 +211,13 @@ def check_trace(trace: object) -> None:
             continue
         if (e["pid"], None) not in named or (e["pid"], e["tid"]) not in named:
             raise BadTrace(f"pid {e['pid']!r} tid {e['tid']!r} has no process_name or thread_name metadata")
-        lanes.setdefault((e["pid"], e["tid"]), []).append((_number(e, "ts"), _number(e, "dur"), str(e["name"])))
+        lanes.setdefault((e["pid"], e["tid"]), []).append((event_time(e, "ts"), event_time(e, "dur"), str(e["name"])))
     for ident, pair in flows.items():
         phases = sorted(str(e["ph"]) for e in pair)
         if phases != ["f", "s"]:
             raise BadTrace(f"flow id {ident!r} must have one 's' and one 'f' event, got {phases}")
         start, finish = sorted(pair, key=lambda e: e["ph"] != "s")
-        if _number(finish, "ts") + TIME_TOLERANCE_US < _number(start, "ts"):
+        if event_time(finish, "ts") + TIME_TOLERANCE_US < event_time(start, "ts"):
             raise BadTrace(f"flow id {ident!r} finishes before it starts")
     for (pid, tid), slices in lanes.items():
         _check_nesting(pid, tid, slices)

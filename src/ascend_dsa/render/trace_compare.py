@@ -1,0 +1,237 @@
+"""A measured trace against the model: msprof's op-simulator ``trace.json`` read, bounded, and compared lane by lane.
+
+The file is the layout ``render.trace`` writes and msprof's op simulator documents (processes per core named like
+``core0.cubecore0`` / ``core0.veccore1``, threads named by their pipe lane, complete ``X`` events with ``ts`` and
+``dur`` in microseconds), one core's file or all cores in one. Each lane's measured busy time is the union of its
+events (nested or overlapping events count once), turned into cycles at the clock the model was given, so a trace we
+wrote ourselves compares at a 0 % residual.
+
+A hostile file is refused before it is parsed when it is too large, holds too many objects or nests too deep, and
+while it is parsed when it spells NaN or infinity; a negative or non-numeric time is refused where it is read.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from itertools import accumulate
+from typing import TYPE_CHECKING, Final
+
+from ascend_dsa.errors import BadTrace
+from ascend_dsa.models.pipeline import Unit
+from ascend_dsa.render.trace import CUBE_UNITS, LANE, TIME_TOLERANCE_US, event_time
+from ascend_dsa.units import MiB
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
+    from ascend_dsa.models.pipeline import Timeline
+
+#: Largest file read: our own trace of the longest job the model simulates (4,096 blocks, 1C2V) is about 19 MB, so a
+#: real op-simulator file of one kernel fits; parsing 64 MiB of JSON into Python objects stays below about 1 GB.
+MAX_TRACE_BYTES: Final = 64 * MiB
+#: Most JSON objects (events, their ``args``) in a file: ours at 4,096 blocks holds about 200,000.
+MAX_TRACE_OBJECTS: Final = 2**19
+#: Deepest nesting of JSON objects and arrays: the format needs 4 (the file, ``traceEvents``, an event, its args).
+MAX_TRACE_DEPTH: Final = 8
+#: What a compared file must be, for every refusal's line.
+EXPECTED: Final = (
+    "an msprof op-simulator trace.json: a JSON object with a traceEvents list, processes named like "
+    "core0.cubecore0 or core0.veccore0, threads named by their lane (CUBE, VECTOR, MTE2...)"
+)
+#: msprof's process name: AI Core, core kind, index.
+_PROCESS: Final = re.compile(r"core(\d+)\.(cubecore|veccore)(\d+)")
+#: The kind of core each unit of the model runs on, as msprof's process names spell it.
+CORE_KIND: Final = {unit: "cubecore" if unit in CUBE_UNITS else "veccore" for unit in Unit}
+#: The overlaps compared: the CUBE with each of these lanes.
+OVERLAPS: Final = (Unit.MTE2, Unit.FIXPIPE)
+_STRING: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_BRACKETS: Final = bytes(b for b in range(256) if b not in b"[]{}")
+_STEP: Final = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+_US_PER_S: Final = 1e6
+
+Intervals = tuple[tuple[float, float], ...]
+
+
+@dataclass(frozen=True)
+class MeasuredTrace:
+    """A read trace: per (core kind, lane name), each core's busy intervals in µs, merged (sorted, disjoint)."""
+
+    lanes: Mapping[tuple[str, str], tuple[Intervals, ...]]
+
+
+@dataclass(frozen=True)
+class LaneComparison:
+    """One lane of the model against the trace: busy cycles of one core, modelled and measured (mean over cores)."""
+
+    kind: str
+    lane: str
+    modelled_cycles: float
+    measured_cycles: float | None  # None: the trace has no core of this kind
+    cores: int
+
+    @property
+    def residual_percent(self) -> float | None:
+        """(measured - modelled) / modelled in percent; None when either is missing or the model has no work here."""
+        if self.measured_cycles is None or not self.modelled_cycles:
+            return None
+        return (self.measured_cycles - self.modelled_cycles) / self.modelled_cycles * 100
+
+
+@dataclass(frozen=True)
+class TraceComparison:
+    """Every lane of the model against the trace, the CUBE's overlaps, and the measured lanes the model has not."""
+
+    lanes: tuple[LaneComparison, ...]
+    overlaps: tuple[LaneComparison, ...]  # lane: "CUBE & MTE2"...; cycles both are busy at once
+    unmodelled: tuple[str, ...]  # "veccore SCALAR"...
+
+
+def _guarded(data: bytes, max_bytes: int, max_objects: int, max_depth: int) -> bytes:
+    """``data`` when it is small and flat enough to parse, else `BadTrace`; strings are skipped before counting."""
+    if len(data) > max_bytes:
+        raise BadTrace(f"the file is larger than {max_bytes:,} bytes; expected {EXPECTED}")
+    brackets = _STRING.sub(b"", data).translate(None, _BRACKETS)
+    if brackets.count(b"{") > max_objects:
+        raise BadTrace(f"the file holds more than {max_objects:,} JSON objects; expected {EXPECTED}")
+    depth = max(accumulate(_STEP[b] for b in brackets), default=0)
+    if depth > max_depth:
+        raise BadTrace(f"the file nests JSON {depth} deep, more than {max_depth}; expected {EXPECTED}")
+    return data
+
+
+def _no_constant(name: str) -> object:
+    raise BadTrace(f"the file spells {name}, which JSON and the trace format have no place for; expected {EXPECTED}")
+
+
+def read_trace(
+    data: bytes,
+    *,
+    max_bytes: int = MAX_TRACE_BYTES,
+    max_objects: int = MAX_TRACE_OBJECTS,
+    max_depth: int = MAX_TRACE_DEPTH,
+) -> MeasuredTrace:
+    """The busy intervals of each core's lanes in ``data``, or `BadTrace` with one line naming what was expected.
+
+    The limits are parameters so that a test can reach them with a small file.
+    """
+    try:
+        text = _guarded(data, max_bytes, max_objects, max_depth).decode("utf-8")
+        trace = json.loads(text, parse_constant=_no_constant)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise BadTrace(f"the file is not JSON text ({error}); expected {EXPECTED}") from None
+    events = trace.get("traceEvents") if isinstance(trace, dict) else trace if isinstance(trace, list) else None
+    if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
+        raise BadTrace(f"the file holds no list of event objects; expected {EXPECTED}")
+    processes = {
+        e.get("pid"): match
+        for e in events
+        if e.get("ph") == "M" and e.get("name") == "process_name"
+        if (match := _PROCESS.fullmatch(_named(e))) is not None
+    }
+    threads = {
+        (e.get("pid"), e.get("tid")): _named(e) for e in events if e.get("ph") == "M" and e.get("name") == "thread_name"
+    }
+    spans: dict[tuple[str, str], dict[object, list[tuple[float, float]]]] = {}
+    for e in events:
+        if e.get("ph") != "X" or e.get("pid") not in processes:
+            continue
+        lane = threads.get((e.get("pid"), e.get("tid")))
+        if lane is None:
+            raise BadTrace(f"pid {e.get('pid')!r} tid {e.get('tid')!r} has no thread_name; expected {EXPECTED}")
+        if "ts" not in e or "dur" not in e:
+            raise BadTrace(f"a complete event needs ts and dur, got {e!r:.200}")
+        start = event_time(e, "ts")
+        kind = processes[e["pid"]].group(2)
+        spans.setdefault((kind, lane), {}).setdefault(e["pid"], []).append((start, start + event_time(e, "dur")))
+    if not spans:
+        raise BadTrace(f"the file has no complete events on an msprof core's lane; expected {EXPECTED}")
+    return MeasuredTrace({key: tuple(_union(c) for c in cores.values()) for key, cores in spans.items()})
+
+
+def _named(event: Mapping[str, object]) -> str:
+    """The name a metadata event gives (``args.name``), or "" when it gives none."""
+    args = event.get("args")
+    return str(args.get("name", "")) if isinstance(args, dict) else ""
+
+
+def _union(intervals: Iterable[tuple[float, float]]) -> Intervals:
+    """The intervals merged: sorted, disjoint, touching ones (within the tolerance) joined."""
+    merged: list[tuple[float, float]] = []
+    for start, end in sorted(intervals):
+        if merged and start <= merged[-1][1] + TIME_TOLERANCE_US:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return tuple(merged)
+
+
+def _length(intervals: Intervals) -> float:
+    return sum(end - start for start, end in intervals)
+
+
+def _intersection(a: Intervals, b: Intervals) -> float:
+    """How long two merged interval lists overlap (a walk over both)."""
+    total, i, j = 0.0, 0, 0
+    while i < len(a) and j < len(b):
+        total += max(0.0, min(a[i][1], b[j][1]) - max(a[i][0], b[j][0]))
+        if a[i][1] < b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return total
+
+
+def compare_trace(timeline: Timeline, measured: MeasuredTrace, clock_hz: float) -> TraceComparison:
+    """Each unit's busy cycles in ``timeline`` against its lane in ``measured`` (µs at ``clock_hz``), and overlaps."""
+    cycles_per_us = clock_hz / _US_PER_S
+    modelled = {u: _union((op.start, op.end) for op in timeline.ops if op.unit is u) for u in Unit}
+
+    def key(unit: Unit) -> tuple[str, str]:
+        return CORE_KIND[unit], LANE[unit]
+
+    def all_cores(unit: Unit) -> Intervals | None:
+        cores = measured.lanes.get(key(unit))
+        return None if cores is None else _union(span for core in cores for span in core)
+
+    lanes = []
+    for unit in Unit:
+        cores = measured.lanes.get(key(unit), ())
+        mean = sum(map(_length, cores)) / len(cores) * cycles_per_us if cores else None
+        lanes.append(LaneComparison(*key(unit), _length(modelled[unit]), mean, len(cores)))
+    overlaps = []
+    cube = all_cores(Unit.CUBE)
+    for unit in OVERLAPS:
+        other = all_cores(unit)
+        both = None if cube is None or other is None else _intersection(cube, other) * cycles_per_us
+        name = f"{LANE[Unit.CUBE]} & {LANE[unit]}"
+        overlaps.append(LaneComparison("", name, _intersection(modelled[Unit.CUBE], modelled[unit]), both, 1))
+    known = {key(u) for u in Unit}
+    unmodelled = tuple(f"{kind} {lane}" for kind, lane in sorted(measured.lanes) if (kind, lane) not in known)
+    return TraceComparison(tuple(lanes), tuple(overlaps), unmodelled)
+
+
+def _cycles(value: float | None) -> str:
+    return "-" if value is None else f"{value:,.0f}"
+
+
+def _percent(value: float | None) -> str:
+    return "-" if value is None else f"{round(value, 1) + 0.0:+.1f} %"
+
+
+def comparison_text(comparison: TraceComparison) -> str:
+    """The comparison as a plain table: per lane modelled, measured, residual; then the CUBE's overlaps."""
+    header = f"{'core':<9}{'lane':<14}{'cores':>6}{'modelled cycles':>18}{'measured cycles':>18}{'residual':>11}"
+    rows = [
+        "# the model against a measured trace: busy cycles per core on each lane (measured: mean over the cores)",
+        header,
+    ]
+    rows.extend(
+        f"{row.kind or '-':<9}{row.lane:<14}{row.cores:>6}{_cycles(row.modelled_cycles):>18}"
+        f"{_cycles(row.measured_cycles):>18}{_percent(row.residual_percent):>11}"
+        for row in (*comparison.lanes, *comparison.overlaps)
+    )
+    if comparison.unmodelled:
+        rows.append(f"not modelled, not compared: {', '.join(comparison.unmodelled)}")
+    return "\n".join(rows)
