@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from typing import TYPE_CHECKING
 
 import pytest
@@ -91,3 +92,73 @@ def test_a_trace_that_cannot_be_written_is_bad_usage(tmp_path: Path) -> None:
     assert (status, out) == (2, "")
     assert err.startswith(f"ascend-dsa pipeline: error: --trace {path}: cannot write it")
     assert len(err.strip().splitlines()) == 1
+
+
+def test_compare_with_our_own_trace_is_zero_on_every_lane(tmp_path: Path) -> None:
+    """--compare on the --trace file of the same inputs prints a 0 % residual on every lane and overlap, exit 0."""
+    path = tmp_path / "t.json"
+    argv = ["pipeline", "--blocks", "12", "--heads", "32", "--rescale-every-block"]
+    assert run([*argv, "--trace", str(path)])[0] == 0
+    status, out, err = run([*argv, "--compare", str(path)])
+    assert (status, err) == (0, "")
+    rows = [line for line in out.splitlines()[2:] if line.split()[1] in {"CUBE", "FIXP", "VECTOR", "MTE2", "MTE3"}]
+    assert len(rows) == 7  # five lanes, CUBE & MTE2, CUBE & FIXP
+    assert all(row.endswith("+0.0 %") for row in rows), out
+
+
+def test_compare_at_other_inputs_shows_the_residual(tmp_path: Path) -> None:
+    """The shipped job's trace against a model of 32 heads per core (half its CUBE work): the CUBE lane is +100 %."""
+    path = tmp_path / "t.json"
+    assert run(["pipeline", "--blocks", "12", "--trace", str(path)])[0] == 0
+    out = run(["pipeline", "--blocks", "12", "--heads", "32", "--compare", str(path)])[1]
+    cube = next(line for line in out.splitlines() if line.split()[:2] == ["cubecore", "CUBE"])
+    assert cube.endswith("+100.0 %")
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (None, "No such file or directory"),
+        (b"", "not JSON text"),
+        (b'{"traceEvents": [{"ts": NaN}]}', "spells NaN"),
+        (b"[" * 100_000, "nests JSON"),
+        (b"a,b\n1,2\n", "expected an msprof op-simulator trace.json"),
+    ],
+    ids=["missing", "empty", "nan", "deep", "csv"],
+)
+def test_a_bad_compare_file_is_bad_usage_in_one_line(tmp_path: Path, content: bytes | None, words: str) -> None:
+    """An unreadable, hostile or foreign --compare file ends with status 2 and one line naming it, printing nothing."""
+    path = tmp_path / "trace.json"
+    if content is not None:
+        path.write_bytes(content)
+    status, out, err = run(["pipeline", "--compare", str(path)])
+    assert (status, out) == (2, "")
+    assert err.startswith(f"ascend-dsa pipeline: error: --compare {path}: ")
+    assert words in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_compare_directory_is_bad_usage(tmp_path: Path) -> None:
+    """A directory is not a trace: status 2, one line."""
+    status, out, err = run(["pipeline", "--compare", str(tmp_path)])
+    assert (status, out) == (2, "")
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_fifo_is_refused_without_waiting(tmp_path: Path) -> None:
+    """A named pipe nobody writes to is refused at once (status 2), not read until it closes."""
+    fifo = tmp_path / "trace.json"
+    os.mkfifo(fifo)
+    status, _, err = run(["pipeline", "--compare", str(fifo)])
+    assert status == 2
+    assert "not a regular file" in err
+
+
+def test_a_file_over_the_cap_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command reads at most one byte over the cap, and the reader refuses it (the cap lowered for the test)."""
+    path = tmp_path / "trace.json"
+    path.write_bytes(b"{}" + b" " * 200)
+    monkeypatch.setattr("ascend_dsa.cli.pipeline.MAX_TRACE_BYTES", 100)
+    status, _, err = run(["pipeline", "--compare", str(path)])
+    assert status == 2
+    assert "larger than" in err

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from typing import TYPE_CHECKING
 
 from ascend_dsa.cli.exit_status import ExitStatus, fail
@@ -13,11 +15,13 @@ from ascend_dsa.cli.options import (
     positive_int,
 )
 from ascend_dsa.cli.version import package_version
+from ascend_dsa.errors import BadTrace
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, TOKENS_RANGE
 from ascend_dsa.facts.kv_formats import KvFormat, Mode, default_main_cache
 from ascend_dsa.models.pipeline import SIMULATED_BLOCKS_RANGE, simulate, stage_costs
 from ascend_dsa.render.pipeline_schedule import pipeline_schedule_text
 from ascend_dsa.render.trace import pipeline_trace, trace_json
+from ascend_dsa.render.trace_compare import MAX_TRACE_BYTES, compare_trace, comparison_text, read_trace
 from ascend_dsa.report.scenarios import SIMULATED_BLOCKS
 
 if TYPE_CHECKING:
@@ -35,7 +39,10 @@ HELP_ZH = (
     f"--trace FILE 另写一个与 msprof 算子仿真输出同样布局的 Chrome Trace Event 文件；退出 {ExitStatus.OK}。"
 )
 FINDING = "not used: the command prints the schedule and checks nothing"
-USAGE = "; or --topk together with --blocks, or a --trace FILE that cannot be written (the line says why)"
+USAGE = (
+    "; or --topk together with --blocks, a --trace FILE that cannot be written, or a --compare TRACE that cannot be "
+    "read or is not an msprof op-simulator trace (the line says why)"
+)
 
 #: Options whose values are the model's inputs, kept in the trace's ``otherData`` (destination -> option).
 _INPUTS = {
@@ -89,10 +96,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--trace", metavar="FILE", help="also write the schedule to FILE as Chrome Trace Event JSON (msprof layout)"
     )
+    parser.add_argument(
+        "--compare",
+        metavar="TRACE",
+        help="instead of the schedule, print each lane's modelled and measured busy cycles in TRACE, an msprof "
+        "op-simulator trace.json (one core or all), with the residual, and the CUBE's overlap with MTE2 and FIXP",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the schedule; with --trace write the trace file too; exit 0, or 2 for --topk with --blocks."""
+    """Print the schedule, or with --compare the model against a trace; with --trace write the trace file too.
+
+    Exit 0, or 2 for --topk with --blocks, an unwritable --trace or an unreadable --compare file.
+    """
     if args.topk is not None and args.blocks is not None:
         return fail(ExitStatus.USAGE, "give --topk or --blocks, not both (--topk sets the blocks)", NAME)
     config = SHIPPED_KERNEL.with_overrides(
@@ -120,5 +136,24 @@ def run(args: argparse.Namespace) -> int:
                 file.write(trace_json(trace))
         except OSError as error:
             return fail(ExitStatus.USAGE, f"--trace {args.trace}: cannot write it ({error.strerror or error})", NAME)
-    print(pipeline_schedule_text(timeline, lang=args.lang))
+    if args.compare is None:
+        print(pipeline_schedule_text(timeline, lang=args.lang))
+        return ExitStatus.OK
+    try:
+        measured = read_trace(_read_bounded(args.compare), max_bytes=MAX_TRACE_BYTES)
+    except (OSError, ValueError) as error:  # ValueError: BadTrace, or a path with a NUL in it
+        reason = error.strerror or str(error) if isinstance(error, OSError) else str(error)
+        return fail(ExitStatus.USAGE, f"--compare {args.compare}: {reason}", NAME)
+    print(comparison_text(compare_trace(timeline, measured, spec.clock_hz)))
     return ExitStatus.OK
+
+
+def _read_bounded(path: str) -> bytes:
+    """The bytes of the regular file at ``path``, one more than the cap at most (so the reader sees it is too big).
+
+    Opened without blocking, so that a FIFO or a device is refused instead of waited on.
+    """
+    with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as file:
+        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+            raise BadTrace("not a regular file; expected an msprof op-simulator trace.json")
+        return file.read(MAX_TRACE_BYTES + 1)
