@@ -102,8 +102,10 @@ def test_brackets_inside_strings_do_not_count_as_nesting() -> None:
     ("data", "limits", "words"),
     [
         (b"{}" + b" " * 100, {"max_bytes": 64}, "larger than 64 bytes"),
-        (_msprof("core0.veccore0", {"VECTOR": [(0.0, 1.0)] * 5}), {"max_objects": 4}, "more than 4 JSON objects"),
+        (b"[" + b"{}," * 10 + b"{}]", {"max_objects": 4}, "more than 4 JSON objects or arrays"),
         (b"[" * 10_000 + b"]" * 10_000, {}, f"nests JSON 10000 deep, more than {MAX_TRACE_DEPTH}"),
+        (b"[" + b"1," * 100 + b"1]", {"max_objects": 4}, "more than 32 JSON values"),
+        (b"[" + b"[]," * 10 + b"[]]", {"max_objects": 4}, "more than 4 JSON objects or arrays"),
         (b'{"traceEvents": [{"ts": NaN}]}', {}, "spells NaN"),
         (b'{"traceEvents": [{"ts": -Infinity}]}', {}, "spells -Infinity"),
         (_msprof("core0.veccore0", {"VECTOR": [(-1.0, 1.0)]}), {}, "ts must be relative"),
@@ -128,6 +130,8 @@ def test_brackets_inside_strings_do_not_count_as_nesting() -> None:
         "too-large",
         "too-many-objects",
         "deep",
+        "many-values",
+        "many-arrays",
         "nan",
         "infinity",
         "negative-ts",
@@ -147,6 +151,14 @@ def test_hostile_and_foreign_files_are_refused_in_one_line(data: bytes, limits: 
     with pytest.raises(BadTrace, match=words) as caught:
         read_trace(data, **limits)
     assert "\n" not in str(caught.value)
+
+
+def test_a_large_file_of_bare_numbers_is_refused_fast() -> None:
+    """Six megabytes of numbers with no object are refused by the value cap before json parses them."""
+    started = time.perf_counter()
+    with pytest.raises(BadTrace, match="JSON values"):
+        read_trace(b"[" + b"1," * (3 * 2**20) + b"1]")
+    assert time.perf_counter() - started < 2
 
 
 def test_a_deep_file_is_refused_fast() -> None:

@@ -28,11 +28,15 @@ if TYPE_CHECKING:
 
     from ascend_dsa.models.pipeline import Timeline
 
-#: Largest file read: our own trace of the longest job the model simulates (4,096 blocks, 1C2V) is about 19 MB, so a
-#: real op-simulator file of one kernel fits; parsing 64 MiB of JSON into Python objects stays below about 1 GB.
-MAX_TRACE_BYTES: Final = 64 * MiB
-#: Most JSON objects (events, their ``args``) in a file: ours at 4,096 blocks holds about 200,000.
-MAX_TRACE_OBJECTS: Final = 2**19
+#: Largest file read: our own trace of the longest job the model simulates (4,096 blocks, 1C2V) is about 19 MB.
+MAX_TRACE_BYTES: Final = 32 * MiB
+#: Most JSON objects (events, their ``args``) in a file: ours at 4,096 blocks (1C2V) holds about 200,000.
+MAX_TRACE_OBJECTS: Final = 2**18
+#: Most values (commas) and brackets per object allowed: an event of ours has 10 values over its two objects; the
+#: caps keep a file of bare numbers or brackets (no objects) as bounded as a file of events. At all three caps
+#: parsing takes about 1 s and 0.4 GB (measured on a file of 2^18 objects of 7 numbers, 16 MiB).
+VALUES_PER_OBJECT: Final = 8
+BRACKETS_PER_OBJECT: Final = 2
 #: Deepest nesting of JSON objects and arrays: the format needs 4 (the file, ``traceEvents``, an event, its args).
 MAX_TRACE_DEPTH: Final = 8
 #: What a compared file must be, for every refusal's line.
@@ -92,9 +96,12 @@ def _guarded(data: bytes, max_bytes: int, max_objects: int, max_depth: int) -> b
     """``data`` when it is small and flat enough to parse, else `BadTrace`; strings are skipped before counting."""
     if len(data) > max_bytes:
         raise BadTrace(f"the file is larger than {max_bytes:,} bytes; expected {EXPECTED}")
-    brackets = _STRING.sub(b"", data).translate(None, _BRACKETS)
-    if brackets.count(b"{") > max_objects:
-        raise BadTrace(f"the file holds more than {max_objects:,} JSON objects; expected {EXPECTED}")
+    bare = _STRING.sub(b"", data)
+    if bare.count(b",") > max_objects * VALUES_PER_OBJECT:
+        raise BadTrace(f"the file holds more than {max_objects * VALUES_PER_OBJECT:,} JSON values; expected {EXPECTED}")
+    brackets = bare.translate(None, _BRACKETS)
+    if brackets.count(b"{") > max_objects or len(brackets) > 2 * max_objects * BRACKETS_PER_OBJECT:
+        raise BadTrace(f"the file holds more than {max_objects:,} JSON objects or arrays; expected {EXPECTED}")
     depth = max(accumulate(_STEP[b] for b in brackets), default=0)
     if depth > max_depth:
         raise BadTrace(f"the file nests JSON {depth} deep, more than {max_depth}; expected {EXPECTED}")
