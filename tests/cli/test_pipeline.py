@@ -119,7 +119,7 @@ def test_compare_at_other_inputs_shows_the_residual(tmp_path: Path) -> None:
     ("content", "words"),
     [
         (None, "No such file or directory"),
-        (b"", "not JSON text"),
+        (b"", "neither a JSON trace nor an op summary"),
         (b'{"traceEvents": [{"ts": NaN}]}', "spells NaN"),
         (b"[" * 100_000, "nests JSON"),
         (b"a,b\n1,2\n", "expected an msprof op-simulator trace.json"),
@@ -162,3 +162,13 @@ def test_a_file_over_the_cap_is_refused(tmp_path: Path, monkeypatch: pytest.Monk
     status, _, err = run(["pipeline", "--compare", str(path)])
     assert status == 2
     assert "larger than" in err
+
+
+def test_compare_with_an_op_summary(tmp_path: Path) -> None:
+    """An op summary CSV: one row per op name with the model's job and the median Task Duration, exit 0."""
+    path = tmp_path / "op_summary.csv"
+    path.write_text("Op Name,Task Type,Task Duration(us)\nSparseFlashAttention,AI_CORE,20\n", encoding="utf-8")
+    status, out, err = run(["pipeline", "--compare", str(path)])
+    assert (status, err) == (0, "")
+    assert out.splitlines()[-1].startswith("SparseFlashAttention")
+    assert out.splitlines()[-1].split()[1] == "1"

@@ -15,9 +15,15 @@ from ascend_dsa.models.pipeline import Unit, simulate, stage_costs
 from ascend_dsa.render.trace import pipeline_trace, trace_json
 from ascend_dsa.render.trace_compare import (
     MAX_TRACE_DEPTH,
+    MeasuredTasks,
+    MeasuredTrace,
+    compare_tasks,
     compare_trace,
     comparison_text,
+    read_measurement,
+    read_op_summary,
     read_trace,
+    tasks_text,
 )
 
 TIMELINE = simulate(stage_costs(ASCEND_950), SHIPPED_KERNEL, 12, range(1, 12))
@@ -167,3 +173,71 @@ def test_a_deep_file_is_refused_fast() -> None:
     with pytest.raises(BadTrace, match="nests JSON"):
         read_trace(b"[" * 1_000_000)
     assert time.perf_counter() - started < 1
+
+
+SUMMARY = (
+    "\ufeffDevice_id,Op Name,OP Type,Task Type,Task Start Time(us),Task Duration(us),Task Wait Time(us)\n"
+    "0,SparseFlashAttention,SFA,AI_CORE,0,10.5,0\n"
+    "0,LightningIndexer,LI,AI_CORE,11,3,0\n"
+    "0,SparseFlashAttention,SFA,AI_CORE,20,11.5,0\n"
+    "0,SparseFlashAttention,SFA,AI_CORE,40,30,0\n"
+)
+
+
+def test_an_op_summary_compares_each_ops_median_launch_with_the_models_job() -> None:
+    """Per op name: its launches and their median Task Duration in cycles at the clock, against the makespan."""
+    measured = read_op_summary(SUMMARY.encode())
+    assert measured.durations == {"SparseFlashAttention": (10.5, 11.5, 30.0), "LightningIndexer": (3.0,)}
+    sfa, indexer = compare_tasks(TIMELINE, measured, ASCEND_950.clock_hz)
+    assert (sfa.op, sfa.launches, indexer.launches) == ("SparseFlashAttention", 3, 1)
+    assert sfa.measured_cycles == pytest.approx(11.5 / US_PER_CYCLE)
+    assert sfa.modelled_cycles == TIMELINE.makespan
+    assert sfa.residual_percent == pytest.approx((11.5 / US_PER_CYCLE / TIMELINE.makespan - 1) * 100)
+    assert "SparseFlashAttention" in tasks_text((sfa, indexer))
+
+
+def test_the_format_is_told_by_the_content() -> None:
+    """A file starting with a bracket is a trace, one whose header names Task Duration(us) an op summary."""
+    assert isinstance(read_measurement(_own()), MeasuredTrace)
+    assert isinstance(read_measurement(SUMMARY.encode()), MeasuredTasks)
+    with pytest.raises(BadTrace, match="neither a JSON trace nor an op summary"):
+        read_measurement(b"a,b\n1,2\n")
+
+
+_HEADER = "Op Name,Task Duration(us)\n"
+
+
+@pytest.mark.parametrize(
+    ("data", "limits", "words"),
+    [
+        ((_HEADER + "k,1\n" * 10).encode(), {"max_rows": 4}, "more than 4 rows"),
+        ((_HEADER + "k,1\n" * 10).encode(), {"max_bytes": 32}, "larger than 32 bytes"),
+        ((_HEADER + "k,nan\n").encode(), {}, "row 2: Task Duration.* got 'nan'"),
+        ((_HEADER + "k,1\nk,inf\n").encode(), {}, "row 3: Task Duration"),
+        ((_HEADER + "k,-1\n").encode(), {}, "got '-1'"),
+        ((_HEADER + "k,fast\n").encode(), {}, "got 'fast'"),
+        ((_HEADER + "k\n").encode(), {}, "got None"),
+        (b"Op Name,Duration\nk,1\n", {}, "the header lacks a column"),
+        ((_HEADER + 'k,"' + "x" * 200_000 + '"\n').encode(), {}, "not CSV text"),
+        (_HEADER.encode() + b"\xff,1\n", {}, "not CSV text"),
+        (_HEADER.encode(), {}, "no rows"),
+    ],
+    ids=[
+        "too-many-rows",
+        "too-large",
+        "nan",
+        "infinity",
+        "negative",
+        "text",
+        "missing-cell",
+        "no-duration-column",
+        "huge-field",
+        "not-utf8",
+        "empty",
+    ],
+)
+def test_a_bad_op_summary_is_refused_in_one_line(data: bytes, limits: dict[str, int], words: str) -> None:
+    """Each bad op summary is refused with a BadTrace naming the row or the fault and what was expected."""
+    with pytest.raises(BadTrace, match=words) as caught:
+        read_op_summary(data, **limits)
+    assert "\n" not in str(caught.value)

@@ -21,7 +21,15 @@ from ascend_dsa.facts.kv_formats import KvFormat, Mode, default_main_cache
 from ascend_dsa.models.pipeline import SIMULATED_BLOCKS_RANGE, simulate, stage_costs
 from ascend_dsa.render.pipeline_schedule import pipeline_schedule_text
 from ascend_dsa.render.trace import pipeline_trace, trace_json
-from ascend_dsa.render.trace_compare import MAX_TRACE_BYTES, compare_trace, comparison_text, read_trace
+from ascend_dsa.render.trace_compare import (
+    MAX_TRACE_BYTES,
+    MeasuredTrace,
+    compare_tasks,
+    compare_trace,
+    comparison_text,
+    read_measurement,
+    tasks_text,
+)
 from ascend_dsa.report.scenarios import SIMULATED_BLOCKS
 
 if TYPE_CHECKING:
@@ -43,7 +51,7 @@ HELP_ZH = (
 FINDING = "not used: the command prints the schedule and checks nothing"
 USAGE = (
     "; or --topk together with --blocks, a --trace FILE that cannot be written, or a --compare TRACE that cannot be "
-    "read or is not an msprof op-simulator trace (the line says why)"
+    "read or is not an msprof op-simulator trace or op summary (the line says why)"
 )
 
 #: Options whose values are the model's inputs, kept in the trace's ``otherData`` (destination -> option).
@@ -102,7 +110,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--compare",
         metavar="TRACE",
         help="instead of the schedule, print each lane's modelled and measured busy cycles in TRACE, an msprof "
-        "op-simulator trace.json (one core or all), with the residual, and the CUBE's overlap with MTE2 and FIXP",
+        "op-simulator trace.json (one core or all), with the residual, and the CUBE's overlap with MTE2 and FIXP; "
+        "or, for an msprof op summary CSV, the model's job against each op's median Task Duration",
     )
 
 
@@ -142,11 +151,14 @@ def run(args: argparse.Namespace) -> int:
         print(pipeline_schedule_text(timeline, lang=args.lang))
         return ExitStatus.OK
     try:
-        measured = read_trace(_read_bounded(args.compare), max_bytes=MAX_TRACE_BYTES)
+        measured = read_measurement(_read_bounded(args.compare), max_bytes=MAX_TRACE_BYTES)
     except (OSError, ValueError) as error:  # ValueError: BadTrace, or a path with a NUL in it
         reason = error.strerror or str(error) if isinstance(error, OSError) else str(error)
         return fail(ExitStatus.USAGE, f"--compare {args.compare}: {reason}", NAME)
-    print(comparison_text(compare_trace(timeline, measured, spec.clock_hz)))
+    if isinstance(measured, MeasuredTrace):
+        print(comparison_text(compare_trace(timeline, measured, spec.clock_hz)))
+    else:
+        print(tasks_text(compare_tasks(timeline, measured, spec.clock_hz)))
     return ExitStatus.OK
 
 
@@ -157,5 +169,5 @@ def _read_bounded(path: str) -> bytes:
     """
     with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as file:
         if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-            raise BadTrace("not a regular file; expected an msprof op-simulator trace.json")
+            raise BadTrace("not a regular file; expected an msprof op-simulator trace.json or op summary CSV")
         return file.read(MAX_TRACE_BYTES + 1)

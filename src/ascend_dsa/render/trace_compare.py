@@ -12,8 +12,12 @@ while it is parsed when it spells NaN or infinity; a negative or non-numeric tim
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import math
 import re
+import statistics
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import TYPE_CHECKING, Final
@@ -55,6 +59,13 @@ _BRACKETS: Final = bytes(b for b in range(256) if b not in b"[]{}")
 _STEP: Final = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 _US_PER_S: Final = 1e6
 
+#: msprof's op summary (``op_summary_*.csv``): the columns read, a kernel's name and one launch's time on the device.
+OP_NAME: Final = "Op Name"
+TASK_DURATION: Final = "Task Duration(us)"
+#: Most rows of an op summary read: a profiled run of a model's layers launches a few thousand kernels.
+MAX_OP_ROWS: Final = 2**16
+EXPECTED_SUMMARY: Final = f"an msprof op summary CSV with {OP_NAME!r} and {TASK_DURATION!r} columns"
+
 Intervals = tuple[tuple[float, float], ...]
 
 
@@ -90,6 +101,93 @@ class TraceComparison:
     lanes: tuple[LaneComparison, ...]
     overlaps: tuple[LaneComparison, ...]  # lane: "CUBE & MTE2"...; cycles both are busy at once
     unmodelled: tuple[str, ...]  # "veccore SCALAR"...
+
+
+@dataclass(frozen=True)
+class MeasuredTasks:
+    """A read op summary: each op name with its launches' task durations in µs, in the file's order."""
+
+    durations: Mapping[str, tuple[float, ...]]
+
+
+@dataclass(frozen=True)
+class TaskComparison:
+    """One op of an op summary against the model's job: its median launch in cycles and the model's makespan."""
+
+    op: str
+    launches: int
+    modelled_cycles: float
+    measured_cycles: float
+
+    @property
+    def residual_percent(self) -> float:
+        """(measured - modelled) / modelled in percent."""
+        return (self.measured_cycles - self.modelled_cycles) / self.modelled_cycles * 100
+
+
+def read_measurement(data: bytes, *, max_bytes: int = MAX_TRACE_BYTES) -> MeasuredTrace | MeasuredTasks:
+    """``data`` read as a trace (it starts with ``{`` or ``[``) or as an op summary (its header names the columns)."""
+    start = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+    if start in {b"{", b"["}:
+        return read_trace(data, max_bytes=max_bytes)
+    if TASK_DURATION.encode() in data.split(b"\n", 1)[0]:
+        return read_op_summary(data, max_bytes=max_bytes)
+    raise BadTrace(f"the file is neither a JSON trace nor an op summary; expected {EXPECTED} or {EXPECTED_SUMMARY}")
+
+
+def read_op_summary(data: bytes, *, max_bytes: int = MAX_TRACE_BYTES, max_rows: int = MAX_OP_ROWS) -> MeasuredTasks:
+    """Each op's task durations in an msprof op summary, or `BadTrace` naming the row and what was expected."""
+    if len(data) > max_bytes:
+        raise BadTrace(f"the file is larger than {max_bytes:,} bytes; expected {EXPECTED_SUMMARY}")
+    durations: dict[str, list[float]] = {}
+    try:
+        reader = csv.DictReader(io.StringIO(data.decode("utf-8-sig"), newline=""))
+        if not {OP_NAME, TASK_DURATION} <= {name.strip() for name in reader.fieldnames or ()}:
+            raise BadTrace(f"the header lacks a column; expected {EXPECTED_SUMMARY}")
+        for number, raw in enumerate(reader, start=2):
+            if number - 1 > max_rows:
+                raise BadTrace(f"the file has more than {max_rows:,} rows; expected {EXPECTED_SUMMARY}")
+            row = {str(k).strip(): v for k, v in raw.items()}
+            durations.setdefault(str(row[OP_NAME]).strip(), []).append(_duration(row[TASK_DURATION], number))
+    except (UnicodeDecodeError, csv.Error) as error:
+        raise BadTrace(f"the file is not CSV text ({error}); expected {EXPECTED_SUMMARY}") from None
+    if not durations:
+        raise BadTrace(f"the file has no rows; expected {EXPECTED_SUMMARY}")
+    return MeasuredTasks({op: tuple(values) for op, values in durations.items()})
+
+
+def _duration(text: object, row: int) -> float:
+    """A Task Duration cell as µs: a finite number from 0, else `BadTrace` naming the row."""
+    try:
+        value = float(str(text).strip())
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise BadTrace(f"row {row}: {TASK_DURATION} must be a finite number of µs from 0, got {text!r:.40}")
+    return value
+
+
+def compare_tasks(timeline: Timeline, measured: MeasuredTasks, clock_hz: float) -> tuple[TaskComparison, ...]:
+    """Each op's median launch (µs at ``clock_hz``, in cycles) against the model's makespan of one job."""
+    cycles_per_us = clock_hz / _US_PER_S
+    return tuple(
+        TaskComparison(op, len(values), timeline.makespan, statistics.median(values) * cycles_per_us)
+        for op, values in measured.durations.items()
+    )
+
+
+def tasks_text(comparisons: tuple[TaskComparison, ...]) -> str:
+    """The op summary against the model: per op, its launches, the model's job and the median launch, in cycles."""
+    rows = [
+        "# the model's job against an op summary: makespan of one job vs each op's median Task Duration, in cycles",
+        f"{'op':<40}{'launches':>9}{'modelled cycles':>18}{'measured cycles':>18}{'residual':>11}",
+    ]
+    rows.extend(
+        f"{row.op[:39]:<40}{row.launches:>9}{_cycles(row.modelled_cycles):>18}{_cycles(row.measured_cycles):>18}"
+        f"{_percent(row.residual_percent):>11}"
+        for row in comparisons
+    )
+    return "\n".join(rows)
 
 
 def _guarded(data: bytes, max_bytes: int, max_objects: int, max_depth: int) -> bytes:
