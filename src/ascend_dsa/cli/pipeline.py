@@ -40,13 +40,13 @@ HELP = (
     "The modelled pipeline of one job (models/pipeline.py), per block and per unit: start, end and waits in "
     "cycles, the steady-state period and the unit that bounds it; --trace FILE also writes it as a Chrome "
     "Trace Event file laid out like msprof's op simulator output, and --compare TRACE prints the model against such a "
-    f"trace.json lane by lane; exit {ExitStatus.OK}."
+    f"trace.json lane by lane, or against an op summary's task durations; exit {ExitStatus.OK}."
 )
 #: The same summary for the Chinese command-line reference page.
 HELP_ZH = (
     "一个 job 的流水线模型（models/pipeline.py），逐块逐单元列出开始、结束与等待的周期、稳态周期和决定它的单元；"
     "--trace FILE 另写一个与 msprof 算子仿真输出同样布局的 Chrome Trace Event 文件；--compare TRACE 逐条流水线对比"
-    f"模型与这样的 trace.json；退出 {ExitStatus.OK}。"
+    f"模型与这样的 trace.json，或对比模型与 op summary 的任务耗时；退出 {ExitStatus.OK}。"
 )
 FINDING = "not used: the command prints the schedule and checks nothing"
 USAGE = (
