@@ -184,6 +184,7 @@ if TYPE_CHECKING:
         render_rule_list,
         render_what_if_table,
     )
+    from ascend_dsa.render.exercises import render_exercise_questions, render_exercises
     from ascend_dsa.render.flow import render_b_topk_divisibility, render_rescale_threshold
     from ascend_dsa.render.glossary import render_glossary
     from ascend_dsa.render.layouts import (
@@ -400,6 +401,8 @@ __all__ = [
     "render_cube_order",
     "render_design_alternatives",
     "render_design_limits",
+    "render_exercise_questions",
+    "render_exercises",
     "render_feasibility_map",
     "render_fixpipe_table",
     "render_fixpipe_with_skip_scale",
