@@ -1,7 +1,7 @@
 """What an exercise is, and the rule that checks a reader's answer: its parts, its units and its tolerance.
 
 An [`Exercise`][] names its chapter, its kind, its inputs, the function that solves it (a model of the package, for
-a [`ClaimContext`][]), the unit and tolerance of its answer, the source it rests on and its question in both
+a `ClaimContext`), the unit and tolerance of its answer, the source it rests on and its question in both
 languages; solving it gives a [`Solution`][]: the numbers the question quotes, the worked steps (each a number, its
 unit and the line it rests on) and the answer. No text types a number: each ``{name}`` of a question is filled
 from the solution's ``given``. The entries are in ``report.exercises``.

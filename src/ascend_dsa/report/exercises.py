@@ -1,8 +1,8 @@
 """The chapters' exercises, each solved by the package's models: recompute a figure, a what-if, reason with a number.
 
-Every exercise is an [`Exercise`][] (``report.exercise_rules``): its question quotes only numbers its solver
+Every exercise is an `Exercise` (``report.exercise_rules``): its question quotes only numbers its solver
 computes (``{name}``), its steps cite the report line or kernel line they rest on, and its answer comes from the
-same model the chapter's tables use, for a [`ClaimContext`][], so a changed constant changes every answer with it.
+same model the chapter's tables use, for a `ClaimContext`, so a changed constant changes every answer with it.
 The inputs a what-if changes (a head count, a bandwidth) are named constants here, read by the question, the solver
 and the live link alike.
 

@@ -1,0 +1,117 @@
+"""The chapters' exercises: enough of them, of every kind, each answer what the model and the command line give."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+
+from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.models.block_cycles import mma_cycles_per_block
+from ascend_dsa.models.design_point import fixpipe_cycles
+from ascend_dsa.models.roofline import REPORT_TOPK, cube_cycles, head_roofline, l2_cycles
+from ascend_dsa.report.exercise_rules import EXERCISE_CHAPTERS, ExerciseKind, shown_value
+from ascend_dsa.report.exercises import EXERCISES, WHAT_IF_HEADS, chapter_exercises
+from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
+from tests.helpers.cli import run_cli
+
+BY_KEY = {exercise.key: exercise for exercise in EXERCISES}
+
+
+def answer(key: str, context: ClaimContext = SHIPPED_CONTEXT) -> float:
+    """The exercise's answer as the page shows it (a share in percent)."""
+    return shown_value(BY_KEY[key].solution(context).answer)
+
+
+def test_enough_exercises_of_every_kind_in_every_chapter() -> None:
+    """At least 36 exercises, at least 2 per chapter, every kind used, keys unique."""
+    assert len(EXERCISES) >= 36
+    counts = Counter(exercise.chapter for exercise in EXERCISES)
+    assert {chapter: counts[chapter] for chapter in EXERCISE_CHAPTERS if counts[chapter] < 2} == {}
+    assert {exercise.kind for exercise in EXERCISES} == set(ExerciseKind)
+    assert len(BY_KEY) == len(EXERCISES)
+
+
+def test_every_exercise_solves_for_the_shipped_design() -> None:
+    """Each solution has steps and a finite answer in the exercise's unit."""
+    for exercise in EXERCISES:
+        solution = exercise.solution(SHIPPED_CONTEXT)
+        assert solution.answer.unit == exercise.unit, exercise.key
+        assert solution.steps, exercise.key
+
+
+def test_chapter_exercises_refuses_another_chapter() -> None:
+    """Only the exercise chapters have exercises; another key is a one-line error."""
+    with pytest.raises(ValueError, match="chapter must be one of"):
+        chapter_exercises("reference/glossary")
+
+
+def _cli_number(argv: list[str], pattern: str) -> float:
+    status, out, err = run_cli(argv)
+    assert status in (0, 1), err
+    match = re.search(pattern, out)
+    assert match is not None, out
+    return float(match.group(1).replace(",", ""))
+
+
+def test_roofline_answers_equal_the_model_and_the_command_line() -> None:
+    """The head-roofline exercises give what the roofline model and ``ascend-dsa head-roofline`` give."""
+    heads, small, large = SHIPPED_KERNEL.heads_per_core, REPORT_TOPK[0], REPORT_TOPK[-1]
+    assert answer("heads-cube-cycles") == cube_cycles(ASCEND_950, heads, small)
+    assert answer("heads-cube-cycles") == _cli_number(
+        ["head-roofline", "--heads", str(heads), "--topk", str(small)], r"cube_cycles=\s*(\d+)"
+    )
+    assert answer("heads-l2-cycles") == pytest.approx(l2_cycles(ASCEND_950, heads, large))
+    assert answer("heads-l2-cycles") == pytest.approx(
+        _cli_number(["head-roofline", "--heads", str(heads), "--topk", str(large)], r"mem=\s*([\d.]+)"), abs=0.05
+    )
+    ratio = head_roofline(ASCEND_950, WHAT_IF_HEADS, small).ratio
+    assert answer("heads-what-if-between") == ratio
+    assert round(ratio, 2) == _cli_number(
+        ["head-roofline", "--heads", str(WHAT_IF_HEADS), "--topk", str(small)], r"ratio=\s*([\d.]+)"
+    )
+
+
+@pytest.mark.parametrize("key", ["heads-what-if-half-l2", "kv-fp8-ratio"])
+def test_what_if_ratios_equal_the_command_line_with_the_same_inputs(key: str) -> None:
+    """A what-if's inputs, given to ``ascend-dsa head-roofline`` as options, print the exercise's answer."""
+    inputs = BY_KEY[key].inputs
+    argv = ["head-roofline"]
+    for option, value in inputs.items():
+        argv += [f"--{option}", f"{value:g}" if isinstance(value, float) else str(value)]
+    assert round(answer(key), 2) == _cli_number(argv, r"ratio=\s*([\d.]+)")
+
+
+def test_design_point_answers_equal_the_model_and_the_command_line() -> None:
+    """FixPipe, MTE2 and L0C answers are the design-point command's rows (shipped, and with one VECTOR Core)."""
+    shipped = run_cli(["design-point"])[1]
+    one_v = run_cli(["design-point", "--vector-cores", "1"])[1]
+
+    def row(out: str, label: str) -> tuple[float, float]:
+        match = re.search(rf"^{re.escape(label)}.*?([\d,.]+) / ([\d,.]+)", out, flags=re.MULTILINE)
+        assert match is not None, out
+        return float(match.group(1).replace(",", "")), float(match.group(2).replace(",", ""))
+
+    with_o, p_only = row(shipped, "FixPipe (O leaves every block)")[0], row(shipped, "FixPipe (P only")[0]
+    assert answer("skip-fixpipe-saved") == with_o - p_only
+    assert answer("skip-fixpipe-saved") == fixpipe_cycles(ASCEND_950, SHIPPED_KERNEL, o_leaves=True) - fixpipe_cycles(
+        ASCEND_950, SHIPPED_KERNEL, o_leaves=False
+    )
+    assert answer("gather2-requests") == row(shipped, "MTE2 queue")[0]
+    assert answer("one-v-requests") == row(one_v, "MTE2 queue")[0]
+    fixpipe_one_v, cube = row(one_v, "FixPipe (O leaves every block)")
+    assert answer("skip-one-v") == fixpipe_one_v - cube
+    assert cube == mma_cycles_per_block(ASCEND_950, SHIPPED_KERNEL)
+    used, capacity = row(shipped, "L0C capacity")
+    assert answer("acc-l0c-free") == pytest.approx(100 * (1 - used / capacity))
+
+
+def test_a_changed_constant_changes_the_answers() -> None:
+    """Halving the L2 bandwidth in the context doubles the L2 cycles an exercise asks for; CUBE cycles stay."""
+    slower = ClaimContext(ASCEND_950.with_overrides(bandwidth_bytes_per_s=ASCEND_950.bandwidth_bytes_per_s / 2))
+    assert answer("heads-l2-cycles", slower) == pytest.approx(2 * answer("heads-l2-cycles"))
+    assert answer("heads-cube-cycles", slower) == answer("heads-cube-cycles")
+    fewer = ClaimContext(config=SHIPPED_KERNEL.with_overrides(b_topk=2 * SHIPPED_KERNEL.b_topk))
+    assert answer("gather2-requests", fewer) == 2 * answer("gather2-requests")
