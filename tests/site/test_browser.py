@@ -734,3 +734,47 @@ def test_api_names_link_both_ways(page: Page, site_url: str, traffic: Traffic, e
     assert upstream.count() >= 5
     assert "/blob/a123d0b0191e0da7aa1e044f8644e0989cc63220/" in (upstream.first.get_attribute("href") or "")
     assert traffic.requests
+
+
+def _check(page: Page, exercise: str, typed: str) -> str:
+    """Type ``typed`` into the exercise's answer box, press its button, and return the outcome it shows."""
+    form = page.locator(f"#exercise-{exercise} form.exercise-check")
+    form.locator("input[name=answer]").fill(typed)
+    form.locator("button").click()
+    verdict = form.locator("output")
+    outcome = verdict.get_attribute("data-outcome") or ""
+    assert verdict.inner_text() == form.get_attribute(f"data-msg-{outcome}")
+    return outcome
+
+
+@EDITIONS
+def test_an_exercise_checks_the_readers_answer_in_the_page(
+    page: Page, site_url: str, traffic: Traffic, edition: str
+) -> None:
+    """The right answer (in any accepted unit) is accepted, a value just outside the tolerance is not; no Pyodide."""
+    from ascend_dsa.report.exercises import EXERCISES  # noqa: PLC0415 - only this test reads the exercises
+    from ascend_dsa.report.rules import SHIPPED_CONTEXT  # noqa: PLC0415
+
+    by_key = {exercise.key: exercise for exercise in EXERCISES}
+    open_page(page, site_url, f"{edition}discussion/heads-per-core/")
+    key = "heads-what-if-between"
+    ratio = by_key[key].solution(SHIPPED_CONTEXT).answer
+    form = page.locator(f"#exercise-{key} form.exercise-check")
+    high = float(form.get_attribute("data-high") or "nan")
+    assert _check(page, key, f"{float(ratio.value):.2f}") == "right"
+    assert _check(page, key, f"{high + 1e-4}") == "wrong"
+    assert _check(page, key, "abc") == "number"
+    assert page.locator(f"#exercise-{key} details").get_attribute("open") is None
+    page.locator(f"#exercise-{key} a.exercise-live").click()
+    live = page.locator('form[data-live="head-roofline"]')
+    for option, value in by_key[key].inputs.items():
+        assert live.locator(f'[name="{option}"]').input_value() == str(value)
+
+    open_page(page, site_url, f"{edition}optimizations/gather2/")
+    size = by_key["gather2-bytes"].solution(SHIPPED_CONTEXT).answer
+    kib = int(size.value)
+    assert _check(page, "gather2-bytes", f"{kib} KiB") == "right"
+    assert _check(page, "gather2-bytes", f"{kib * 1024} B") == "right"
+    assert _check(page, "gather2-bytes", f"{kib * 1024 + 1024} B") == "wrong"
+    assert _check(page, "gather2-bytes", f"{kib} cycles") == "unit"
+    assert not [url for url in traffic.requests if "pyodide" in url]
