@@ -1202,7 +1202,7 @@ EXERCISES: Final[tuple[Exercise, ...]] = (
         "discussion/heads-per-core",
         _W,
         Text(
-            "若 L2 带宽只有预设的 {divisor} 分之一，h_q = {heads}、topk = {topk} 的算存比变成多少？",
+            "若 L2 带宽变为预设值除以 {divisor}，h_q = {heads}、topk = {topk} 的算存比变成多少？",
             "If the L2 bandwidth were the preset's divided by {divisor}, what would the ratio at "
             "h_q = {heads}, topk = {topk} become?",
         ),
