@@ -17,7 +17,7 @@ export NO_MKDOCS_2_WARNING := 1
 LOCK_GROUPS := --group docs --group test --group lint --group dist --group lock --group mutation
 LOCK_FLAGS := --universal --python-version 3.11.5 --generate-hashes --custom-compile-command 'make lock'
 
-.PHONY: setup serve test lint format typecheck pytest build benchmark mutation lock dist clean
+.PHONY: setup serve test lint format typecheck pytest build pdf benchmark mutation lock dist clean
 
 setup: $(STAMP) $(KATEX) $(PYODIDE)
 
@@ -59,6 +59,11 @@ pytest: setup
 
 build: setup
 	$(BIN)/python -m mkdocs build --strict
+
+# Each edition as a PDF in site/pdf/, printed by the Chromium the browser tests drive (scripts/print_pdf.py); then
+# every page of the site links to its edition's PDF.
+pdf: build
+	$(BIN)/python scripts/print_pdf.py site
 
 benchmark: setup
 	$(BIN)/python benchmarks/site_build.py

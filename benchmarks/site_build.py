@@ -183,6 +183,19 @@ def browser_weights(site: Path, pages: list[str]) -> dict[str, tuple[int, int]]:
     return measured
 
 
+def print_pdfs(site: Path) -> None:
+    """Print both editions as `make pdf` does (scripts/print_pdf.py) and report each PDF's size and time."""
+    print("\nPDF per edition (make pdf; scripts/print_pdf.py):")
+    for lang in ("zh", "en"):
+        started = time.perf_counter()
+        subprocess.run(  # noqa: S603 - this project's script, fixed arguments
+            [sys.executable, str(ROOT / "scripts" / "print_pdf.py"), str(site), lang], check=True, capture_output=True
+        )
+        seconds = time.perf_counter() - started
+        pdf = site / "pdf" / f"ascend-dsa-{lang}.pdf"
+        print(f"  {lang}: {pdf.stat().st_size / 1e6:6.2f} MB in {seconds:5.1f} s")
+
+
 def main() -> int:
     """Time both builds, print the ratio and the page weights; exit 1 if a goal is missed."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -231,6 +244,8 @@ def main() -> int:
                 else f"{'—':>10}  {'—':>10}"
             )
             print(f"  {raw / 1e3:7.1f} kB  {packed / 1e3:7.1f} kB  {real}  {name}")
+        if CHROMIUM.is_file():
+            print_pdfs(site)
     heaviest = max(raw for raw, _ in fetched.values()) if fetched else rows[0][0]
     heaviest_gzip = max(packed for _, packed in fetched.values()) if fetched else rows[0][1]
     missed = [f"execution adds {overhead:.0%}"] * (overhead > MAX_OVERHEAD)
