@@ -441,6 +441,7 @@ RENDERERS = {
     "render_pipeline_schedule": "|",
     "render_pipeline_sensitivity": "|",
     "render_pipeline_summary": "|",
+    "render_pipeline_timeline": "data-live-figure",
     "render_report_lines": "52",
     "render_rescale_plot": "<svg",
     "render_rescale_table": "sm_scale",

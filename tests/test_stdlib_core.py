@@ -177,6 +177,11 @@ def test_every_live_command_runs_captured_without_heavy_libraries() -> None:
             status, out, err = run_captured(["ub-plan", "--mode", "prefill", "--b-topk", "96"])
             assert (status, out) == (2, ""), (status, out)
             assert err.startswith("ascend-dsa ub-plan: error: forbidden by rule") and err.count("\\n") == 1, err
+            from ascend_dsa.render.live import LIVE_FIGURES
+
+            for command in sorted(LIVE_FIGURES):  # and the figures their forms redraw
+                status, out, err = run_captured([command, "--svg", "-"])
+                assert (status, err) == (0, "") and out.startswith("<svg "), (command, status, err)
             """
         )
     )

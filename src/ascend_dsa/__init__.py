@@ -213,6 +213,7 @@ if TYPE_CHECKING:
         render_pipeline_sensitivity,
         render_pipeline_summary,
     )
+    from ascend_dsa.render.pipeline_timeline import render_pipeline_timeline
     from ascend_dsa.render.reference import (
         render_forward_comparison,
         render_forward_shapes,
@@ -436,6 +437,7 @@ __all__ = [
     "render_pipeline_schedule",
     "render_pipeline_sensitivity",
     "render_pipeline_summary",
+    "render_pipeline_timeline",
     "render_report_lines",
     "render_rescale_plot",
     "render_rescale_table",

@@ -10,8 +10,10 @@ import pytest
 
 from ascend_dsa.cli.version import package_version
 from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.models.pipeline import simulate, stage_costs
 from ascend_dsa.render.pipeline_schedule import pipeline_schedule_text
+from ascend_dsa.render.pipeline_timeline import pipeline_timeline_svg, render_pipeline_timeline
 from ascend_dsa.render.trace import check_trace
 from ascend_dsa.report.scenarios import SIMULATED_BLOCKS
 from tests.helpers.cli import run_cli as run
@@ -172,3 +174,57 @@ def test_compare_with_an_op_summary(tmp_path: Path) -> None:
     assert (status, err) == (0, "")
     assert out.splitlines()[-1].startswith("SparseFlashAttention")
     assert out.splitlines()[-1].split()[1] == "1"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_svg_to_stdout_prints_only_the_pages_figure(lang: str) -> None:
+    """--svg - prints the SVG alone, the very element the page's build-time figure holds for the same options."""
+    status, out, err = run(["pipeline", "--lang", lang, "--svg", "-"])
+    assert (status, err) == (0, "")
+    assert out.startswith("<svg ")
+    assert out.endswith("</svg>\n")
+    assert f'data-live-figure="pipeline">{out.removesuffix(chr(10))}</div>' in render_pipeline_timeline(lang=lang)  # type: ignore[arg-type]
+
+
+def test_svg_follows_the_options() -> None:
+    """--svg - for other options is the figure of that job: pipeline_timeline_svg of the same simulation."""
+    config = SHIPPED_KERNEL.with_overrides(vector_cores_per_cube=1, heads_per_core=32)
+    timeline = simulate(stage_costs(ASCEND_950, config), config, 10)
+    expected = pipeline_timeline_svg(timeline, vector_cores=1, clock_hz=ASCEND_950.clock_hz, lang="en")
+    assert run(["pipeline", "--blocks", "10", "--vector-cores", "1", "--heads", "32", "--svg", "-"]) == (
+        0,
+        expected + "\n",
+        "",
+    )
+
+
+def test_svg_file_is_written_beside_the_schedule(tmp_path: Path) -> None:
+    """--svg FILE writes the SVG (and a newline) and the schedule is printed as without it."""
+    path = tmp_path / "t.svg"
+    status, out, err = run(["pipeline", "--blocks", "12", "--svg", str(path)])
+    assert (status, err) == (0, "")
+    assert out == run(["pipeline", "--blocks", "12"])[1]
+    assert path.read_text(encoding="utf-8") == run(["pipeline", "--blocks", "12", "--svg", "-"])[1]
+
+
+def test_an_svg_that_cannot_be_written_is_bad_usage(tmp_path: Path) -> None:
+    """An --svg FILE in a missing directory ends with status 2 and one line naming it, printing nothing."""
+    path = tmp_path / "missing" / "t.svg"
+    status, out, err = run(["pipeline", "--svg", str(path)])
+    assert (status, out) == (2, "")
+    assert err.startswith(f"ascend-dsa pipeline: error: --svg {path}: cannot write it")
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_svg_with_compare_draws_the_measured_lanes(tmp_path: Path) -> None:
+    """--compare TRACE --svg - draws our own trace's lanes under the model's; a bad TRACE prints nothing, status 2."""
+    path = tmp_path / "t.json"
+    assert run(["pipeline", "--blocks", "12", "--trace", str(path)])[0] == 0
+    status, out, err = run(["pipeline", "--blocks", "12", "--compare", str(path), "--svg", "-"])
+    assert (status, err) == (0, "")
+    assert "measured (trace.json):" in out
+    assert out.count("\n") == 1
+    path.write_text("{", encoding="utf-8")
+    status, out, err = run(["pipeline", "--compare", str(path), "--svg", "-"])
+    assert (status, out) == (2, "")
+    assert len(err.strip().splitlines()) == 1

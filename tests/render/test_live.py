@@ -8,7 +8,16 @@ import re
 import pytest
 
 from ascend_dsa.cli import build_parser
-from ascend_dsa.render.live import LIVE_FORMS, OMITTED_OPTIONS, LiveInput, render_live_form
+from ascend_dsa.render.live import (
+    LIVE_FIGURES,
+    LIVE_FORMS,
+    OMITTED_OPTIONS,
+    LiveInput,
+    live_figure,
+    render_live_form,
+)
+from ascend_dsa.render.trace_compare import MAX_TRACE_BYTES
+from tests.helpers.cli import run_cli
 
 
 def subcommand_options(command: str) -> dict[str, argparse.Action]:
@@ -64,7 +73,7 @@ def test_form_has_the_test_hooks_the_issue_names(command: str, lang: str) -> Non
     assert "data-live-output" in html
     assert "<fieldset hidden>" in html
     names = re.findall(r'name="([a-z0-9-]+)"', html)
-    given_lang = ["lang"] if command in {"claims", "design-point"} else []
+    given_lang = ["lang"] if command in {"claims", "design-point", "pipeline"} else []
     assert names == [*given_lang, *(i.option for i in LIVE_FORMS[command])]
     assert ("在浏览器里运行" in html) is (lang == "zh")
     assert ("Run live" in html) is (lang == "en")
@@ -77,9 +86,53 @@ def test_claims_form_asks_for_the_pages_language() -> None:
 
 def test_unknown_command_and_bad_inputs_are_refused() -> None:
     """A command without a form, an option with dashes and a start value outside the choices are one-line errors."""
-    with pytest.raises(ValueError, match="command must be one of head-roofline, ub-plan, claims, design-point, got "):
+    with pytest.raises(
+        ValueError, match="command must be one of head-roofline, ub-plan, pipeline, claims, design-point, got "
+    ):
         render_live_form("forward")
     with pytest.raises(ValueError, match="without leading dashes"):
         LiveInput("--heads")
     with pytest.raises(ValueError, match="value must be one of"):
         LiveInput("mode", value="train", choices=("prefill", "decode"))
+
+
+@pytest.mark.parametrize("command", sorted(LIVE_FIGURES))
+def test_a_command_that_redraws_a_figure_prints_only_its_svg(command: str) -> None:
+    """The contract of LIVE_FIGURES: the form's command with ``--svg -`` prints one SVG element and a newline."""
+    assert command in LIVE_FORMS
+    assert "data-live-draws" in render_live_form(command, lang="en")
+    status, out, err = run_cli([command, "--svg", "-"])
+    assert (status, err) == (0, "")
+    assert out.startswith("<svg ")
+    assert out.endswith("</svg>\n")
+    assert out.count("\n") == 1
+
+
+def test_only_the_forms_of_live_figures_redraw() -> None:
+    """A form whose command draws no figure has no ``data-live-draws``."""
+    for command in set(LIVE_FORMS) - LIVE_FIGURES:
+        assert "data-live-draws" not in render_live_form(command, lang="zh")
+
+
+def test_a_live_figure_holds_the_svg_in_its_container() -> None:
+    """live_figure puts the SVG in the container live.js fills, the caption after it; other commands are refused."""
+    html = live_figure("pipeline", "<svg></svg>", caption="a caption")
+    assert '<div class="live-figure" data-live-figure="pipeline"><svg></svg></div>' in html
+    assert html.endswith('<div class="ascend-caption">a caption</div></div>')
+    with pytest.raises(ValueError, match="command must be one of pipeline, got 'claims'"):
+        live_figure("claims", "<svg></svg>", caption="a caption")
+    with pytest.raises(ValueError, match="svg must be an <svg> element"):
+        live_figure("pipeline", "<div></div>", caption="a caption")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_file_input_says_where_the_file_goes(lang: str) -> None:
+    """The pipeline form's --compare is a file input with its byte limit and, in the page's language, its note."""
+    html = render_live_form("pipeline", lang=lang)  # type: ignore[arg-type]
+    match = re.search(r'<input type="file" name="compare" data-live-max-bytes="(\d+)">', html)
+    assert match is not None
+    assert int(match.group(1)) == MAX_TRACE_BYTES + 1
+    assert ("不发送到任何地方" in html) is (lang == "zh")
+    assert ("sent nowhere" in html) is (lang == "en")
+    with pytest.raises(ValueError, match="a file input takes a positive byte limit and nothing else"):
+        LiveInput("compare", value="t.json", file_max_bytes=1)

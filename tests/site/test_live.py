@@ -16,6 +16,8 @@ from tests.helpers.browser import PHONE, Traffic, open_page
 from tests.helpers.cli import run_cli
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from playwright.sync_api import Locator, Page
 
 pytestmark = pytest.mark.browser
@@ -74,7 +76,11 @@ def argv_of(form: Locator, command: str) -> list[str]:
     argv = [command]
     for field in form.locator("[name]").all():
         name = field.get_attribute("name")
-        if field.evaluate("e => e.type") == "checkbox":
+        kind = field.evaluate("e => e.type")
+        if kind == "file":  # the path live.js wrote the reader's file to, once it has one
+            path = field.get_attribute("data-live-path")
+            argv += [f"--{name}", path] if path else []
+        elif kind == "checkbox":
             argv += [f"--{name}"] if field.is_checked() else []
         elif (value := field.input_value().strip()) != "":
             argv += [f"--{name}", value]
@@ -213,3 +219,66 @@ def test_two_forms_of_a_page_share_one_runtime(page: Page, site_url: str, traffi
     fetched = [url for url in traffic.requests if url.endswith(("pyodide.asm.wasm", "ascend_dsa.zip"))]
     assert len(fetched) == 2, fetched
     assert traffic.external() == []
+
+
+#: The figure the pipeline form redraws, and whether it shows the SVG given (parsed as XML, compared node by node;
+#: the site marks a built figure ``data-search-exclude``, which is not the figure's).
+FIGURE = '[data-live-figure="pipeline"]'
+SHOWS = """([selector, text]) => {
+  const shown = document.querySelector(selector).firstElementChild.cloneNode(true);
+  shown.removeAttribute("data-search-exclude");
+  const drawn = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+  return shown.isEqualNode(drawn);
+}"""
+
+
+def live_svg(page: Page) -> str:
+    """What the last ``--svg -`` run in the page printed (live.js keeps it on the figure's container)."""
+    return str(page.evaluate(f"document.querySelector('{FIGURE}').liveSource"))
+
+
+def test_the_pipeline_form_redraws_the_timeline_as_the_command_draws_it(
+    page: Page, site_url: str, traffic: Traffic
+) -> None:
+    """The build's figure is the command's SVG; each change redraws it with what ``--svg -`` prints, byte for byte."""
+    open_page(page, site_url, "en/pipeline/")
+    form = page.locator('form[data-live="pipeline"]')
+    built = cli([*argv_of(form, "pipeline"), "--svg", "-"])
+    assert page.evaluate(SHOWS, [FIGURE, built.stdout])  # the build-time figure, before anything ran
+    form = start(page, site_url, "en/pipeline/", "pipeline")
+    assert_same_as_cli(form, "pipeline")
+    assert live_svg(page) == built.stdout
+    set_inputs(form, {"heads": "32", "vector-cores": "1", "blocks": "12"})
+    assert_same_as_cli(form, "pipeline")
+    redrawn = cli([*argv_of(form, "pipeline"), "--svg", "-"])
+    assert redrawn.stdout != built.stdout
+    assert live_svg(page) == redrawn.stdout
+    assert page.evaluate(SHOWS, [FIGURE, redrawn.stdout])
+    set_inputs(form, {"blocks": "3"})  # refused: the figure stays as it was, dimmed
+    assert assert_same_as_cli(form, "pipeline").returncode == 2
+    assert live_svg(page) == redrawn.stdout
+    assert "live-stale" in (page.locator(FIGURE).get_attribute("class") or "")
+    assert traffic.external() == []
+
+
+def test_a_dropped_trace_is_drawn_under_the_model_at_a_zero_residual(
+    page: Page, site_url: str, traffic: Traffic, tmp_path: Path
+) -> None:
+    """A trace written by ``--trace`` for the form's options, given to --compare: its lanes drawn, 0 % on each lane."""
+    form = start(page, site_url, "pipeline/", "pipeline")
+    trace = tmp_path / "trace.json"
+    assert cli([*argv_of(form, "pipeline"), "--trace", str(trace)]).returncode == 0
+    form.locator('input[name="compare"]').set_input_files(trace)
+    page.wait_for_function(f"(document.querySelector('{FIGURE}').liveSource || '').includes('实测')")
+    # The page's copy of the file is in Pyodide's file system; here the command reads the file itself.
+    in_page = form.locator('input[name="compare"]').get_attribute("data-live-path")
+    argv = [str(trace) if arg == in_page else arg for arg in argv_of(form, "pipeline")]
+    assert argv[-2:] == ["--compare", str(trace)]
+    result = cli(argv)
+    assert result.returncode == 0
+    assert form.locator("[data-live-output]").text_content() == result.stdout
+    lanes = [line for line in result.stdout.splitlines() if line.split()[1:2] in (["CUBE"], ["FIXP"], ["VECTOR"])]
+    assert lanes
+    assert all(line.endswith("+0.0 %") for line in lanes), result.stdout
+    assert live_svg(page) == cli([*argv, "--svg", "-"]).stdout
+    assert traffic.external() == []  # the file was read in the page and sent nowhere

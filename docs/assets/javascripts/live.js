@@ -24,7 +24,7 @@ function loadRuntime(say) {
     pyodide.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: "/lib/ascend_dsa_live" });
     pyodide.runPython("import sys; sys.path.insert(0, '/lib/ascend_dsa_live')");
     const cli = pyodide.pyimport("ascend_dsa.cli");
-    return (argv) => {
+    const run = (argv) => {
       const args = pyodide.toPy(argv);
       try {
         const result = cli.run_captured(args);
@@ -35,6 +35,8 @@ function loadRuntime(say) {
         args.destroy();
       }
     };
+    run.write = (path, bytes) => pyodide.FS.writeFile(path, bytes); // into Pyodide's memory, this tab only
+    return run;
   })();
   runtime.catch(() => { runtime = null; });
   return runtime;
@@ -43,7 +45,9 @@ function loadRuntime(say) {
 function argvOf(form) {
   const argv = [form.dataset.live];
   for (const input of form.querySelectorAll("[name]")) {
-    if (input.type === "checkbox") {
+    if (input.type === "file") {
+      if (input.dataset.livePath) argv.push(`--${input.name}`, input.dataset.livePath);
+    } else if (input.type === "checkbox") {
       if (input.checked) argv.push(`--${input.name}`);
     } else if (input.value.trim() !== "") {
       argv.push(`--${input.name}`, input.value.trim());
@@ -66,6 +70,36 @@ function showResult(form, { status, stdout, stderr }) {
   const input = named && form.querySelector(`[name="${named[1]}"]`);
   (input ? input.closest("label") : form.querySelector("fieldset")).after(error);
   form.dataset.liveExit = String(status);
+}
+
+// A file input (render/live.py's LiveInput with file_max_bytes): the reader's file, chosen or dropped, is read here,
+// at most data-live-max-bytes of it, and written into Pyodide's file system; argvOf then gives its path. Nothing
+// is sent anywhere.
+async function takeFile(input, write) {
+  const file = input.files[0];
+  if (!file) {
+    delete input.dataset.livePath;
+    return;
+  }
+  const bytes = new Uint8Array(await file.slice(0, Number(input.dataset.liveMaxBytes)).arrayBuffer());
+  const path = `/tmp/live-${input.name}`;
+  write(path, bytes);
+  input.dataset.livePath = path;
+}
+
+// A form of render/live.py's LIVE_FIGURES also redraws its figure: the same command line with `--svg -` prints the
+// SVG the build drew for these options; it replaces the figure only when the command succeeded.
+function redraw(form, run) {
+  if (!form.hasAttribute("data-live-draws")) return;
+  const selector = `[data-live-figure="${form.dataset.live}"]`;
+  const figure = form.querySelector(selector) ?? document.querySelector(selector);
+  if (!figure) return;
+  const { status, stdout } = run([...argvOf(form), "--svg", "-"]);
+  if (status === 0) {
+    figure.innerHTML = stdout;
+    figure.liveSource = stdout; // what the command printed, for the tests to compare with the command line's
+  }
+  figure.classList.toggle("live-stale", status !== 0);
 }
 
 export async function start(form) {
@@ -96,8 +130,16 @@ export async function start(form) {
   }
   say("ready");
   form.querySelector("fieldset").hidden = false;
-  const update = () => showResult(form, run(argvOf(form)));
-  form.addEventListener("input", update);
+  const update = () => {
+    showResult(form, run(argvOf(form)));
+    redraw(form, run);
+  };
+  form.addEventListener("input", (event) => {
+    if (event.target.type !== "file") update(); // a file runs once it has been read, below
+  });
+  for (const input of form.querySelectorAll('input[type="file"]')) {
+    input.addEventListener("change", () => takeFile(input, run.write).then(update));
+  }
   update();
   form.dataset.liveState = "ready";
 }

@@ -20,9 +20,11 @@ from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, TOKENS_RANGE
 from ascend_dsa.facts.kv_formats import KvFormat, Mode, default_main_cache
 from ascend_dsa.models.pipeline import SIMULATED_BLOCKS_RANGE, simulate, stage_costs
 from ascend_dsa.render.pipeline_schedule import pipeline_schedule_text
+from ascend_dsa.render.pipeline_timeline import pipeline_timeline_svg
 from ascend_dsa.render.trace import pipeline_trace, trace_json
 from ascend_dsa.render.trace_compare import (
     MAX_TRACE_BYTES,
+    MeasuredTasks,
     MeasuredTrace,
     compare_tasks,
     compare_trace,
@@ -35,25 +37,31 @@ from ascend_dsa.report.scenarios import SIMULATED_BLOCKS
 if TYPE_CHECKING:
     import argparse
 
+    from ascend_dsa.facts.hardware import AscendSpec
+    from ascend_dsa.models.pipeline import Timeline
+
 NAME = "pipeline"
 HELP = (
     "The modelled pipeline of one job (models/pipeline.py), per block and per unit: start, end and waits in "
     "cycles, the steady-state period and the unit that bounds it; --trace FILE also writes it as a Chrome "
     "Trace Event file laid out like msprof's op simulator output, and --compare TRACE prints the model against such a "
-    f"trace.json lane by lane, or against an op summary's task durations; exit {ExitStatus.OK}."
+    f"trace.json lane by lane, or against an op summary's task durations; --svg FILE draws the timeline; exit "
+    f"{ExitStatus.OK}."
 )
 #: The same summary for the Chinese command-line reference page.
 HELP_ZH = (
     "一个 job 的流水线模型（models/pipeline.py），逐块逐单元列出开始、结束与等待的周期、稳态周期和决定它的单元；"
     "--trace FILE 另写一个与 msprof 算子仿真输出同样布局的 Chrome Trace Event 文件；--compare TRACE 逐条流水线对比"
-    f"模型与这样的 trace.json，或对比模型与 op summary 的任务耗时；退出 {ExitStatus.OK}。"
+    f"模型与这样的 trace.json，或对比模型与 op summary 的任务耗时；--svg FILE 画出时间线；退出 {ExitStatus.OK}。"
 )
 FINDING = "not used: the command prints the schedule and checks nothing"
 USAGE = (
-    "; or --topk together with --blocks, a --trace FILE that cannot be written, or a --compare TRACE that cannot be "
-    "read or is not an msprof op-simulator trace or op summary (the line says why)"
+    "; or --topk together with --blocks, a --trace or --svg FILE that cannot be written, or a --compare TRACE that "
+    "cannot be read or is not an msprof op-simulator trace or op summary (the line says why)"
 )
 
+#: The file name that means stdout for --svg: then only the SVG is printed.
+STDOUT = "-"
 #: Options whose values are the model's inputs, kept in the trace's ``otherData`` (destination -> option).
 _INPUTS = {
     "mode": "--mode",
@@ -113,12 +121,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "op-simulator trace.json (one core or all), with the residual, and the CUBE's overlap with MTE2 and FIXP; "
         "or, for an msprof op summary CSV, the model's job against each op's median Task Duration",
     )
+    parser.add_argument(
+        "--svg",
+        metavar="FILE",
+        help="also draw the timeline to FILE as SVG, with --compare's measured lanes under the model's; '-' prints "
+        "only the SVG",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the schedule, or with --compare the model against a trace; with --trace write the trace file too.
+    """Print the schedule, or with --compare the model against a trace; write --trace's and --svg's files too.
 
-    Exit 0, or 2 for --topk with --blocks, an unwritable --trace or an unreadable --compare file.
+    With ``--svg -`` only the SVG is printed. Exit 0, or 2 for --topk with --blocks, an unwritable --trace or --svg
+    file or an unreadable --compare file.
     """
     if args.topk is not None and args.blocks is not None:
         return fail(ExitStatus.USAGE, "give --topk or --blocks, not both (--topk sets the blocks)", NAME)
@@ -137,29 +152,60 @@ def run(args: argparse.Namespace) -> int:
     spec = hardware_of(args)
     rescale = range(1, blocks) if args.rescale_every_block else ()
     timeline = simulate(stage_costs(spec, config, kv_format=kv_format), config, blocks, rescale)
-    if args.trace is not None:
-        inputs = {option: value for dest, option in _INPUTS.items() if (value := getattr(args, dest)) is not None}
-        trace = pipeline_trace(
-            timeline, spec, vector_cores=config.vector_cores_per_cube, inputs=inputs, version=package_version()
-        )
+    measured: MeasuredTrace | MeasuredTasks | None = None
+    if args.compare is not None:
         try:
-            with open(args.trace, "w", encoding="utf-8") as file:  # noqa: PTH123 - a path as typed
-                file.write(trace_json(trace))
-        except OSError as error:
-            return fail(ExitStatus.USAGE, f"--trace {args.trace}: cannot write it ({error.strerror or error})", NAME)
-    if args.compare is None:
+            measured = read_measurement(_read_bounded(args.compare), max_bytes=MAX_TRACE_BYTES)
+        except (OSError, ValueError) as error:  # ValueError: BadTrace, or a path with a NUL in it
+            reason = error.strerror or str(error) if isinstance(error, OSError) else str(error)
+            return fail(ExitStatus.USAGE, f"--compare {args.compare}: {reason}", NAME)
+    if (status := _write_files(args, timeline, spec, config.vector_cores_per_cube, measured)) is not None:
+        return status
+    if measured is None:
         print(pipeline_schedule_text(timeline, lang=args.lang))
-        return ExitStatus.OK
-    try:
-        measured = read_measurement(_read_bounded(args.compare), max_bytes=MAX_TRACE_BYTES)
-    except (OSError, ValueError) as error:  # ValueError: BadTrace, or a path with a NUL in it
-        reason = error.strerror or str(error) if isinstance(error, OSError) else str(error)
-        return fail(ExitStatus.USAGE, f"--compare {args.compare}: {reason}", NAME)
-    if isinstance(measured, MeasuredTrace):
+    elif isinstance(measured, MeasuredTrace):
         print(comparison_text(compare_trace(timeline, measured, spec.clock_hz)))
     else:
         print(tasks_text(compare_tasks(timeline, measured, spec.clock_hz)))
     return ExitStatus.OK
+
+
+def _write_files(
+    args: argparse.Namespace,
+    timeline: Timeline,
+    spec: AscendSpec,
+    vector_cores: int,
+    measured: MeasuredTrace | MeasuredTasks | None,
+) -> int | None:
+    """Write --trace's and --svg's files, or print only the SVG for ``--svg -``; a status when the command ends."""
+    if args.trace is not None:
+        inputs = {option: value for dest, option in _INPUTS.items() if (value := getattr(args, dest)) is not None}
+        trace = pipeline_trace(timeline, spec, vector_cores=vector_cores, inputs=inputs, version=package_version())
+        if (status := _write("--trace", args.trace, trace_json(trace))) is not None:
+            return status
+    if args.svg is None:
+        return None
+    svg = pipeline_timeline_svg(
+        timeline,
+        vector_cores=vector_cores,
+        clock_hz=spec.clock_hz,
+        lang=args.lang,
+        measured=measured if isinstance(measured, MeasuredTrace) else None,
+    )
+    if args.svg == STDOUT:
+        print(svg)
+        return ExitStatus.OK
+    return _write("--svg", args.svg, svg + "\n")
+
+
+def _write(option: str, path: str, text: str) -> int | None:
+    """Write ``text`` to ``path``; on failure print the one line naming ``option`` and return status 2."""
+    try:
+        with open(path, "w", encoding="utf-8") as file:  # noqa: PTH123 - a path as typed
+            file.write(text)
+    except OSError as error:
+        return fail(ExitStatus.USAGE, f"{option} {path}: cannot write it ({error.strerror or error})", NAME)
+    return None
 
 
 def _read_bounded(path: str) -> bytes:

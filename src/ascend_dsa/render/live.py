@@ -19,8 +19,11 @@ from ascend_dsa.facts.kv_formats import KvFormat, Mode
 from ascend_dsa.lang import Lang, Text
 from ascend_dsa.models.design_point import SHIPPED_DESIGN, KvCache
 from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK
+from ascend_dsa.render.svg import CAPTION_CLASS, FIGURE_CLASS
+from ascend_dsa.render.trace_compare import MAX_TRACE_BYTES
 from ascend_dsa.report.ledgers import ALL_LEDGERS, LEDGERS
 from ascend_dsa.report.rules import CHAPTERS
+from ascend_dsa.report.scenarios import SIMULATED_BLOCKS
 from ascend_dsa.validate import shown
 
 
@@ -40,13 +43,21 @@ class LiveInput:
     flag: bool = False
     #: A fixed value given every time (the claims' language), not shown.
     hidden: bool = False
+    #: For an option that names a file (``--compare TRACE``): the most bytes of the reader's file that live.js reads
+    #: (in the browser, never sent anywhere) and writes into Pyodide's file system, whose path it then gives; 0: not
+    #: a file.
+    file_max_bytes: int = 0
+    #: What the input takes, said next to it (a file input's "read here, never sent").
+    note: Text | None = None
 
     def __post_init__(self) -> None:
-        """Reject an option spelled with dashes or a start value outside the choices."""
+        """Reject an option spelled with dashes, a start value outside the choices or a file with a start value."""
         if not self.option or self.option.startswith("-"):
             raise ValueError(f"option must be a name without leading dashes, got {shown(self.option)}")
         if self.choices and self.value not in self.choices:
             raise ValueError(f"value must be one of {shown(self.choices)}, got {shown(self.value)}")
+        if self.file_max_bytes < 0 or (self.file_max_bytes and (self.value or self.choices or self.flag)):
+            raise ValueError(f"a file input takes a positive byte limit and nothing else, got {shown(self)}")
 
     def html(self, lang: Lang) -> str:
         """The labelled input."""
@@ -54,6 +65,13 @@ class LiveInput:
         if self.hidden:
             return f'<input type="hidden" name="{name}" value="{escape(self.value)}">'
         label = f"<code>--{name}</code>"
+        note = f" <small>{escape(self.note.in_(lang))}</small>" if self.note is not None else ""
+        if self.file_max_bytes:
+            # A file dropped on the input is taken as if chosen; live.js reads at most the limit, in the browser.
+            return (
+                f'<label class="live-file">{label} <input type="file" name="{name}" '
+                f'data-live-max-bytes="{self.file_max_bytes}">{note}</label>'
+            )
         if self.flag:
             checked = " checked" if self.value else ""
             return f'<label><input type="checkbox" name="{name}"{checked}> {label}</label>'
@@ -102,6 +120,29 @@ LIVE_FORMS: Final = {
         LiveInput("vector-cores", value=str(SHIPPED_KERNEL.vector_cores_per_cube), choices=("1", "2")),
         LiveInput("heads", value=str(SHIPPED_KERNEL.heads_per_core)),
     ),
+    "pipeline": (
+        LiveInput("mode", value=Mode.PREFILL.value, choices=tuple(m.value for m in Mode)),
+        LiveInput("main-cache", choices=("", *(f.value for f in KvFormat))),
+        LiveInput("topk"),
+        LiveInput("blocks", preset=str(SIMULATED_BLOCKS)),
+        LiveInput("rescale-every-block", flag=True),
+        LiveInput("b-topk", value=str(SHIPPED_KERNEL.b_topk)),
+        LiveInput("index-block-size", value=str(SHIPPED_KERNEL.index_block_size)),
+        LiveInput("vector-cores", value=str(SHIPPED_KERNEL.vector_cores_per_cube), choices=("1", "2")),
+        LiveInput("heads", value=str(SHIPPED_KERNEL.heads_per_core)),
+        LiveInput("l2-bandwidth", preset=f"{ASCEND_950.bandwidth_bytes_per_s:g}"),
+        LiveInput("cores", preset=str(ASCEND_950.cores)),
+        LiveInput("clock", preset=f"{ASCEND_950.clock_hz:g}"),
+        LiveInput("cube-fma", preset=str(ASCEND_950.matrix_fma_per_cycle_per_core)),
+        LiveInput(
+            "compare",
+            file_max_bytes=MAX_TRACE_BYTES + 1,  # one byte over the cap, so the command sees the file is too big
+            note=Text(
+                "拖入 msprof 的 trace.json 或 op summary：只在浏览器里读取，不发送到任何地方",
+                "drop an msprof trace.json or op summary here: it is read in your browser and sent nowhere",
+            ),
+        ),
+    ),
     "claims": (
         LiveInput("source", choices=("", *LEDGERS, ALL_LEDGERS)),
         LiveInput("chapter", choices=("", *CHAPTERS)),
@@ -133,9 +174,18 @@ OMITTED_OPTIONS: Final = {
     "ub-plan": {
         "chip": "the UB plan is the Ascend 950 kernel's: ub-plan refuses any other chip, so there is nothing to choose",
     },
+    "pipeline": {
+        "trace": "it writes a file on the reader's disk, which a page cannot; the figure above shows the same schedule",
+        "svg": "the form gives --svg - itself, to redraw the figure next to it (LIVE_FIGURES)",
+    },
 }
 #: Commands whose output has a language: the form gives ``--lang`` as the page's, hidden.
-_WITH_LANG: Final = frozenset({"claims", "design-point"})
+_WITH_LANG: Final = frozenset({"claims", "design-point", "pipeline"})
+#: Commands whose form also redraws a figure of the page: each accepts ``--svg -`` and then prints only the SVG
+#: element its build-time figure function returns for the same options (and a newline). The page holds that figure
+#: in a [`live_figure`][] container; on every change live.js runs the form's command line again with ``--svg -`` and
+#: puts what it prints in the container, when the command exits 0.
+LIVE_FIGURES: Final = frozenset({"pipeline"})
 
 _START: Final = Text("在浏览器里运行", "Run live")
 _ABOUT: Final = Text(
@@ -163,6 +213,8 @@ def render_live_form(command: str, *, lang: Lang = "zh") -> str:
     if command in _WITH_LANG:
         inputs.insert(0, LiveInput("lang", value=lang, hidden=True))
     messages = " ".join(f'data-live-{key}="{escape(text.in_(lang))}"' for key, text in _STATUS.items())
+    if command in LIVE_FIGURES:
+        messages += " data-live-draws"
     fields = "\n".join(item.html(lang) for item in inputs)
     return (
         # Out of the search index: option names (--sink, --heads) on a form answer no reader's query.
@@ -174,4 +226,20 @@ def render_live_form(command: str, *, lang: Lang = "zh") -> str:
         '<p class="live-error" data-live-error role="alert" hidden></p>\n'
         '<pre class="live-output" data-live-output hidden></pre>\n'
         "</form>"
+    )
+
+
+def live_figure(command: str, svg: str, *, caption: str) -> str:
+    """A page's figure that ``command``'s live form redraws, with ``caption`` under it, which stays.
+
+    ``svg`` is the build-time figure, in the container live.js fills with what ``ascend-dsa COMMAND ... --svg -``
+    prints.
+    """
+    if command not in LIVE_FIGURES:
+        raise ValueError(f"command must be one of {', '.join(sorted(LIVE_FIGURES))}, got {shown(command)}")
+    if not svg.startswith("<svg") or not caption.strip():
+        raise ValueError(f"svg must be an <svg> element and caption a text, got {shown(svg[:30])}, {shown(caption)}")
+    return (
+        f'<div class="{FIGURE_CLASS}" tabindex="0"><div class="live-figure" data-live-figure="{escape(command)}">'
+        f'{svg}</div><div class="{CAPTION_CLASS}">{escape(caption.strip())}</div></div>'
     )
