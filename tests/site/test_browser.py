@@ -9,15 +9,23 @@ from __future__ import annotations
 
 import base64
 import re
+import sys
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
 from ascend_dsa import published_head_roofline
 from ascend_dsa.render.svg import FIGURE_CLASS, figure, to_svg
 from tests.helpers.browser import DESKTOP, PAGE_READY, PHONE, Traffic, open_page
-from tests.helpers.search import BROWSER_QUERIES, EN_BROWSER_QUERIES
+from tests.helpers.search import (
+    BROWSER_QUERIES,
+    BROWSER_QUESTIONS,
+    EN_BROWSER_QUERIES,
+    EN_BROWSER_QUESTIONS,
+    QUESTION_FLOOR,
+    QUESTION_HIT_RATE,
+)
 from tests.helpers.site_html import article, page_html, page_paths
 
 if TYPE_CHECKING:
@@ -267,6 +275,50 @@ def test_search_ranks_each_chapter_first(
             misses[query] = results[:3]
         assert all(path.startswith("en/") == (edition == "en/") for path in results), (query, results)
     assert misses == {}
+    assert traffic.requests
+
+
+@pytest.mark.parametrize(("edition", "questions"), [("", BROWSER_QUESTIONS), ("en/", EN_BROWSER_QUESTIONS)])
+def test_search_answers_questions(
+    page: Page, site_url: str, traffic: Traffic, edition: str, questions: dict[str, tuple[str, ...]]
+) -> None:
+    """Questions as readers ask them find a chapter that answers them first, at least `QUESTION_FLOOR` of the time.
+
+    One page load per edition, then each question typed; the rate and every miss (with the top three) are printed.
+    """
+    open_page(page, site_url, edition)
+    misses = {}
+    for question, expected in questions.items():
+        results = search(page, site_url, question, edition, load=False)
+        if not results or results[0] not in {f"{edition}{chapter}/" if chapter else edition for chapter in expected}:
+            misses[question] = results[:3]
+    rate = 1 - len(misses) / len(questions)
+    report = [f"{edition or 'zh/'}: {rate:.0%} of {len(questions)} first (target {QUESTION_HIT_RATE:.0%})"]
+    report += [f"  miss {question!r}: {found}" for question, found in misses.items()]
+    sys.stdout.write("\n".join(report) + "\n")  # shown with -rP, and on failure
+    assert rate >= QUESTION_FLOOR, "\n".join(report)
+    assert traffic.requests
+
+
+#: Per edition, a question whose answer page lists the query's words, and those words as a reader types them.
+_HIGHLIGHTED = [("", "累加器放在哪里", ("累加器",)), ("en/", "where does the accumulator live", ("accumul",))]
+
+
+@pytest.mark.parametrize(("edition", "query", "words"), _HIGHLIGHTED)
+def test_search_result_opens_its_page_with_the_query_highlighted(
+    page: Page, site_url: str, traffic: Traffic, edition: str, query: str, words: tuple[str, ...]
+) -> None:
+    """Clicking the first result opens its page with the query's words marked (Material's ``?h=``), both editions."""
+    search(page, site_url, query, edition)
+    link = page.locator(".md-search-result__item > a.md-search-result__link").first
+    href = link.get_attribute("href") or ""
+    assert parse_qs(urlsplit(href).query).get("h"), href  # a non-empty ?h=
+    link.click()
+    page.wait_for_load_state("load")
+    marks = page.locator("article mark[data-md-highlight]")
+    marks.first.wait_for(timeout=SEARCH_TIMEOUT_MS)
+    texts = {text.lower() for text in marks.all_inner_texts()}
+    assert any(word in text for text in texts for word in words), (page.url, texts)
     assert traffic.requests
 
 

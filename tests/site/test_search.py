@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 from ascend_dsa.facts.chapters import SITE_CHAPTERS
-from tests.helpers.search import BROWSER_QUERIES, EN_BROWSER_QUERIES
+from ascend_dsa.site.search_words import SYNONYMS
+from tests.helpers.search import BROWSER_QUERIES, BROWSER_QUESTIONS, EN_BROWSER_QUERIES, EN_BROWSER_QUESTIONS
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -90,6 +91,16 @@ def test_project_words_stay_whole(built_site: Path) -> None:
     assert "算存比" in tokens
 
 
+def test_chinese_synonyms_are_whole_words_of_the_index(built_site: Path) -> None:
+    """Each Chinese synonym some page's words call up (双缓冲, 访存瓶颈) is one token of the Chinese index."""
+    docs = load_index(built_site)["docs"]
+    assert isinstance(docs, list)
+    tokens = {token for doc in docs for token in doc.get("synonyms", "").split()}
+    wanted = {word for group in SYNONYMS if group.lang == "zh" for word in group.words if " " not in word}
+    assert {"双缓冲", "访存瓶颈", "算力利用率"} <= tokens
+    assert tokens <= wanted | {part for word in wanted for part in word.split("-")}
+
+
 @pytest.mark.parametrize(("query", "expected"), QUERIES)
 def test_query_ranks_the_chapter_first(built_site: Path, query: str, expected: tuple[str, ...]) -> None:
     """The pages where the query's words weigh most (titles first) are the expected chapter (its twin may tie)."""
@@ -144,9 +155,11 @@ def test_english_index_is_stemmed(built_site: Path) -> None:
 
 
 def test_browser_query_lists_are_long_enough_and_name_real_chapters(built_site: Path) -> None:
-    """At least 30 queries per edition, each expecting a chapter the edition has."""
-    for queries, edition in ((BROWSER_QUERIES, ""), (EN_BROWSER_QUERIES, "en/")):
-        assert len(queries) >= 30
+    """At least 30 term queries and 40 questions per edition, each expecting a chapter the edition has."""
+    lists = ((BROWSER_QUERIES, "", 30), (EN_BROWSER_QUERIES, "en/", 30))
+    lists += ((BROWSER_QUESTIONS, "", 40), (EN_BROWSER_QUESTIONS, "en/", 40))
+    for queries, edition, least in lists:
+        assert len(queries) >= least
         for chapters in queries.values():
             for chapter in chapters:
                 assert (built_site / edition / chapter / "index.html").is_file(), (edition, chapter)
@@ -157,6 +170,7 @@ def test_every_query_expects_a_chapter_of_the_registry() -> None:
     urls = {chapter.url for chapter in SITE_CHAPTERS}
     lists = [param.values[1] for param in (*QUERIES, *EN_QUERIES)]
     lists += [*BROWSER_QUERIES.values(), *EN_BROWSER_QUERIES.values()]
+    lists += [*BROWSER_QUESTIONS.values(), *EN_BROWSER_QUESTIONS.values()]
     expected = {chapter for found in lists for chapter in found}
     assert {chapter for chapter in expected if (f"{chapter}/" if chapter else "") not in urls} == set()
 

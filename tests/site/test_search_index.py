@@ -19,12 +19,12 @@ def test_index_is_rewritten_as_utf8(tmp_path: Path) -> None:
     index.parent.mkdir()
     data = {"config": {"lang": ["zh"]}, "docs": [{"location": "", "title": "前言", "text": "对应\u200b报告"}]}
     index.write_text(json.dumps(data), encoding="utf-8")
-    before = index.stat().st_size
     search_index.split_site_index(tmp_path)
     text = index.read_text(encoding="utf-8")
     assert "\\u" not in text
-    assert json.loads(text) == data
-    assert index.stat().st_size < before
+    written = json.loads(text)
+    assert [{key: doc[key] for key in ("location", "title", "text")} for doc in written["docs"]] == data["docs"]
+    assert index.stat().st_size < len(json.dumps(written))  # smaller than the same value escaped and spaced
 
 
 def test_index_is_split_per_edition(tmp_path: Path) -> None:
@@ -37,7 +37,7 @@ def test_index_is_split_per_edition(tmp_path: Path) -> None:
     search_index.split_site_index(tmp_path)
     chinese = json.loads(index.read_text(encoding="utf-8"))
     english = json.loads((tmp_path / "en" / "search" / "search_index.json").read_text(encoding="utf-8"))
-    assert (chinese["config"]["lang"], chinese["docs"]) == (["zh"], [zh])
+    assert (chinese["config"]["lang"], chinese["docs"]) == (["zh"], [{**zh, "outline": "流水线"}])
     assert english["config"]["lang"] == ["en"]
     assert "stemmer" in english["config"]["pipeline"]  # the worker stems query words too (search_stemming.js)
     [doc] = english["docs"]
@@ -108,3 +108,37 @@ def test_built_index_is_utf8(built_site: Path, capsys: pytest.CaptureFixture[str
     locations = [doc["location"] for doc in json.loads(text)["docs"]]
     assert not [loc for loc in locations if loc.startswith(("reference/api", "en/reference/api"))]
     assert capsys.readouterr().err == ""
+
+
+def test_sections_get_the_synonyms_of_their_words() -> None:
+    """A section holding a word of a synonym group holds the group's other words in the synonyms field, per language."""
+    zh = {"location": "pipeline/#x", "title": "流水线", "text": "各个\u200b缓冲\u200b深度"}
+    en = {"location": "en/pipeline/#x", "title": "The pipeline", "text": "the four buffer depths"}
+    plain = {"location": "en/pipeline/#y", "title": "Other", "text": "nothing here"}
+    chinese, english = search_index.split_index({"config": {"fields": {}}, "docs": [zh, en, plain]})
+    assert "双缓冲" in chinese["docs"][0][search_index.SYNONYMS_FIELD].split()
+    assert "double buffering" in english["docs"][0][search_index.SYNONYMS_FIELD]
+    assert search_index.SYNONYMS_FIELD not in english["docs"][1]
+    for data in (chinese, english):
+        assert search_index.SYNONYMS_FIELD in data["config"]["fields"]
+
+
+def test_every_section_holds_its_pages_outline() -> None:
+    """The outline field of each entry is its page's title and headings, so a heading's words lift the whole page."""
+    docs = [
+        {"location": "a/", "title": "Page A", "text": ""},
+        {"location": "a/#one", "title": "First heading", "text": ""},
+        {"location": "b/", "title": "Page B", "text": ""},
+    ]
+    outlines = [doc[search_index.OUTLINE_FIELD] for doc in search_index.with_outlines(docs)]
+    assert outlines == ["Page A First heading", "Page A First heading", "Page B"]
+
+
+def test_each_edition_names_its_question_words() -> None:
+    """The worker reads the words to drop from the index's configuration: Chinese ones in zh, English ones in en."""
+    zh, en = (search_index.edition_config({"fields": {}}, lang) for lang in ("zh", "en"))
+    assert "怎么办" in zh[search_index.QUESTION_WORDS_KEY]
+    assert "why" in en[search_index.QUESTION_WORDS_KEY]
+    assert "why" not in zh[search_index.QUESTION_WORDS_KEY]
+    assert en["pipeline"] == search_index.ENGLISH_PIPELINE
+    assert "separator" not in zh

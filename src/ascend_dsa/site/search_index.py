@@ -13,6 +13,12 @@ snippet is prose. Material's browser-side Chinese query segmenter never tries th
 算存比 became 算 / 存; `patch_worker` fixes that bound in the built worker, and appends
 ``search_stemming.js`` (beside this module), which stems an English query word despite Material's trailing wildcard
 (accumulators, pipelining and layouts then find accumulator, pipeline and layout).
+
+To answer questions rather than titles, each entry also holds, in fields searched but never shown, the synonyms of
+its words (`ascend_dsa.site.search_words`: "double buffering" where a page says "buffer depths") and its page's
+outline (title and headings); each index's configuration names the question words ("why", "怎么办") the worker
+drops from a query, and the worker ranks pages by how many of the query's words they hold, weighted by rarity and by
+headings (search_stemming.js).
 """
 
 from __future__ import annotations
@@ -20,9 +26,13 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ascend_dsa.site.editions import ENGLISH_PREFIX
+from ascend_dsa.site.search_words import QUESTION_WORDS, synonyms_for
+
+if TYPE_CHECKING:
+    from ascend_dsa.lang import Lang
 
 ZWSP = "\u200b"
 #: Material's documented default separator for English: whitespace, punctuation, dots not inside a number.
@@ -30,7 +40,6 @@ ENGLISH_SEPARATOR = r'[\s\-,:!=\[\]()"`/]+|\.(?!\d)|&[lg]t;'
 #: The index is stemmed (pipelining -> pipelin); the worker stems each query word too, before Material's wildcard
 #: (search_stemming.js), so any inflected form meets any other. The spellings field covers -ise / -ize.
 ENGLISH_PIPELINE = ["trimmer", "stopWordFilter", "stemmer"]
-CHINESE_LANG = ["zh"]
 #: Run in the search worker after Material's code: English query words are stemmed like the index.
 STEMMING_SCRIPT: Final = Path(__file__).with_name("search_stemming.js")
 
@@ -50,6 +59,15 @@ _BRITISH = re.compile(r"\b([A-Za-z]{3,}?)is(e|ed|es|ing|ation|ations|er|ers)\b")
 #: The extra field (searched, never shown) and its weight, equal to the text's.
 SPELLINGS_FIELD = "spellings"
 SPELLINGS_SPEC = {"boost": 1.0}
+#: The synonyms of a section's words (`ascend_dsa.site.search_words`): searched, never shown, weighing as the text.
+SYNONYMS_FIELD = "synonyms"
+SYNONYMS_SPEC = {"boost": 1.0}
+#: Every section of a page also holds the page's outline (its title and headings), so that the page a query's words
+#: head wins over one that only mentions them: searched, never shown, weighing between a heading and the text.
+OUTLINE_FIELD = "outline"
+OUTLINE_SPEC = {"boost": 100.0}
+#: The index configuration's key for the words of a question the worker drops from a query (search_stemming.js).
+QUESTION_WORDS_KEY = "question_words"
 
 #: Material's query segmenter (workers/search.*.min.js) and the same code with the whole query as a candidate.
 _SEGMENTER_BOUNDS = (
@@ -97,6 +115,30 @@ def english_doc(doc: dict[str, Any]) -> dict[str, Any]:
     return entry
 
 
+def with_synonyms(doc: dict[str, Any], lang: Lang) -> dict[str, Any]:
+    """``doc`` with the synonyms of the words its title and text hold, in a field of their own (none: unchanged)."""
+    synonyms = synonyms_for(f"{doc['title']} {doc['text']}", lang)
+    return {**doc, SYNONYMS_FIELD: synonyms} if synonyms else doc
+
+
+def with_outlines(docs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``docs`` (pages first, each before its sections) with each page's title and headings in every section."""
+    outlines: dict[str, list[str]] = {}
+    for doc in docs:
+        outlines.setdefault(str(doc["location"]).split("#")[0], []).append(str(doc["title"]))
+    return [{**doc, OUTLINE_FIELD: " ".join(outlines[str(doc["location"]).split("#")[0]])} for doc in docs]
+
+
+def edition_config(config: dict[str, Any], lang: Lang) -> dict[str, Any]:
+    """Material's index configuration for one edition: its language, fields, and the question words to drop."""
+    fields = {**config.get("fields", {}), SYNONYMS_FIELD: SYNONYMS_SPEC, OUTLINE_FIELD: OUTLINE_SPEC}
+    edition = {**config, "lang": [lang], "fields": fields, QUESTION_WORDS_KEY: list(QUESTION_WORDS[lang])}
+    if lang == "en":
+        edition |= {"separator": ENGLISH_SEPARATOR, "pipeline": ENGLISH_PIPELINE}
+        edition["fields"] = {**fields, SPELLINGS_FIELD: SPELLINGS_SPEC}
+    return edition
+
+
 def _dropped_twins(chinese: list[dict[str, Any]], english: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """English entries mkdocs-static-i18n dropped as duplicates of Chinese ones (same title and text).
 
@@ -132,15 +174,10 @@ def split_index(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     chinese = [doc for doc in docs if not str(doc["location"]).startswith(ENGLISH_PREFIX)]
     english = [english_doc(doc) for doc in docs if str(doc["location"]).startswith(ENGLISH_PREFIX)]
     english = _pages_first(english + _dropped_twins(chinese, english))
-    zh_config = {**config, "lang": CHINESE_LANG}
-    en_config = {
-        **config,
-        "lang": ["en"],
-        "separator": ENGLISH_SEPARATOR,
-        "pipeline": ENGLISH_PIPELINE,
-        "fields": {**config.get("fields", {}), SPELLINGS_FIELD: SPELLINGS_SPEC},
-    }
-    return {**data, "config": zh_config, "docs": chinese}, {**data, "config": en_config, "docs": english}
+    chinese = with_outlines([with_synonyms(doc, "zh") for doc in chinese])
+    english = with_outlines([with_synonyms(doc, "en") for doc in english])
+    zh_data = {**data, "config": edition_config(config, "zh"), "docs": chinese}
+    return zh_data, {**data, "config": edition_config(config, "en"), "docs": english}
 
 
 def _write(path: Path, data: dict[str, Any]) -> None:

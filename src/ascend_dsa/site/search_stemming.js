@@ -1,23 +1,44 @@
-// Appended to Material's search worker by hooks/search_index.py; one index per worker, one edition's.
+// Appended to Material's search worker by ascend_dsa.site.search_index; one index per worker, one edition's.
 // 1. Material adds a trailing wildcard to every query word, and lunr runs no pipeline on a wildcard term, so
 //    "pipelining*" never met the stemmed English index. Here a parsed wildcard word is stemmed first
 //    ("pipelining*" -> "pipelin*"), when the index's search pipeline has lunr's English stemmer (the Chinese
 //    index has none). Material's own term matching and highlighting parse the query the same way, so they agree.
-// 2. A page that holds more of the query's words comes before one that holds fewer, whatever their scores: each
-//    result's score is multiplied by 10 for every query word its page holds, which outweighs Material's own
-//    reweighting (at most 5x); among pages holding as many, lunr's score decides, titles weighing 1000x text.
+// 2. A page that holds more of the query's words, rarer ones and in its headings, comes before one that holds fewer:
+//    a page's coverage sums, over the query words it holds, the word's rarity among pages, ln(1 + pages / pages
+//    holding it), doubled where the word is in a heading or the page's outline; each result's score is multiplied by
+//    100 ** coverage, which outweighs Material's own reweighting (at most 5x) unless the coverages are nearly equal;
+//    among pages covering as much, lunr's score decides, titles weighing 1000x text.
+// 3. The words of a question that name no topic ("why", "怎么办": the index configuration's question_words) are
+//    dropped from a query that has other words, before stemming, so "why*" no longer finds "which" and "while".
+// 4. Material's Chinese segmenter ends each segment with a wildcard and then adds another ("累加器**"), so its
+//    query terms never matched the index's words and nothing was highlighted: trailing wildcards become one.
+// 5. A result's page link carries the query words its page matched (?h=...), so the page opens with them
+//    highlighted: Material gives a page it lists only for its sections an empty ?h=.
 ;(() => {
   const lunr = self.lunr;
   let stemming = null;
+  let questionWords = new Set();
+  let pageCount = 1;
+  const HEADED = new Set(["title", "outline"]);
+  const HEADED_WEIGHT = 2;
+  const COVERAGE_BASE = 100;
+  addEventListener("message", (event) => {
+    const config = event.data && event.data.type === 0 && event.data.data && event.data.data.config;
+    if (config) questionWords = new Set(config.question_words || []);
+  });
   const build = lunr.Builder.prototype.build;
   lunr.Builder.prototype.build = function () {
     const index = build.call(this);
     stemming = this.searchPipeline._stack.includes(lunr.stemmer) ? this.searchPipeline : null;
+    pageCount = new Set(Object.keys(this.fieldLengths).map((key) => key.slice(key.indexOf("/") + 1).split("#")[0])).size;
     return index;
   };
   const parse = lunr.QueryParser.prototype.parse;
   lunr.QueryParser.prototype.parse = function () {
     const query = parse.call(this);
+    for (const clause of query.clauses) clause.term = clause.term.replace(/\*+$/, "*");
+    const topical = query.clauses.filter((clause) => !questionWords.has(clause.term.replace(/\*$/, "")));
+    if (topical.length) query.clauses = topical;
     for (const clause of stemming ? query.clauses : []) {
       const word = /^([^*]+)\*$/.exec(clause.term);
       if (clause.usePipeline || !word) continue;
@@ -39,12 +60,32 @@
     const held = new Map();
     for (const result of results) {
       const page = result.ref.split("#")[0];
-      const found = held.get(page) || new Set();
-      const terms = Object.keys(result.matchData.metadata);
-      words.forEach((word, index) => terms.some((term) => matches(word, term)) && found.add(index));
+      const found = held.get(page) || new Map();
+      for (const [term, fields] of Object.entries(result.matchData.metadata)) {
+        const weight = Object.keys(fields).some((field) => HEADED.has(field)) ? HEADED_WEIGHT : 1;
+        words.forEach((word, index) => matches(word, term) && found.set(index, Math.max(found.get(index) || 0, weight)));
+      }
       held.set(page, found);
     }
-    for (const result of results) result.score *= 10 ** held.get(result.ref.split("#")[0]).size;
+    const pagesHolding = words.map((_, index) => [...held.values()].filter((found) => found.has(index)).length);
+    const coverage = new Map();
+    for (const [page, found] of held) {
+      let sum = 0;
+      for (const [index, weight] of found) sum += weight * Math.log(1 + pageCount / pagesHolding[index]);
+      coverage.set(page, sum);
+    }
+    for (const result of results) result.score *= COVERAGE_BASE ** coverage.get(result.ref.split("#")[0]);
     return results.sort((a, b) => b.score - a.score);
+  };
+  const post = self.postMessage.bind(self);
+  self.postMessage = (message, ...rest) => {
+    for (const group of (message && message.type === 3 && message.data.items) || []) {
+      const matched = group.flatMap((item) => Object.keys(item.terms || {}).filter((term) => item.terms[term]));
+      for (const item of group) {
+        if (!item.location.includes("#") && !Object.values(item.terms || {}).some(Boolean))
+          item.terms = Object.fromEntries(matched.map((term) => [term, true]));
+      }
+    }
+    post(message, ...rest);
   };
 })();

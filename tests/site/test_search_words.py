@@ -1,0 +1,41 @@
+"""ascend_dsa.site.search_words: synonym groups per language, and the words of a question that name no topic."""
+
+from __future__ import annotations
+
+import pytest
+
+from ascend_dsa.site.search_words import QUESTION_WORDS, SYNONYMS, Synonyms, synonyms_for
+
+
+def test_a_group_holding_a_word_gives_all_its_words() -> None:
+    """Chinese words are found inside jieba's segmented text; English ones only as whole words."""
+    assert "乒乓缓冲" in synonyms_for("各个\u200b缓冲\u200b深度", "zh").split()
+    assert "throughput" in synonyms_for("L2 bandwidth per core", "en").split()
+    assert synonyms_for("bandwidths-free text", "en") == ""  # not the word bandwidth
+    assert synonyms_for("nothing to see", "en") == ""
+
+
+def test_groups_of_one_language_do_not_answer_the_other() -> None:
+    """An English page mentioning 累加器 gets no Chinese synonyms, and the reverse."""
+    assert synonyms_for("累加器", "en") == ""
+    assert "throughput" not in synonyms_for("bandwidth", "zh")
+
+
+@pytest.mark.parametrize("words", [("one",), ("a", "b,c"), ("a", " b")])
+def test_a_bad_group_is_refused(words: tuple[str, ...]) -> None:
+    """A group of one word, or a word with punctuation or outer spaces, is refused naming it."""
+    with pytest.raises(ValueError, match="synonym"):
+        Synonyms("en", words)
+
+
+def test_synonyms_are_not_question_words() -> None:
+    """No synonym is a word the worker drops from a query, else searching for it would find nothing new."""
+    for group in SYNONYMS:
+        assert not set(group.words) & set(QUESTION_WORDS[group.lang]), group
+
+
+def test_question_words_are_lower_case_and_unique() -> None:
+    """The worker compares lower-cased query words, so every question word is lower case and listed once."""
+    for words in QUESTION_WORDS.values():
+        assert all(word == word.lower() for word in words)
+        assert len(set(words)) == len(words)
