@@ -169,8 +169,8 @@ def test_ub_bars_follow_the_tiles() -> None:
 def test_no_ub_text_overlaps_another_or_leaves_the_figure(options: dict[str, object], lang: str) -> None:
     """Estimated text boxes neither meet nor cross the figure's edge, bars over the UB line included."""
     chart = ub_plan_bars_chart(lang=lang, **options)  # type: ignore[arg-type]
-    assert overlapping(chart.drawing.texts) == []
-    for text in chart.drawing.texts:
+    assert overlapping(chart.drawing.every_text) == []
+    for text in chart.drawing.every_text:
         left, top, right, bottom = text.box
         assert 0 <= left <= right <= WIDTH, text
         assert 0 <= top <= bottom <= chart.height, text

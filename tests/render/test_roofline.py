@@ -140,8 +140,8 @@ def test_a_changed_input_changes_the_roofline_figure(changed: dict[str, object])
 def test_no_roofline_text_overlaps_another_or_leaves_the_figure(inputs: dict[str, object], lang: str) -> None:
     """Estimated text boxes neither meet nor cross the figure's edge, whatever the grid."""
     chart = roofline_chart(lang=lang, **inputs)  # type: ignore[arg-type]
-    assert overlapping(chart.drawing.texts) == []
-    for text in chart.drawing.texts:
+    assert overlapping(chart.drawing.every_text) == []
+    for text in chart.drawing.every_text:
         left, top, right, bottom = text.box
         assert 0 <= left <= right <= WIDTH, text
         assert 0 <= top <= bottom <= chart.height, text

@@ -23,8 +23,9 @@ if TYPE_CHECKING:
 
 #: Width of every chart, in SVG user units (shown at most this many CSS pixels wide, narrower on a phone).
 WIDTH: Final = 560
-#: Font size of every text, in user units: at a phone's 358 px column a text is drawn at 16 x 358 / 560 = 10.2 px.
-FONT_SIZE: Final = 16
+#: Font size of every text, in user units: at a phone's 358 px column a text is drawn at 17 x 358 / 560 = 10.9 px,
+#: in a notebook's output there (340 px) at 10.3 px.
+FONT_SIZE: Final = 17
 #: Baseline to baseline of stacked lines of text (tick labels of several lines, legend rows).
 LINE: Final = 21
 #: Colours of text, axes and grid lines: dark on the figure's white card in either colour scheme.
@@ -197,12 +198,17 @@ def legend_columns(entries: Sequence[LegendEntry], width: float, most: int) -> i
 
 @dataclass(frozen=True)
 class Drawing:
-    """Part of a chart: its SVG elements, its texts (drawn after every element), and the colours its data uses."""
+    """Part of a chart: its SVG elements, its texts (drawn after every element), and the colours its data uses.
+
+    ``grouped`` are texts an element draws already (a legend's, inside the legend's group): they count for the
+    checks of [`every_text`][ascend_dsa.render.chart.Drawing.every_text] but are not drawn again.
+    """
 
     elements: tuple[str, ...] = ()
     texts: tuple[ChartText, ...] = ()
     data_colours: frozenset[str] = frozenset()
     legend_colours: tuple[str, ...] = ()
+    grouped: tuple[ChartText, ...] = ()
 
     def __add__(self, other: Drawing) -> Drawing:
         """Both parts, this one first."""
@@ -211,7 +217,13 @@ class Drawing:
             self.texts + other.texts,
             self.data_colours | other.data_colours,
             self.legend_colours + other.legend_colours,
+            self.grouped + other.grouped,
         )
+
+    @property
+    def every_text(self) -> tuple[ChartText, ...]:
+        """Every text the drawing shows, wherever it is drawn."""
+        return self.texts + self.grouped
 
 
 def legend(
@@ -219,7 +231,8 @@ def legend(
 ) -> Drawing:
     """``entries`` in rows of as many columns as fit ``width`` (row by row), from ``(left, top)``.
 
-    The group's id starts with ``legend`` (``name`` keeps it unique in a page), as the site's checks look for.
+    The group (marks and labels) has an id starting with ``legend`` (``name`` keeps it unique in a page), as the
+    site's checks look for.
     """
     columns = legend_columns(entries, width, most)
     column = (width + _COLUMN_GAP) / columns
@@ -228,8 +241,8 @@ def legend(
         x, y = left + (i % columns) * column, top + (i // columns) * LINE + FONT_SIZE * _ASCENT_EM
         marks.append(_swatch(entry, x, y - FONT_SIZE * 0.3))
         texts.append(ChartText(entry.label, x + _SWATCH + _SWATCH_GAP, y))
-    group = f'<g id="legend-{escape(name)}">{"".join(marks)}</g>'
-    return Drawing((group,), tuple(texts), legend_colours=tuple(e.colour for e in entries))
+    group = f'<g id="legend-{escape(name)}">{"".join(marks)}{"".join(t.svg() for t in texts)}</g>'
+    return Drawing((group,), legend_colours=tuple(e.colour for e in entries), grouped=tuple(texts))
 
 
 def legend_height(entries: Sequence[LegendEntry], width: float, most: int = 3) -> float:
@@ -310,13 +323,15 @@ def y_tick_width(ticks: Iterable[float], step: float | None = None) -> float:
     return max((text_width(tick_text(t, t if step is None else step)) for t in ticks), default=0.0) + _TICK_GAP
 
 
-#: Left edge of a y-axis label's line (its baseline is one ascent to the right), in user units.
+#: Left edge of a y-axis label's line, in user units.
 AXIS_LABEL_LEFT: Final = 4
+#: A y-axis label's baseline: a browser's line box for a CJK font reaches about 1.16 em above it.
+_Y_LABEL_BASELINE: Final = AXIS_LABEL_LEFT + 1.2 * FONT_SIZE
 
 
 def y_axis_room(ticks: Iterable[float], step: float | None = None) -> float:
     """Where the frame's left edge goes for these y ticks: the axis label, then the tick labels."""
-    return AXIS_LABEL_LEFT + FONT_SIZE * (_ASCENT_EM + _DESCENT_EM) + 6 + y_tick_width(ticks, step)
+    return _Y_LABEL_BASELINE + _DESCENT_EM * FONT_SIZE + 6 + y_tick_width(ticks, step)
 
 
 def fitting_step(scale: Scale, most: int) -> float:
@@ -348,9 +363,7 @@ def draw_axes(axes: Axes) -> Drawing:
     width, height = axes.right - axes.left, axes.bottom - axes.top
     frame = rect(axes.left, axes.top, width, height, "none", stroke=AXIS, stroke_width=1)
     x_label = ChartText(axes.x_label, (axes.left + axes.right) / 2, axes.bottom + 8 + FONT_SIZE + LINE, "middle")
-    y_label = ChartText(
-        axes.y_label, AXIS_LABEL_LEFT + _ASCENT_EM * FONT_SIZE, (axes.top + axes.bottom) / 2, "middle", upright=False
-    )
+    y_label = ChartText(axes.y_label, _Y_LABEL_BASELINE, (axes.top + axes.bottom) / 2, "middle", upright=False)
     texts += [label for label in (x_label, y_label) if label.text]
     return Drawing((*lines, frame), tuple(texts))
 
