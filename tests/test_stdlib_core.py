@@ -187,6 +187,24 @@ def test_every_live_command_runs_captured_without_heavy_libraries() -> None:
     )
 
 
+def test_live_figures_and_their_svg_without_heavy_libraries() -> None:
+    """The figures live forms redraw (roofline, UB bars) draw on the standard library, as ``--svg -`` in the browser."""
+    assert_ok(
+        run_blocked(
+            """
+            from ascend_dsa import render_roofline_figure, render_ub_plan_bars
+            from ascend_dsa.cli import run_captured
+
+            assert "<svg" in render_roofline_figure(lang="zh") and "<svg" in render_ub_plan_bars(lang="en")
+            status, out, err = run_captured(["head-roofline", "--heads", "16,64", "--svg", "-"])
+            assert (status, err) == (0, "") and out.startswith("<svg"), (status, err)
+            status, out, err = run_captured(["ub-plan", "--mode", "decode", "--sink", "--svg", "-"])
+            assert (status, err) == (0, "") and out.startswith("<svg"), (status, err)
+            """
+        )
+    )
+
+
 def test_the_blocker_bites() -> None:
     """The finder refuses NumPy, so a path that needs it fails in the subprocess, naming the library."""
     result = run_blocked("from ascend_dsa import quantize_tokens\n")

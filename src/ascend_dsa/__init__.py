@@ -173,11 +173,7 @@ if TYPE_CHECKING:
         render_hopper_claims,
         render_report_lines,
     )
-    from ascend_dsa.render.design_figures import (
-        render_feasibility_map,
-        render_mma_fixpipe_figure,
-        render_roofline_figure,
-    )
+    from ascend_dsa.render.design_figures import render_feasibility_map, render_mma_fixpipe_figure
     from ascend_dsa.render.design_space import (
         render_design_alternatives,
         render_design_limits,
@@ -220,7 +216,7 @@ if TYPE_CHECKING:
         render_index_example,
         render_online_softmax_trace,
     )
-    from ascend_dsa.render.roofline import render_fp8_roofline, render_head_roofline_table
+    from ascend_dsa.render.roofline import render_fp8_roofline, render_head_roofline_table, render_roofline_figure
     from ascend_dsa.render.schedule import render_cube_order, render_schedule_order_share, render_vector_schedule
     from ascend_dsa.render.skip_scale import (
         render_core_decisions,

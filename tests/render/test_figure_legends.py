@@ -21,8 +21,8 @@ from matplotlib.patches import Patch, Rectangle
 
 import ascend_dsa.render
 from ascend_dsa.render import svg
-from ascend_dsa.render.design_figures import render_feasibility_map, render_mma_fixpipe_figure, render_roofline_figure
-from ascend_dsa.render.memory_plan import render_l1_bank_figure, render_ub_plan_bars
+from ascend_dsa.render.design_figures import render_feasibility_map, render_mma_fixpipe_figure
+from ascend_dsa.render.memory_plan import render_l1_bank_figure
 from ascend_dsa.render.pipeline import render_pipeline_gantt
 from ascend_dsa.render.skip_scale import render_rescale_plot
 from ascend_dsa.render.two_chips import render_two_chips_roofline_figure
@@ -44,9 +44,7 @@ FIGURES: dict[str, Callable[..., str]] = {
     "render_mma_fixpipe_figure": render_mma_fixpipe_figure,
     "render_pipeline_gantt": render_pipeline_gantt,
     "render_rescale_plot": render_rescale_plot,
-    "render_roofline_figure": render_roofline_figure,
     "render_two_chips_roofline_figure": render_two_chips_roofline_figure,
-    "render_ub_plan_bars": render_ub_plan_bars,
 }
 
 _WHITE = "#ffffff"

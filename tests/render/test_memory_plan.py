@@ -1,20 +1,24 @@
 import re
+import xml.etree.ElementTree as ET
 
 import pytest
 
-from ascend_dsa.errors import FigureMismatch
+from ascend_dsa.errors import FigureMismatch, ForbiddenDesign
 from ascend_dsa.facts.code_figures import SHIPPED_UB_TOTALS
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.kv_formats import Mode
 from ascend_dsa.models.memory_plans import ub_plan
 from ascend_dsa.render import memory_plan
+from ascend_dsa.render.chart import INK, WIDTH, overlapping
 from ascend_dsa.render.memory_plan import (
     render_l1_bank_figure,
     render_l1_bank_table,
     render_ub_plan_bars,
     render_ub_plan_table,
+    ub_plan_bars_chart,
     ub_plan_text,
 )
+from ascend_dsa.render.svg import svg_element
 
 
 def test_ub_table_shows_every_field_and_total() -> None:
@@ -83,3 +87,97 @@ def test_ub_bars_are_labelled_in_the_axis_unit() -> None:
     assert ">253.5<" in svg
     assert ">259,600<" not in svg
     assert "(KiB)" in svg
+
+
+# --- The UB figure: standard-library SVG, redrawn live ---------------------------------------------------------------
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def _texts(html: str) -> list[str]:
+    root = ET.fromstring(svg_element(html))  # noqa: S314 - our own output
+    return ["".join(t.itertext()) for t in root.iter(f"{SVG_NS}text")]
+
+
+@pytest.mark.parametrize(
+    ("lang", "labels"),
+    [
+        ("zh", ["每个 VECTOR Core 的 UB（KiB）", "KV 搬运缓冲", "索引与 gather2 参数", "UB 容量 256 KiB", "无 sink"]),
+        ("en", ["UB per VECTOR Core (KiB)", "gathered KV buffers", "indices and gather2 parameters", "UB 256 KiB"]),
+    ],
+)
+def test_ub_bars_are_well_formed_and_labelled(lang: str, labels: list[str]) -> None:
+    """The figure parses as XML, scales with its column and names every group, the capacity and each plan."""
+    html = render_ub_plan_bars(lang=lang)  # type: ignore[arg-type]
+    root = ET.fromstring(svg_element(html))  # noqa: S314 - our own output
+    assert root.get("width") == "100%"
+    assert root.get("viewBox", "").startswith(f"0 0 {WIDTH} ")
+    texts = _texts(html)
+    for label in labels:
+        assert label in texts, label
+    for total in SHIPPED_UB_TOTALS:  # each shipped total, in KiB
+        assert f"{total.total_bytes / 1024:.1f}" in texts
+    assert bool(re.search(r"[\u4e00-\u9fff]", "".join(texts))) == (lang == "zh")
+    assert "六个实例化的 UB 预算" in render_ub_plan_bars(lang="zh")
+
+
+def _outlined(html: str) -> int:
+    """How many bars are outlined (the chosen instantiation's)."""
+    return html.count('fill="none" stroke="#1a1a1a" stroke-width="2.5"')
+
+
+def _bold_labels(html: str) -> list[str]:
+    return re.findall(r'font-weight="700">([^<]*)<', html)
+
+
+@pytest.mark.parametrize(
+    ("options", "bold"),
+    [
+        ({}, ["prefill", "bf16", "no sink"]),
+        ({"mode": Mode.DECODE, "sink": True}, ["decode", "FP8", "sink"]),
+        ({"mode": Mode.DECODE, "fp4_extra": True}, ["decode", "FP8+FP4", "no sink"]),
+    ],
+)
+def test_ub_bars_outline_the_chosen_instantiation(options: dict[str, object], bold: list[str]) -> None:
+    """The instantiation the options name is outlined once and its label is bold; the bars stay the same six."""
+    html = render_ub_plan_bars(lang="en", **options)  # type: ignore[arg-type]
+    assert _outlined(html) == 1
+    assert _bold_labels(html) == bold
+
+
+def test_ub_bars_follow_the_tiles() -> None:
+    """Another B_TOPK or VECTOR Core count redraws every bar and names the tiles in the title; forbidden ones raise."""
+    shipped = render_ub_plan_bars(lang="en")
+    wider = render_ub_plan_bars(config=SHIPPED_KERNEL.with_overrides(b_topk=128), lang="en")
+    one_core = render_ub_plan_bars(config=SHIPPED_KERNEL.with_overrides(vector_cores_per_cube=1), lang="en")
+    assert len({shipped, wider, one_core}) == 3
+    assert "B_TOPK 128" in wider
+    assert "with H_Q" not in shipped
+    assert render_ub_plan_bars(config=SHIPPED_KERNEL.with_overrides(b_topk=64), lang="en") == shipped
+    with pytest.raises(ForbiddenDesign, match="index-block-multiple-of-b-topk"):
+        render_ub_plan_bars(config=SHIPPED_KERNEL.with_overrides(b_topk=96))
+    with pytest.raises(ForbiddenDesign, match="fp4-extra-decode-only"):
+        render_ub_plan_bars(fp4_extra=True)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"config": SHIPPED_KERNEL.with_overrides(b_topk=128)}, {"config": SHIPPED_KERNEL.with_overrides(b_topk=16)}],
+    ids=["shipped", "over-ub", "small"],
+)
+def test_no_ub_text_overlaps_another_or_leaves_the_figure(options: dict[str, object], lang: str) -> None:
+    """Estimated text boxes neither meet nor cross the figure's edge, bars over the UB line included."""
+    chart = ub_plan_bars_chart(lang=lang, **options)  # type: ignore[arg-type]
+    assert overlapping(chart.drawing.every_text) == []
+    for text in chart.drawing.every_text:
+        left, top, right, bottom = text.box
+        assert 0 <= left <= right <= WIDTH, text
+        assert 0 <= top <= bottom <= chart.height, text
+
+
+def test_ub_legend_names_every_colour() -> None:
+    """Every fill of the bars has a legend entry, and every entry's colour is drawn (or is the line's or a symbol's)."""
+    chart = ub_plan_bars_chart(lang="en")
+    named = set(chart.drawing.legend_colours)
+    assert chart.drawing.data_colours == named - {INK, "#d62728"}

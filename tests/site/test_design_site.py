@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from ascend_dsa.render.svg import FIGURE_CLASS
 from tests.helpers.project import MUTATIONS
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ FIGURES = {
 def test_figures_appear_in_their_chapters(built_site: Path, prefix: str, page: str, figures: int) -> None:
     """Each chapter shows its figures inline (no image files), in both languages, without a traceback."""
     html = (built_site / prefix / page).read_text(encoding="utf-8")
-    assert html.count("<svg xmlns:xlink=") == figures  # matplotlib's figures; the theme's icons have no xlink
+    assert html.count(f'<div class="{FIGURE_CLASS}"') == figures  # matplotlib's and render.chart's alike
     assert "Traceback" not in html
 
 

@@ -14,18 +14,19 @@ from ascend_dsa.cli.options import (
     positive_int_list,
     unit_fraction,
 )
+from ascend_dsa.cli.svg_output import add_svg_option, figure_lang, text_wanted, write_svg
 from ascend_dsa.errors import OutOfRange
 from ascend_dsa.facts.chips import CHIPS, H800_PRESET
 from ascend_dsa.facts.kernel_config import HEADS_RANGE, TOKENS_RANGE
 from ascend_dsa.facts.report_figures import HEAD_ROOFLINE_CITATION
 from ascend_dsa.models.hopper import fp8_token_bytes
 from ascend_dsa.models.roofline import KV_TOKEN_BYTES_RANGE, REPORT_HEADS, REPORT_TOPK, head_roofline_sweep
-from ascend_dsa.render.roofline import seed_row, verdict_line
+from ascend_dsa.render.roofline import TOPK_COLOURS, render_roofline_figure, seed_row, verdict_line
 from ascend_dsa.report.checks import head_roofline_differences
 
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
     from ascend_dsa.facts.chips import ChipPreset
     from ascend_dsa.facts.hardware import AnyChip
@@ -56,8 +57,10 @@ HELP_ZH = (
 FINDING = "a finding: with --assert-report, the table differs from the report (the rows are named on stderr)"
 #: Most (heads, topk) pairs one run computes and prints: a row each, twice.
 GRID_POINTS_MAX = 4096
-USAGE = f", or a grid of more than {GRID_POINTS_MAX} (heads, topk) pairs, or --assert-report with " + " or ".join(
-    f"--chip {p.key}" for p in CHIPS.values() if not p.reported
+USAGE = (
+    f", or a grid of more than {GRID_POINTS_MAX} (heads, topk) pairs, or --assert-report with "
+    + " or ".join(f"--chip {p.key}" for p in CHIPS.values() if not p.reported)
+    + f", or --svg with more than {len(TOPK_COLOURS)} topk values or a FILE that cannot be written"
 )
 
 
@@ -109,6 +112,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help=f"exit {ExitStatus.FINDING} with a row diff unless the table equals {HEAD_ROOFLINE_CITATION.short}",
     )
+    add_svg_option(parser, f"the per-core roofline (at most {len(TOPK_COLOURS)} topk values)")
 
 
 def check_shown_cycles(points: Iterable[RooflinePoint]) -> None:
@@ -146,6 +150,8 @@ def run(args: argparse.Namespace) -> int:
     spec = chip_spec(args)
     points = head_roofline_sweep(spec, args.heads, args.topk, preset.model, args.kv_token_bytes)
     check_shown_cycles(points)
+    if args.svg is not None and (ended := _figure(args, spec, preset, points)) is not None:
+        return ended
     for point in points:
         print(seed_row(point))
     print()
@@ -160,11 +166,40 @@ def run(args: argparse.Namespace) -> int:
         print(verdict_line(point, args.balanced_within))
     if not args.assert_report:
         return 0
+    if _mismatch(points):
+        return 1
+    print(f"\nOK: every row equals {HEAD_ROOFLINE_CITATION.full}")
+    return 0
+
+
+def _figure(args: argparse.Namespace, spec: AnyChip, preset: ChipPreset, points: Sequence[RooflinePoint]) -> int | None:
+    """Write --svg's figure; the status to end with when that is all there is to do (an error, or ``--svg -``)."""
+    if len(args.topk) > len(TOPK_COLOURS):
+        return fail(
+            ExitStatus.USAGE,
+            f"--svg draws at most {len(TOPK_COLOURS)} topk values, one colour each; --topk gives {len(args.topk)}",
+            NAME,
+        )
+    figure = render_roofline_figure(
+        spec,
+        args.topk,
+        heads=args.heads,
+        model=preset.model,
+        kv_token_bytes=args.kv_token_bytes,
+        lang=figure_lang(args),
+        check=False,  # --assert-report is the command's check against the report
+    )
+    status = write_svg(args.svg, figure, NAME)
+    if status or not text_wanted(args):
+        return status or int(args.assert_report and _mismatch(points))
+    return None
+
+
+def _mismatch(points: Iterable[RooflinePoint]) -> bool:
+    """Whether the table differs from the report's; if so, say each differing row on stderr."""
     differences = head_roofline_differences(points)
     if differences:
         say(f"\nMISMATCH with {HEAD_ROOFLINE_CITATION.full}:")
         for difference in differences:
             say(f"  {difference.describe()}")
-        return 1
-    print(f"\nOK: every row equals {HEAD_ROOFLINE_CITATION.full}")
-    return 0
+    return bool(differences)

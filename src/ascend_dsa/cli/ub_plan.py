@@ -6,13 +6,15 @@ from typing import TYPE_CHECKING
 
 from ascend_dsa.cli.exit_status import ExitStatus, fail
 from ascend_dsa.cli.options import add_instantiation_options
+from ascend_dsa.cli.svg_output import add_svg_option, figure_lang, text_wanted, write_svg
 from ascend_dsa.errors import ForbiddenDesign
 from ascend_dsa.facts.chips import CHIPS
 from ascend_dsa.facts.hardware import ASCEND_950, is_ascend
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.kv_formats import KvFormat, Mode
-from ascend_dsa.models.memory_plans import ub_plan
-from ascend_dsa.render.memory_plan import ub_plan_text
+from ascend_dsa.models.memory_plans import SHIPPED_INSTANTIATIONS, ub_plan
+from ascend_dsa.render.format import count_word
+from ascend_dsa.render.memory_plan import render_ub_plan_bars, ub_plan_text
 
 if TYPE_CHECKING:
     import argparse
@@ -38,6 +40,7 @@ _WITHOUT_UB = tuple(key for key in CHIPS if key not in _WITH_UB)
 USAGE = (
     "; or a combination of options the kernel forbids (the line names the rule), or a --chip other than "
     + " or ".join(_WITH_UB)
+    + ", or a --svg FILE that cannot be written"
 )
 
 
@@ -59,6 +62,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"{', '.join(_WITH_UB)} only: the UB plan is the Ascend 950 kernel's ({', '.join(_WITHOUT_UB)} is "
         "refused, saying so)",
     )
+    shipped = count_word(len(SHIPPED_INSTANTIATIONS), "en")
+    add_svg_option(parser, f"the UB figure (the {shipped} shipped instantiations at these tiles, this one outlined)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -82,5 +87,19 @@ def run(args: argparse.Namespace) -> int:
         plan = ub_plan(config, Mode(args.mode), main_cache, fp4_extra=args.fp4_extra, sink=args.sink)
     except ForbiddenDesign as error:  # here bad usage (2), not a what-if outside the model (3, as in cli._run)
         return fail(ExitStatus.USAGE, str(error), NAME)
+    status = ExitStatus.OK if plan.fits(spec) else ExitStatus.FINDING
+    if args.svg is not None:
+        figure = render_ub_plan_bars(
+            spec,
+            config,
+            mode=Mode(args.mode),
+            main_cache=main_cache,
+            fp4_extra=args.fp4_extra,
+            sink=args.sink,
+            lang=figure_lang(args),
+        )
+        written = write_svg(args.svg, figure, NAME)
+        if written or not text_wanted(args):
+            return written or status
     print(ub_plan_text(plan, spec))
-    return 0 if plan.fits(spec) else 1
+    return status

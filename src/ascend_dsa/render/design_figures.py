@@ -1,6 +1,7 @@
-"""The design space as figures: the feasibility map, the head roofline, MMA against FixPipe (inline SVG).
+"""The design space as figures: the feasibility map and MMA against FixPipe (inline SVG, drawn by matplotlib).
 
-The tables of the same page are in ``render.design_space``; the limit names come from there.
+The tables of the same page are in ``render.design_space``; the limit names come from there. The head roofline,
+which a live form redraws, is drawn with the standard library in ``render.roofline``.
 """
 
 from __future__ import annotations
@@ -26,12 +27,10 @@ from ascend_dsa.models.design_point import (
     fixpipe_cycles,
 )
 from ascend_dsa.models.design_sweep import NONE, DesignGrid, sweep
-from ascend_dsa.models.roofline import cube_cycles, head_roofline_sweep, l2_cycles
 from ascend_dsa.render.design_space import limit_name
 from ascend_dsa.render.svg import figure, to_svg, to_svg_with_legend_below
-from ascend_dsa.report.checks import check_fixpipe_break_even, check_head_roofline
+from ascend_dsa.report.checks import check_fixpipe_break_even
 from ascend_dsa.report.scenarios import MAP_STEPS
-from ascend_dsa.validate import bounded_items
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -170,49 +169,6 @@ def render_feasibility_map(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") 
             f"Colour: the limit with the highest use (the first to bind); bf16, topk {DesignGrid().topk[0]}",
         )
         return to_svg(fig, title=title)
-
-
-#: The colours of the roofline figure's topk lines, in order: at most this many topk values are drawn.
-TOPK_COLOURS: Final = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759")
-
-
-def render_roofline_figure(
-    spec: AscendSpec = ASCEND_950, topk: Iterable[int] = (512, 1024, 2048), *, lang: Lang = "zh", check: bool = True
-) -> str:
-    """CUBE and L2 cycles per query token against heads per AI Core, for several topk; 64 heads marked (SVG).
-
-    With ``check``, first compare the report's table (report (zh) lines 104-111) with ours.
-    """
-    topks = bounded_items("topk", topk, len(TOPK_COLOURS))  # one colour per topk: more would be dropped silently
-    if check:
-        check_head_roofline(head_roofline_sweep(spec))
-    heads = np.arange(8, 161, 8)
-    with figure(7.0, 4.2) as fig:
-        ax = fig.add_subplot()
-        for k, colour in zip(topks, TOPK_COLOURS, strict=False):
-            cube = [cube_cycles(spec, int(h), k) for h in heads]
-            l2 = [l2_cycles(spec, int(h), k) for h in heads]
-            ax.plot(heads, cube, color=colour, label=pick(lang, f"CUBE，topk {k}", f"CUBE, topk {k}"))
-            ax.plot(heads, l2, color=colour, linestyle="--", label=pick(lang, f"L2，topk {k}", f"L2, topk {k}"))
-        chosen = SHIPPED_KERNEL.heads_per_core
-        ax.axvline(chosen, color="black", linewidth=1, linestyle=":")
-        ax.text(
-            chosen + 2,
-            0.98,
-            pick(lang, f"报告的选择：{chosen} 个 head", f"the report's {chosen}"),
-            transform=ax.get_xaxis_transform(),
-            va="top",
-            fontsize=9,
-        )
-        ax.set_yscale("log")
-        ax.set_xlabel(pick(lang, "每个 AI Core 的 q head 数", "q heads per AI Core"))
-        ax.set_ylabel(pick(lang, "每个 q token 的周期数", "cycles per query token"))
-        title = pick(
-            lang,
-            "实线在虚线之上：算力 bound；之下：带宽 bound",
-            "Solid above dashed: compute-bound; below: memory-bound",
-        )
-        return to_svg_with_legend_below(fig, ax, title=title, drop=0.16, columns=3, fontsize=8)
 
 
 def render_mma_fixpipe_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> str:

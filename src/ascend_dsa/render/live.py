@@ -168,15 +168,18 @@ LIVE_FORMS: Final = {
         LiveInput("cube-fma", preset=str(ASCEND_950.matrix_fma_per_cycle_per_core)),
     ),
 }
+_REDRAWN: Final = "the form gives --svg - itself, to redraw the figure next to it (LIVE_FIGURES)"
 #: The options a form leaves out on purpose, with the reason; every other option of its command has an input
 #: (``--help`` aside, and ``--lang``, which the form gives as the page's).
 OMITTED_OPTIONS: Final = {
     "ub-plan": {
         "chip": "the UB plan is the Ascend 950 kernel's: ub-plan refuses any other chip, so there is nothing to choose",
+        "svg": _REDRAWN,
     },
+    "head-roofline": {"svg": _REDRAWN},
     "pipeline": {
         "trace": "it writes a file on the reader's disk, which a page cannot; the figure above shows the same schedule",
-        "svg": "the form gives --svg - itself, to redraw the figure next to it (LIVE_FIGURES)",
+        "svg": _REDRAWN,
     },
 }
 #: Commands whose output has a language: the form gives ``--lang`` as the page's, hidden.
@@ -185,7 +188,7 @@ _WITH_LANG: Final = frozenset({"claims", "design-point", "pipeline"})
 #: element its build-time figure function returns for the same options (and a newline). The page holds that figure
 #: in a [`live_figure`][] container; on every change live.js runs the form's command line again with ``--svg -`` and
 #: puts what it prints in the container, when the command exits 0.
-LIVE_FIGURES: Final = frozenset({"pipeline"})
+LIVE_FIGURES: Final = frozenset({"pipeline", "head-roofline", "ub-plan"})
 
 _START: Final = Text("在浏览器里运行", "Run live")
 _ABOUT: Final = Text(

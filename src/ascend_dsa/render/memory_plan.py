@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Final
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.code_figures import UB_PLAN_CITATION
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, require_ascend
-from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig, config_fields
+from ascend_dsa.facts.kv_formats import KvFormat, Mode
 from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.lang import Lang, Text, pick, term
 from ascend_dsa.models.memory_plans import (
@@ -17,10 +18,34 @@ from ascend_dsa.models.memory_plans import (
     l1_plan,
     layout_bytes_per_bank,
     shipped_ub_plans,
+    ub_plan,
+)
+from ascend_dsa.render.chart import (
+    AXIS_LABEL_LEFT,
+    FONT_SIZE,
+    INK,
+    LINE,
+    WIDTH,
+    Axes,
+    Chart,
+    ChartText,
+    Drawing,
+    LegendEntry,
+    Scale,
+    draw_axes,
+    legend,
+    legend_height,
+    linear_ticks,
+    nice_ceiling,
+    nice_step,
+    polyline,
+    rect,
+    y_axis_room,
 )
 from ascend_dsa.render.format import count_word, group_digits, kib
+from ascend_dsa.render.live import live_figure
 from ascend_dsa.render.markdown import Align, citation, table
-from ascend_dsa.render.svg import figure, to_svg, to_svg_with_legend_below
+from ascend_dsa.render.svg import figure, svg_element, to_svg_with_legend_below
 from ascend_dsa.report.checks import check_ub_totals
 from ascend_dsa.units import KiB
 
@@ -76,10 +101,16 @@ def ub_plan_text(plan: UbPlan, spec: AscendSpec = ASCEND_950) -> str:
     return "\n".join(lines)
 
 
-def _instantiation_label(plan: UbPlan, lang: Lang) -> str:
+def _instantiation_parts(plan: UbPlan, lang: Lang) -> tuple[str, str, str]:
+    """The instantiation's mode, KV format and sink, each a word or two."""
     cache = {"bf16": "bf16", "fp8": "FP8"}[plan.main_cache.value] + (" + FP4" if plan.fp4_extra else "")
     sink = pick(lang, "sink", "sink") if plan.sink else pick(lang, "无 sink", "no sink")
-    return f"{plan.mode.value} {cache}, {sink}"
+    return plan.mode.value, cache, sink
+
+
+def _instantiation_label(plan: UbPlan, lang: Lang) -> str:
+    mode, cache, sink = _instantiation_parts(plan, lang)
+    return f"{mode} {cache}, {sink}"
 
 
 def _checked_shipped_plans() -> tuple[UbPlan, ...]:
@@ -121,43 +152,140 @@ def render_ub_plan_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
     return table(headers, rows, aligns) + "\n\n" + caption + "\n"
 
 
-def render_ub_plan_bars(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -> str:
-    """The six shipped UB plans as stacked bars against the VECTOR Core's 256 KiB (inline SVG)."""
+#: The UB capacity line's colour, named in the legend.
+_CAPACITY_COLOUR: Final = "#d62728"
+#: Height of the bars' plotting area, and the share of a slot each bar takes, and the y axis's most tick steps.
+_BARS_HEIGHT: Final = 260
+_BAR_SHARE: Final = 0.7
+_UB_TICKS: Final = 6
+#: The y axis reaches this factor past the tallest bar or the capacity line, whichever is higher.
+_UB_AXIS_REACH: Final = 1.08
+_BARS_TOP, _BARS_RIGHT_MARGIN, _BARS_BOTTOM_MARGIN = 10, 6, 8
+
+
+def _is_shipped(config: KernelConfig) -> bool:
+    """Whether ``config`` has the shipped kernel's every value (a what-if copy that changed nothing counts too)."""
+    return all(getattr(config, name) == getattr(SHIPPED_KERNEL, name) for name in config_fields())
+
+
+def ub_plan_bars_chart(
+    spec: AscendSpec = ASCEND_950,
+    config: KernelConfig = SHIPPED_KERNEL,
+    *,
+    mode: Mode = Mode.PREFILL,
+    main_cache: KvFormat | None = None,
+    fp4_extra: bool = False,
+    sink: bool = False,
+    lang: Lang = "zh",
+) -> Chart:
+    """The UB figure as a [`Chart`][]: its texts and boxes, for [`render_ub_plan_bars`][] and its tests."""
     spec = require_ascend("spec", spec)
-    plans = _checked_shipped_plans()
-    with figure(8.5, 4.2) as fig:
-        ax = fig.add_subplot()
-        # One short line each (mode, KV format, sink), so the labels of neighbouring bars never meet.
-        labels = [_instantiation_label(p, lang).replace(", ", "\n").replace(" ", "\n", 1) for p in plans]
-        x = range(len(plans))
-        bottoms = [0.0] * len(plans)
-        for (name, names), colour in zip(UB_GROUPS, _COLOURS, strict=True):
-            heights = [sum(f.bytes for f in p.fields if f.name in names) / KiB for p in plans]
-            ax.bar(x, heights, bottom=bottoms, color=colour, label=name.in_(lang), width=0.6)
-            bottoms = [b + h for b, h in zip(bottoms, heights, strict=True)]
-        capacity = spec.staging_bytes_per_core / KiB
-        ax.axhline(capacity, color="#d62728", linewidth=1.5, linestyle="--")
-        ax.text(
-            len(plans) - 0.5,
-            capacity + 3,
-            pick(lang, f"UB 容量 {capacity:.0f} KiB", f"UB {capacity:.0f} KiB"),
-            ha="right",
-            va="bottom",
-            color="#d62728",
-            fontsize=9,
+    chosen = ub_plan(config, mode, main_cache, fp4_extra=fp4_extra, sink=sink)  # checks them; ForbiddenDesign
+    plans = shipped_ub_plans(config)
+    shipped = _is_shipped(config)
+    if shipped:
+        check_ub_totals(plans)
+    capacity = spec.staging_bytes_per_core / KiB
+    totals = [p.total_bytes / KiB for p in plans]
+    y_high = nice_ceiling(max(capacity, *totals) * _UB_AXIS_REACH, _UB_TICKS)
+    y_step = nice_step(y_high, _UB_TICKS)
+    y_ticks = linear_ticks(0, y_high, y_step)
+    bottom = _BARS_TOP + _BARS_HEIGHT
+    x_scale = Scale(0, len(plans), y_axis_room(y_ticks, y_step), WIDTH - _BARS_RIGHT_MARGIN)
+    y_scale = Scale(0, y_high, bottom, _BARS_TOP)
+    y_label = pick(lang, "每个 VECTOR Core 的 UB（KiB）", "UB per VECTOR Core (KiB)")
+    axes = Axes(x_scale, y_scale, (), y_ticks, "", y_label, y_step=y_step)
+    drawing = draw_axes(axes)
+    width = (x_scale.at(1) - x_scale.at(0)) * _BAR_SHARE
+    for i, plan in enumerate(plans):
+        drawing += _bar(plan, x_scale.at(i + 0.5) - width / 2, width, y_scale, is_chosen=plan == chosen, lang=lang)
+    at = y_scale.at(capacity)
+    drawing += Drawing((polyline(((axes.left, at), (axes.right, at)), _CAPACITY_COLOUR, style="dashed"),))
+    entries = [LegendEntry(name.in_(lang), colour) for (name, _), colour in zip(UB_GROUPS, _COLOURS, strict=True)]
+    entries += [
+        LegendEntry(
+            pick(lang, f"UB 容量 {kib(spec.staging_bytes_per_core)}", f"UB {kib(spec.staging_bytes_per_core)}"),
+            _CAPACITY_COLOUR,
+            "dashed",
+        ),
+        LegendEntry(pick(lang, "粗框：所选的实例化", "outlined: the chosen instantiation"), INK, "outline"),
+    ]
+    legend_top = bottom + 6 + len(_bar_label_lines(chosen, lang)) * LINE + LINE / 2
+    legend_width = WIDTH - 2 * AXIS_LABEL_LEFT
+    drawing += legend(entries, AXIS_LABEL_LEFT, legend_top, legend_width, name=f"ub-plan-{lang}", most=2)
+    height = legend_top + legend_height(entries, legend_width, most=2) + _BARS_BOTTOM_MARGIN
+    count = count_word(len(plans), lang)
+    if shipped:
+        title = pick(lang, f"{count}个实例化的 UB 预算", f"UB plan of the {count} shipped instantiations")
+    else:
+        tiles = (
+            f"H_Q {config.heads_per_core}, B_TOPK {config.b_topk}, 1C{config.vector_cores_per_cube}V, "
+            f"INDEX_BLOCK_SIZE {config.index_block_size}"
         )
-        for i, p in enumerate(plans):
-            # In KiB, the axis's unit (the table above gives the bytes).
-            total = f"{p.total_bytes / KiB:.1f}"
-            ax.text(i, bottoms[i] - 4, total, ha="center", va="top", fontsize=8, color="white")
-        ax.set_xticks(list(x), labels, fontsize=8)
-        ax.set_ylabel(pick(lang, "每个 VECTOR Core 的 UB（KiB）", "UB per VECTOR Core (KiB)"))
-        ax.set_ylim(0, capacity * 1.12)
-        ax.legend(fontsize=7.5, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
-        shipped = count_word(len(plans), lang)
-        return to_svg(
-            fig, title=pick(lang, f"{shipped}个实例化的 UB 预算", f"UB plan of the {shipped} shipped instantiations")
+        title = pick(
+            lang, f"{count}个实例化的 UB 预算（{tiles}）", f"UB plan of the {count} instantiations with {tiles}"
         )
+    return Chart(drawing, height, title)
+
+
+def _bar_label_lines(plan: UbPlan, lang: Lang) -> tuple[str, ...]:
+    """The lines under a bar: mode, KV format, sink (one short word each, so neighbouring labels never meet)."""
+    mode, cache, sink = _instantiation_parts(plan, lang)
+    return mode, cache.replace(" + ", "+"), sink
+
+
+def _bar(plan: UbPlan, left: float, width: float, y: Scale, *, is_chosen: bool, lang: Lang) -> Drawing:
+    """One plan's stacked bar, its total in KiB (the axis's unit; the table gives the bytes) and its label below."""
+    elements, colours, base = [], set(), 0.0
+    for (_, names), colour in zip(UB_GROUPS, _COLOURS, strict=True):
+        height = sum(f.bytes for f in plan.fields if f.name in names) / KiB
+        if height:
+            elements.append(rect(left, y.at(base + height), width, y.at(base) - y.at(base + height), colour))
+            colours.add(colour)
+        base += height
+    total = plan.total_bytes / KiB
+    top = y.at(total)
+    if is_chosen:
+        elements.append(rect(left, top, width, y.at(0) - top, "none", stroke=INK, stroke_width=2.5))
+    inside = y.at(0) - top >= LINE + 4
+    texts = [
+        ChartText(
+            f"{total:.1f}",
+            left + width / 2,
+            top + LINE - 3 if inside else top - 5,
+            "middle",
+            colour="#ffffff" if inside else INK,
+        )
+    ]
+    texts += [
+        ChartText(line, left + width / 2, y.at(0) + 6 + FONT_SIZE + i * LINE, "middle", bold=is_chosen)
+        for i, line in enumerate(_bar_label_lines(plan, lang))
+    ]
+    return Drawing(tuple(elements), tuple(texts), frozenset(colours))
+
+
+def render_ub_plan_bars(
+    spec: AscendSpec = ASCEND_950,
+    config: KernelConfig = SHIPPED_KERNEL,
+    *,
+    mode: Mode = Mode.PREFILL,
+    main_cache: KvFormat | None = None,
+    fp4_extra: bool = False,
+    sink: bool = False,
+    lang: Lang = "zh",
+    live: bool = False,
+) -> str:
+    """The six shipped UB plans of ``config`` as stacked bars against the VECTOR Core's 256 KiB (inline SVG).
+
+    The instantiation ``mode``, ``main_cache``, ``fp4_extra`` and ``sink`` choose is outlined. With the shipped
+    configuration the totals are first checked against the kernel's ``sizeof``. Standard library only: a live form
+    redraws it in the reader's browser, and ``ascend-dsa ub-plan --svg`` writes it for the same options. With
+    ``live``, the figure sits in the container the page's ``ub-plan`` form redraws ([`live_figure`][]).
+    """
+    chart = ub_plan_bars_chart(
+        spec, config, mode=mode, main_cache=main_cache, fp4_extra=fp4_extra, sink=sink, lang=lang
+    )
+    return live_figure("ub-plan", svg_element(chart.html()), caption=chart.title) if live else chart.html()
 
 
 def _bank_of(start: int, bank_bytes: int) -> int:

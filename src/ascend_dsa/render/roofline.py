@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
-from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.errors import OutOfRange
+from ascend_dsa.facts.hardware import ASCEND_950, is_ascend
+from ascend_dsa.facts.kernel_config import HEADS_RANGE, SHIPPED_KERNEL
 from ascend_dsa.facts.kv_formats import KvFormat
 from ascend_dsa.facts.kv_formats import kv_bytes_per_token as kv_bytes_per_token_of
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
@@ -19,15 +21,43 @@ from ascend_dsa.models.roofline import (
     head_roofline,
     head_roofline_sweep,
 )
+from ascend_dsa.render.chart import (
+    AXIS,
+    AXIS_LABEL_LEFT,
+    INK,
+    LINE,
+    WIDTH,
+    X_AXIS_ROOM,
+    Axes,
+    Chart,
+    ChartText,
+    Drawing,
+    LegendEntry,
+    Scale,
+    dot,
+    draw_axes,
+    fitting_step,
+    legend,
+    legend_height,
+    linear_ticks,
+    log_range,
+    log_ticks,
+    nice_ceiling,
+    polyline,
+    y_axis_room,
+)
+from ascend_dsa.render.live import live_figure
 from ascend_dsa.render.markdown import Align, table
+from ascend_dsa.render.svg import svg_element
 from ascend_dsa.report.checks import check_head_roofline
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
+from ascend_dsa.validate import bounded_items
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
-    from ascend_dsa.facts.hardware import AscendSpec
+    from ascend_dsa.facts.hardware import AnyChip, AscendSpec
 
 
 def seed_row(point: RooflinePoint) -> str:
@@ -137,3 +167,135 @@ def render_fp8_roofline(
         term("column:ratio", lang),
     ]
     return table(headers, rows, ("right",) * 6) + "\n"
+
+
+#: The colours of the roofline figure's topk lines, in order: at most this many topk values are drawn.
+TOPK_COLOURS: Final = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759")
+#: The heads axis reaches this factor past the largest heads drawn (the report's 128 gives an axis to 160).
+_HEADS_AXIS_REACH: Final = 1.25
+#: Points each curve is drawn through, evenly along the heads axis (8 heads apart on an axis to 160), plus the dots.
+_CURVE_POINTS: Final = 20
+#: Most tick steps along the heads axis.
+_HEADS_TICKS: Final = 8
+#: Height of the plotting area and the margins around it, in user units.
+_PLOT_HEIGHT: Final = 290
+_TOP, _RIGHT_MARGIN, _BOTTOM_MARGIN = 10, 28, 8
+
+
+def roofline_chart(
+    spec: AnyChip = ASCEND_950,
+    topk: Iterable[int] = REPORT_TOPK,
+    *,
+    heads: Iterable[int] = REPORT_HEADS,
+    model: ModelShape = DSA_V41,
+    kv_token_bytes: int | None = None,
+    lang: Lang = "zh",
+) -> Chart:
+    """The roofline figure as a [`Chart`][]: its texts and boxes, for [`render_roofline_figure`][] and its tests."""
+    topks = bounded_items("topk", topk, len(TOPK_COLOURS))  # one colour per topk: more would be dropped silently
+    rows = head_roofline_sweep(spec, heads, topks, model, kv_token_bytes)  # checks spec, heads, topk, model, bytes
+    chosen = SHIPPED_KERNEL.heads_per_core
+    x_high = nice_ceiling(max(chosen, *(p.heads for p in rows)) * _HEADS_AXIS_REACH, _HEADS_TICKS)
+    sampled = {round(x_high * i / _CURVE_POINTS) for i in range(1, _CURVE_POINTS + 1)} | {p.heads for p in rows}
+    smallest = min(p.heads for p in rows)  # cycles grow with heads: from here on every point is a figure
+    samples = sorted(h for h in sampled if HEADS_RANGE.holds(h) and h >= smallest)
+    curves = head_roofline_sweep(spec, samples, topks, model, kv_token_bytes)
+    curves += _points_below(spec, sorted(h for h in sampled if 1 <= h < smallest), topks, model, kv_token_bytes)
+    cycles = [c for p in curves for c in (p.cube_cycles, p.l2_cycles)]
+    y_low, y_high = log_range(min(cycles), max(cycles))
+    y_ticks = log_ticks(y_low, y_high)
+    bottom = _TOP + _PLOT_HEIGHT
+    x_scale = Scale(0, x_high, y_axis_room(y_ticks), WIDTH - _RIGHT_MARGIN)
+    y_scale = Scale(y_low, y_high, bottom, _TOP, log=True)
+    x_step = fitting_step(x_scale, _HEADS_TICKS)
+    ascend = is_ascend(spec)
+    matrix = "CUBE" if ascend else pick(lang, "矩阵单元", "matrix unit")
+    memory = spec.bandwidth.in_(lang)
+    axes = Axes(
+        x_scale,
+        y_scale,
+        linear_ticks(0, x_high, x_step),
+        y_ticks,
+        pick(lang, "每个 AI Core 的 q head 数", "q heads per AI Core")
+        if ascend
+        else pick(lang, "每个核的 q head 数", "q heads per core"),
+        pick(lang, "每个 q token 的周期数", "cycles per query token"),
+        x_step=x_step,
+    )
+    drawing = draw_axes(axes)
+    entries: list[LegendEntry] = []
+    for k, colour in zip(topks, TOPK_COLOURS, strict=False):
+        line = sorted((p for p in curves if p.topk == k), key=lambda p: p.heads)
+        dots = [p for p in rows if p.topk == k]
+        drawing += Drawing(
+            (
+                polyline([(x_scale.at(p.heads), y_scale.at(p.cube_cycles)) for p in line], colour),
+                polyline([(x_scale.at(p.heads), y_scale.at(p.l2_cycles)) for p in line], colour, style="dashed"),
+                *(dot(x_scale.at(p.heads), y_scale.at(c), colour) for p in dots for c in (p.cube_cycles, p.l2_cycles)),
+            ),
+            data_colours=frozenset({colour}),
+        )
+        entries += [
+            LegendEntry(pick(lang, f"{matrix}，topk {k}", f"{matrix}, topk {k}"), colour, "line"),
+            LegendEntry(pick(lang, f"{memory}，topk {k}", f"{memory}, topk {k}"), colour, "dashed"),
+        ]
+    entries.append(LegendEntry(pick(lang, "圆点：上表的行", "dots: the table's rows"), AXIS, "dot"))
+    drawing += _chosen_heads(axes, chosen, lang)
+    legend_top = bottom + X_AXIS_ROOM + LINE / 2
+    legend_width = WIDTH - 2 * AXIS_LABEL_LEFT
+    drawing += legend(entries, AXIS_LABEL_LEFT, legend_top, legend_width, name=f"roofline-{lang}", most=2)
+    height = legend_top + legend_height(entries, legend_width, most=2) + _BOTTOM_MARGIN
+    title = pick(
+        lang,
+        "实线在虚线之上：算力 bound；之下：带宽 bound",
+        "Solid above dashed: compute-bound; below: memory-bound",
+    )
+    return Chart(drawing, height, title)
+
+
+def _points_below(
+    spec: AnyChip, heads: Sequence[int], topks: Sequence[int], model: ModelShape, kv_token_bytes: int | None
+) -> tuple[RooflinePoint, ...]:
+    """The curve's points left of the table's fewest heads, down to where a cycle count would round to nothing."""
+    points: list[RooflinePoint] = []
+    for h in reversed(heads):
+        try:
+            row = head_roofline_sweep(spec, (h,), topks, model, kv_token_bytes)
+        except OutOfRange:
+            break
+        points += row
+    return tuple(points)
+
+
+def _chosen_heads(axes: Axes, chosen: int, lang: Lang) -> Drawing:
+    """The report's heads per AI Core as a dotted line across the plot, named at its top."""
+    x = axes.x.at(chosen)
+    line = polyline(((x, axes.top), (x, axes.bottom)), INK, style="dotted", width=1.2)
+    label = ChartText(pick(lang, f"报告的选择：{chosen} 个 head", f"the report's {chosen}"), x + 5, axes.top + LINE)
+    if label.box[2] > axes.right - 2:  # no room on the right of the line: name it on its left
+        label = ChartText(label.text, x - 5, label.y, "end")
+    return Drawing((line,), (label,))
+
+
+def render_roofline_figure(
+    spec: AnyChip = ASCEND_950,
+    topk: Iterable[int] = REPORT_TOPK,
+    *,
+    heads: Iterable[int] = REPORT_HEADS,
+    model: ModelShape = DSA_V41,
+    kv_token_bytes: int | None = None,
+    lang: Lang = "zh",
+    check: bool = True,
+    live: bool = False,
+) -> str:
+    """CUBE and L2 cycles per query token against heads per AI Core, one colour per topk, 64 heads marked (SVG).
+
+    A dot on each line for each (heads, topk) row of the table (by default the report's eight). With ``check``, first
+    compare the report's table (report (zh) lines 104-111) with ours. Standard library only: a live form redraws
+    it in the reader's browser, and ``ascend-dsa head-roofline --svg`` writes it for the same options. With ``live``,
+    the figure sits in the container the page's ``head-roofline`` form redraws ([`live_figure`][]).
+    """
+    if check:
+        check_head_roofline(head_roofline_sweep(spec))
+    chart = roofline_chart(spec, topk, heads=heads, model=model, kv_token_bytes=kv_token_bytes, lang=lang)
+    return live_figure("head-roofline", svg_element(chart.html()), caption=chart.title) if live else chart.html()
