@@ -20,11 +20,10 @@ from ascend_dsa.cli.svg_output import write_svg
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.kv_formats import Mode
-from ascend_dsa.render.live import LIVE_FORMS
 from ascend_dsa.render.memory_plan import render_ub_plan_bars
 from ascend_dsa.render.roofline import render_roofline_figure
 from ascend_dsa.render.svg import svg_element
-from tests.helpers.cli import run_cli
+from tests.helpers.cli import form_defaults, run_cli
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -38,16 +37,6 @@ PAGE_FIGURES: dict[str, Callable[[Lang], str]] = {
     head_roofline.NAME: lambda lang: render_roofline_figure(lang=lang),
     ub_plan.NAME: lambda lang: render_ub_plan_bars(lang=lang),
 }
-
-
-def form_defaults(command: str) -> list[str]:
-    """The command-line options the command's "Run live" form gives before the reader changes anything."""
-    argv = []
-    for item in LIVE_FORMS[command]:
-        if item.hidden or not item.value:
-            continue
-        argv += [f"--{item.option}"] if item.flag else [f"--{item.option}", item.value]
-    return argv
 
 
 def svg_of(command: str, argv: list[str], lang: Lang) -> tuple[int, str, str]:

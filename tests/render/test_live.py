@@ -17,7 +17,7 @@ from ascend_dsa.render.live import (
     render_live_form,
 )
 from ascend_dsa.render.trace_compare import MAX_TRACE_BYTES
-from tests.helpers.cli import run_cli
+from tests.helpers.cli import form_defaults, run_cli
 
 
 def subcommand_options(command: str) -> dict[str, argparse.Action]:
@@ -101,7 +101,7 @@ def test_a_command_that_redraws_a_figure_prints_only_its_svg(command: str) -> No
     """The contract of LIVE_FIGURES: the form's command with ``--svg -`` prints one SVG element and a newline."""
     assert command in LIVE_FORMS
     assert "data-live-draws" in render_live_form(command, lang="en")
-    status, out, err = run_cli([command, "--svg", "-"])
+    status, out, err = run_cli([command, *form_defaults(command), "--svg", "-"])
     assert (status, err) == (0, "")
     assert out.startswith("<svg ")
     assert out.endswith("</svg>\n")
@@ -119,7 +119,7 @@ def test_a_live_figure_holds_the_svg_in_its_container() -> None:
     html = live_figure("pipeline", "<svg></svg>", caption="a caption")
     assert '<div class="live-figure" data-live-figure="pipeline"><svg></svg></div>' in html
     assert html.endswith('<div class="ascend-caption">a caption</div></div>')
-    with pytest.raises(ValueError, match="command must be one of pipeline, got 'claims'"):
+    with pytest.raises(ValueError, match="command must be one of head-roofline, pipeline, ub-plan, got 'claims'"):
         live_figure("claims", "<svg></svg>", caption="a caption")
     with pytest.raises(ValueError, match="svg must be an <svg> element"):
         live_figure("pipeline", "<div></div>", caption="a caption")
