@@ -19,7 +19,7 @@ from ascend_dsa.models.memory_plans import (
     shipped_ub_plans,
 )
 from ascend_dsa.render.format import count_word, group_digits, kib
-from ascend_dsa.render.markdown import Align, citation, table
+from ascend_dsa.render.markdown import NO_VALUE, Align, Cell, citation, number, table
 from ascend_dsa.render.svg import figure, to_svg, to_svg_with_legend_below
 from ascend_dsa.report.checks import check_ub_totals
 from ascend_dsa.units import KiB
@@ -95,17 +95,20 @@ def render_ub_plan_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
     headers = [pick(lang, "字段", "field"), term("column:source", lang)] + [
         _instantiation_label(p, lang) for p in plans
     ]
-    rows: list[list[str]] = []
+    rows: list[list[str | Cell]] = []
     for i, f in enumerate(plans[0].fields):
-        cells = [group_digits(p.fields[i].bytes) if p.fields[i].bytes else "—" for p in plans]
+        cells = [
+            number(p.fields[i].bytes, group_digits(p.fields[i].bytes), "B") if p.fields[i].bytes else NO_VALUE
+            for p in plans
+        ]
         rows.append([f"`{f.name}`", citation(f.source, lang), *cells])
     rows.append(
         [pick(lang, "**合计**", "**total**"), UB_PLAN_CITATION.short]
-        + [f"**{group_digits(p.total_bytes)}**" for p in plans]
+        + [number(p.total_bytes, f"**{group_digits(p.total_bytes)}**", "B") for p in plans]
     )
     rows.append(
         [pick(lang, "余量", "headroom"), f"UB {group_digits(spec.staging_bytes_per_core)} B (config.h:125)"]
-        + [group_digits(p.headroom_bytes(spec)) for p in plans]
+        + [number(p.headroom_bytes(spec), group_digits(p.headroom_bytes(spec)), "B") for p in plans]
     )
     shipped = count_word(len(plans), lang)
     caption = pick(
@@ -178,8 +181,15 @@ def render_l1_bank_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
     rows = []
     for r in SHIPPED_L1_LAYOUT:
         first, last = _bank_of(r.start_bytes, bank_bytes), _bank_of(r.end_bytes - 1, bank_bytes)
-        bank = str(first) if first == last else f"{first} + {last}"
-        rows.append([r.name, f"{r.start_bytes // KiB}K – {r.end_bytes // KiB}K", kib(r.bytes), bank])
+        bank: int | str = first if first == last else f"{first} + {last}"
+        rows.append(
+            [
+                r.name,
+                f"{r.start_bytes // KiB}K – {r.end_bytes // KiB}K",
+                number(r.bytes // KiB, kib(r.bytes), "KiB"),
+                bank,
+            ]
+        )
     headers = [
         pick(lang, "缓冲", "buffer"),
         pick(lang, "地址范围", "address range"),
@@ -191,10 +201,10 @@ def render_l1_bank_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
         [
             i,
             f"{i * bank_bytes // KiB}K – {(i + 1) * bank_bytes // KiB}K",
-            kib(used),
-            kib(bank_bytes),
-            kib(bank_bytes - used),
-            f"{used / bank_bytes:.1%}",
+            number(used // KiB, kib(used), "KiB"),
+            number(bank_bytes // KiB, kib(bank_bytes), "KiB"),
+            number((bank_bytes - used) // KiB, kib(bank_bytes - used), "KiB"),
+            number(100 * used / bank_bytes, f"{used / bank_bytes:.1%}", "%"),
         ]
         for i, used in enumerate(per_bank)
     ]
