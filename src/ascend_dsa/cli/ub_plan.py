@@ -82,5 +82,5 @@ def run(args: argparse.Namespace) -> int:
         plan = ub_plan(config, Mode(args.mode), main_cache, fp4_extra=args.fp4_extra, sink=args.sink)
     except ForbiddenDesign as error:  # here bad usage (2), not a what-if outside the model (3, as in cli._run)
         return fail(ExitStatus.USAGE, str(error), NAME)
-    print(ub_plan_text(plan, spec))
+    print(ub_plan_text(plan, spec, args.lang))
     return 0 if plan.fits(spec) else 1

@@ -134,8 +134,6 @@ OMITTED_OPTIONS: Final = {
         "chip": "the UB plan is the Ascend 950 kernel's: ub-plan refuses any other chip, so there is nothing to choose",
     },
 }
-#: Commands whose output has a language: the form gives ``--lang`` as the page's, hidden.
-_WITH_LANG: Final = frozenset({"claims", "design-point"})
 
 _START: Final = Text("在浏览器里运行", "Run live")
 _ABOUT: Final = Text(
@@ -159,9 +157,8 @@ def render_live_form(command: str, *, lang: Lang = "zh") -> str:
     """A "Run live" form for ``ascend-dsa COMMAND``: a button, then its options as inputs and its output."""
     if command not in LIVE_FORMS:
         raise ValueError(f"command must be one of {', '.join(LIVE_FORMS)}, got {shown(command)}")
-    inputs = list(LIVE_FORMS[command])
-    if command in _WITH_LANG:
-        inputs.insert(0, LiveInput("lang", value=lang, hidden=True))
+    # Every command speaks both languages (--lang): the form gives the page's, hidden, so output and errors match it.
+    inputs = [LiveInput("lang", value=lang, hidden=True), *LIVE_FORMS[command]]
     messages = " ".join(f'data-live-{key}="{escape(text.in_(lang))}"' for key, text in _STATUS.items())
     fields = "\n".join(item.html(lang) for item in inputs)
     return (

@@ -18,7 +18,7 @@ from ascend_dsa.models.memory_plans import (
     layout_bytes_per_bank,
     shipped_ub_plans,
 )
-from ascend_dsa.render.format import count_word, group_digits, kib
+from ascend_dsa.render.format import count_word, display_width, group_digits, kib, pad_to
 from ascend_dsa.render.markdown import NO_VALUE, Align, Cell, citation, number, table
 from ascend_dsa.render.svg import figure, to_svg, to_svg_with_legend_below
 from ascend_dsa.report.checks import check_ub_totals
@@ -53,25 +53,40 @@ def _shape(shape: tuple[int, ...], times: str = " × ") -> str:
     return times.join(str(n) for n in shape) if shape else "0"
 
 
-def ub_plan_text(plan: UbPlan, spec: AscendSpec = ASCEND_950) -> str:
-    """The plan as plain text for the command line: one line per field, then the total against UB."""
-    width = max(len(f.name) for f in plan.fields)
+def ub_plan_text(plan: UbPlan, spec: AscendSpec = ASCEND_950, lang: Lang = "en") -> str:
+    """The plan as plain text for the command line in ``lang``: one line per field, then the total against UB.
+
+    Names are padded by display width (`pad_to`), so the columns line up with Chinese words too.
+    """
+    total = pick(lang, "合计", "total")
+    width = max(display_width(name) for name in (*(f.name for f in plan.fields), total))
     config = plan.config
-    title = (
-        f"# UB plan per VECTOR Core: {plan.describe()}; H_Q {config.heads_per_core}, B_TOPK {config.b_topk}, "
-        f"1C{config.vector_cores_per_cube}V, INDEX_BLOCK_SIZE {config.index_block_size} ({UB_PLAN_CITATION.short})"
+    shape = (
+        f"H_Q {config.heads_per_core}, B_TOPK {config.b_topk}, 1C{config.vector_cores_per_cube}V, "
+        f"INDEX_BLOCK_SIZE {config.index_block_size} ({UB_PLAN_CITATION.short})"
+    )
+    title = pick(
+        lang,
+        f"# 每个 VECTOR Core 的 UB 预算：{_instantiation_label(plan, lang)}；{shape}",
+        f"# UB plan per VECTOR Core: {plan.describe()}; {shape}",
     )
     lines = [title]
     for f in plan.fields:
-        note = f"  ({f.condition})" if f.condition and not f.bytes else ""
+        note = f"  ({term(f'condition:{f.condition}', lang)})" if f.condition and not f.bytes else ""
         lines.append(
-            f"{f.name:<{width}}  {_shape(f.shape, ' x '):>16} x {f.element_bytes} B = {f.bytes:>7} B  "
+            f"{pad_to(f.name, width)}  {_shape(f.shape, ' x '):>16} x {f.element_bytes} B = {f.bytes:>7} B  "
             f"[{f.source.citation}]{note}"
         )
-    verdict = "fits" if plan.fits(spec) else "DOES NOT FIT"
+    verdict = pick(lang, "放得下", "fits") if plan.fits(spec) else pick(lang, "放不下", "DOES NOT FIT")
+    share = plan.total_bytes / spec.staging_bytes_per_core
+    use = f"{plan.total_bytes:>7} B / {spec.staging_bytes_per_core} B ({share:.2%})"
+    headroom = plan.headroom_bytes(spec)
     lines.append(
-        f"{'total':<{width}}  {plan.total_bytes:>7} B of {spec.staging_bytes_per_core} B "
-        f"({plan.total_bytes / spec.staging_bytes_per_core:.2%}); headroom {plan.headroom_bytes(spec)} B: {verdict}"
+        pick(
+            lang,
+            f"{pad_to(total, width)}  {use}；余量 {headroom} B：{verdict}",
+            f"{pad_to(total, width)}  {use}; headroom {headroom} B: {verdict}",
+        )
     )
     return "\n".join(lines)
 

@@ -36,11 +36,11 @@ def seed_row(point: RooflinePoint) -> str:
     return f"{h_q:3d}, {topk=:4d}, {cube_cycles=:6d}, {mem_cycles=:6.0f}"
 
 
-def verdict_line(point: RooflinePoint, balanced_within: float = 0.0) -> str:
-    """One line of the verdict listing: both cycle counts, their ratio and the bound."""
+def verdict_line(point: RooflinePoint, balanced_within: float = 0.0, lang: Lang = "en") -> str:
+    """One line of the verdict listing: both cycle counts, their ratio and the bound, named in ``lang``."""
     return (
         f"h_q={point.heads:3d}, topk={point.topk:4d}: cube={point.cube_cycles:6d}, mem={point.l2_cycles:8.1f}, "
-        f"ratio={point.ratio:5.2f} -> {point.verdict(balanced_within)}"
+        f"ratio={point.ratio:5.2f} -> {verdict_text(point.verdict(balanced_within), lang)}"
     )
 
 
