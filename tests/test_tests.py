@@ -50,7 +50,6 @@ UNMIRRORED: Final = {
     "ascend_dsa.site.api_aliases": "mkdocstrings' aliases: the shared strict build's API pages "
     "(tests/site/test_api_pages.py)",
     "ascend_dsa.site.app": "the build's application: tests/site/test_plugin.py and tests/site/test_failures.py",
-    "ascend_dsa.site.downloads": "the downloads a page offers: tests/render/test_markdown.py",
     "ascend_dsa.site.glossary": "the glossary page and its hover definitions: tests/render/test_glossary.py",
     "ascend_dsa.site.page_cache": "the edit loop's cache: tests/site/test_step_cache.py and tests/site/test_reload.py",
     "ascend_dsa.site.search_entries": "the search index per edition: tests/site/test_search_index.py",

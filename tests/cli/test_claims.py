@@ -7,8 +7,9 @@ import dataclasses
 
 import pytest
 
-from ascend_dsa.cli import main
+from ascend_dsa.cli import main, run_captured
 from ascend_dsa.facts.hopper_figures import HOPPER_FIGURES
+from ascend_dsa.render.format import display_width
 from ascend_dsa.report import ledger_hopper
 from ascend_dsa.report.claims import CLAIMS
 from ascend_dsa.report.ledger_hopper import DISAGREEMENTS, HOPPER_CLAIMS
@@ -30,7 +31,7 @@ def test_chapter_filter_in_chinese(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["claims", "--chapter", "optimizations/icache", "--lang", "zh"]) == 0
     out = capsys.readouterr().out
     assert "第 238 行" in out
-    assert "3 of 3 claims agree" in out
+    assert "3 条中 3 条一致" in out
 
 
 def test_what_if_fails_naming_claims(capsys: pytest.CaptureFixture[str]) -> None:
@@ -122,3 +123,14 @@ def test_a_moved_disagreement_is_named_by_its_describe_line(monkeypatch: pytest.
     assert f"  {result.describe()}\n" in err
     assert result.describe().startswith(f"disagreement {moved.key} (")
     assert ": now " in result.describe()
+
+
+def test_chinese_claim_lines_line_up_and_say_the_status_in_chinese() -> None:
+    """With --lang zh each claim's id starts at one display column, after 一致 (not PASS)."""
+    status, out, _ = run_captured(["claims", "--lang", "zh"])
+    assert status == 0
+    heads = [line for line in out.splitlines() if line.startswith("第 ")]
+    assert len(heads) >= 60
+    assert all("  一致  " in line for line in heads)
+    starts = {display_width(line[: line.index("  一致  ")]) for line in heads}
+    assert len(starts) == 1

@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 import pytest
 
-from ascend_dsa.cli.options import Within, positive_float, positive_int, positive_int_list, unit_fraction
+from ascend_dsa.cli import SUBCOMMANDS, build_parser, run_captured
+from ascend_dsa.cli.options import (
+    Within,
+    add_lang_option,
+    locale_lang,
+    positive_float,
+    positive_int,
+    positive_int_list,
+    unit_fraction,
+)
 from tests.helpers.cli import run_cli
+
+if TYPE_CHECKING:
+    from types import ModuleType
 
 #: 2**53, the largest whole number a float holds exactly: 16 digits.
 LARGEST = 9007199254740992
@@ -142,3 +155,34 @@ def test_the_api_refuses_what_the_options_refuse() -> None:
         head_roofline(ASCEND_950, 64, 2**21)
     with pytest.raises(ValueError, match=r"^kv_bytes_per_token must lie in the plausible range 1 to 1,048,576 B"):
         head_roofline(ASCEND_950, 64, 512, kv_bytes_per_token=2**21)
+
+
+@pytest.mark.parametrize(
+    ("environ", "lang"),
+    [
+        ({}, "en"),
+        ({"LANG": "zh_CN.UTF-8"}, "zh"),
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({"LANG": "zh_CN.UTF-8", "LC_ALL": "en_US.UTF-8"}, "en"),
+        ({"LANG": "en_US.UTF-8", "LC_MESSAGES": "zh_TW.UTF-8"}, "zh"),
+        ({"LANG": "en_US.UTF-8", "LC_ALL": ""}, "en"),
+    ],
+)
+def test_default_language_comes_from_the_locale(environ: dict[str, str], lang: str) -> None:
+    """The first of LC_ALL, LC_MESSAGES, LANG that is set chooses: zh if it starts with zh, else English."""
+    assert locale_lang(environ) == lang
+    parser = argparse.ArgumentParser()
+    add_lang_option(parser, environ)
+    assert parser.parse_args([]).lang == lang
+    assert parser.parse_args(["--lang", "en"]).lang == "en"
+
+
+@pytest.mark.parametrize("module", SUBCOMMANDS, ids=lambda m: m.NAME)
+def test_every_command_takes_lang(module: ModuleType) -> None:
+    """``--lang zh`` and ``--lang en`` parse on every command; another language is refused naming the choices."""
+    required = ["--mode", "prefill"] if module.NAME == "ub-plan" else []
+    for lang in ("zh", "en"):
+        assert build_parser().parse_args([module.NAME, *required, "--lang", lang]).lang == lang
+    status, _, err = run_captured([module.NAME, *required, "--lang", "fr"])
+    assert status == 2
+    assert "--lang: invalid choice: 'fr' (choose from 'zh', 'en')" in err

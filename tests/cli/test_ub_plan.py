@@ -19,7 +19,7 @@ def test_six_shipped_totals_exit_0(shipped: object, capsys: pytest.CaptureFixtur
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "total" in out
-    assert f"{shipped.total_bytes} B of 262144 B" in out  # type: ignore[attr-defined]
+    assert f"{shipped.total_bytes} B / 262144 B" in out  # type: ignore[attr-defined]
     assert "gathered_kv" in out
     assert "row_max_max_delta" in out
 

@@ -4,7 +4,7 @@ import pytest
 
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.hardware import ASCEND_950
-from ascend_dsa.models.design_point import LIMITS
+from ascend_dsa.models.design_point import LIMITS, SHIPPED_DESIGN, evaluate
 from ascend_dsa.models.design_sweep import NONE
 from ascend_dsa.render import design_figures, design_space
 from ascend_dsa.render.design_figures import (
@@ -18,6 +18,7 @@ from ascend_dsa.render.design_space import (
     render_rule_list,
     render_what_if_table,
 )
+from ascend_dsa.render.format import display_width
 
 
 def test_limits_table_marks_the_binding_limit() -> None:
@@ -98,3 +99,12 @@ def test_feasibility_legend_lists_only_colours_a_panel_uses() -> None:
     svg = render_feasibility_map(lang="en")
     for code, limit in enumerate(LIMITS):
         assert (f">{design_space.limit_name(limit, 'en', short=True)}<" in svg) == (code in used), limit
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_design_limits_text_lines_up_by_display_width(lang: str) -> None:
+    """In both languages every limit line puts its " / " at the same display column (CJK counted two wide)."""
+    text = design_space.design_limits_text(evaluate(SHIPPED_DESIGN, ASCEND_950), lang)  # type: ignore[arg-type]
+    rows = [line for line in text.splitlines() if " / " in line and not line.startswith("#")]
+    assert len(rows) == len(LIMITS)
+    assert len({display_width(line[: line.index(" / ")]) for line in rows}) == 1, text

@@ -7,7 +7,9 @@ import re
 
 import pytest
 
-from ascend_dsa.cli import build_parser
+from ascend_dsa.cli import build_parser, run_captured
+from ascend_dsa.lang import Lang, term
+from ascend_dsa.models.roofline import Verdict
 from ascend_dsa.render.live import (
     LIVE_FIGURES,
     LIVE_FORMS,
@@ -73,8 +75,7 @@ def test_form_has_the_test_hooks_the_issue_names(command: str, lang: str) -> Non
     assert "data-live-output" in html
     assert "<fieldset hidden>" in html
     names = re.findall(r'name="([a-z0-9-]+)"', html)
-    given_lang = ["lang"] if command in {"claims", "design-point", "pipeline"} else []
-    assert names == [*given_lang, *(i.option for i in LIVE_FORMS[command])]
+    assert names == ["lang", *(i.option for i in LIVE_FORMS[command])]
     assert ("在浏览器里运行" in html) is (lang == "zh")
     assert ("Run live" in html) is (lang == "en")
 
@@ -136,3 +137,41 @@ def test_a_file_input_says_where_the_file_goes(lang: str) -> None:
     assert ("sent nowhere" in html) is (lang == "en")
     with pytest.raises(ValueError, match="a file input takes a positive byte limit and nothing else"):
         LiveInput("compare", value="t.json", file_max_bytes=1)
+
+
+#: A word of each form's verdict in Chinese: what its output must say on a Chinese page.
+_ZH_VERDICT: dict[str, tuple[str, ...]] = {
+    "head-roofline": tuple(term(f"verdict:{v.value}", "zh") for v in Verdict),
+    "ub-plan": ("放得下", "放不下"),
+    "claims": (term("status:agrees", "zh"), term("status:differs", "zh")),
+    "design-point": ("满足", "超出"),
+}
+_CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]")
+
+
+def form_argv(command: str, lang: Lang) -> list[str]:
+    """What a form submits with its start values, as live.js does: each given option, then ``--lang`` hidden."""
+    argv = [command, "--lang", lang]
+    for item in LIVE_FORMS[command]:
+        if item.flag:
+            argv += [f"--{item.option}"] if item.value else []
+        elif item.value:
+            argv += [f"--{item.option}", item.value]
+    return argv
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("command", list(LIVE_FORMS))
+def test_each_form_prints_in_its_pages_language(command: str, lang: Lang) -> None:
+    """A form's run on a Chinese page says its verdict in Chinese; on an English page it prints no CJK.
+
+    Outside quotations: the claims quote the Chinese report as written, in backticks (written `64 或 96`).
+    """
+    assert f'<input type="hidden" name="lang" value="{lang}">' in render_live_form(command, lang=lang)
+    status, out, err = run_captured(form_argv(command, lang))
+    assert status in (0, 1), err
+    if lang == "en":
+        unquoted = re.sub(r"`[^`\n]*`", "", out + err)
+        assert not _CJK.search(unquoted), _CJK.findall(unquoted)[:10]
+    else:
+        assert any(word in out for word in _ZH_VERDICT[command]), out[:400]

@@ -10,6 +10,7 @@ from ascend_dsa.facts.kv_formats import Mode
 from ascend_dsa.models.memory_plans import ub_plan
 from ascend_dsa.render import memory_plan
 from ascend_dsa.render.chart import INK, WIDTH, overlapping
+from ascend_dsa.render.format import display_width
 from ascend_dsa.render.memory_plan import (
     render_l1_bank_figure,
     render_l1_bank_table,
@@ -54,7 +55,7 @@ def test_ub_text_for_the_command_line() -> None:
     text = ub_plan_text(ub_plan(SHIPPED_KERNEL, Mode.PREFILL))
     assert "[config.h:78]" in text
     assert text.splitlines()[-1].startswith("total")
-    assert "259600 B of 262144 B" in text
+    assert "259600 B / 262144 B" in text
     assert "fits" in text.splitlines()[-1]
 
 
@@ -181,3 +182,20 @@ def test_ub_legend_names_every_colour() -> None:
     chart = ub_plan_bars_chart(lang="en")
     named = set(chart.drawing.legend_colours)
     assert chart.drawing.data_colours == named - {INK, "#d62728"}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_ub_plan_text_columns_line_up_in_both_languages(lang: str) -> None:
+    """Field lines end their bytes at one display column; the total's bytes start right after the padded names.
+
+    Names are padded by display width, so 合计 (two characters, four columns) lines up as ``total`` does.
+    """
+    plan = ub_plan(SHIPPED_KERNEL, Mode.DECODE, fp4_extra=True, sink=True)
+    text = ub_plan_text(plan, lang=lang)  # type: ignore[arg-type]
+    *fields, total = text.splitlines()[1:]
+    assert len({display_width(line[: line.index(" B  [")]) for line in fields}) == 1, text
+    label = "合计" if lang == "zh" else "total"
+    names = max(display_width(name) for name in (label, *(f.name for f in plan.fields)))
+    digits = f"{plan.total_bytes:>7}"
+    assert total.startswith(label)
+    assert display_width(total[: total.index(digits)]) == names + 2, text

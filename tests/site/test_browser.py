@@ -754,18 +754,19 @@ def test_hover_definitions_and_unit_pointer(page: Page, site_url: str, traffic: 
 
 @EDITIONS
 def test_tables_download_the_rows_they_show(page: Page, site_url: str, traffic: Traffic, edition: str) -> None:
-    """The pipeline page's tables each have a CSV link in the page's language; the file holds the shown rows."""
+    """The pipeline page's tables each have CSV and JSON links in the page's language; the JSON names its heads."""
     page.set_viewport_size(PHONE)
     open_page(page, site_url, f"{edition}pipeline/")
     links = page.locator("article .ascend-download a")
     tables = page.locator("article table")
-    assert links.count() == tables.count() >= 5
+    assert links.count() == 2 * tables.count() >= 10
     assert links.first.inner_text() == ("Download CSV" if edition else "下载 CSV")
+    assert links.nth(1).inner_text() == ("Download JSON" if edition else "下载 JSON")
     shown = [c.strip() for c in tables.nth(4).locator("tr").first.locator("th").all_inner_texts()]
-    response = page.request.get(site_url + f"{edition}pipeline/" + (links.nth(4).get_attribute("href") or ""))
+    response = page.request.get(site_url + f"{edition}pipeline/" + (links.nth(9).get_attribute("href") or ""))
     assert response.ok
-    header = response.text().splitlines()[0].split(",")
-    assert header == shown
+    columns = response.json()["columns"]
+    assert [c["header"] for c in columns if c["header"] is not None] == shown
     assert traffic.requests
 
 

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from ascend_dsa.cli import claims, design_point, head_roofline, pipeline, ub_plan
 from ascend_dsa.cli.exit_status import PROG as PROG
 from ascend_dsa.cli.exit_status import ExitStatus, epilog, fail, one_line, quiet, say
+from ascend_dsa.cli.options import add_lang_option
 from ascend_dsa.cli.streams import whole_stdout
 from ascend_dsa.cli.version import package_version
 from ascend_dsa.errors import OutOfRange
@@ -142,6 +143,12 @@ def subcommand_parser_settings(module: ModuleType) -> dict[str, Any]:
     }
 
 
+def add_command_arguments(parser: argparse.ArgumentParser, module: ModuleType) -> None:
+    """Register a subcommand's options: ``--lang``, which every command shares, then the module's own."""
+    add_lang_option(parser)
+    module.add_arguments(parser)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser with every subcommand registered."""
     parser = OneLineParser(
@@ -154,7 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     for module in SUBCOMMANDS:
         sub = commands.add_parser(module.NAME, help=module.HELP, **subcommand_parser_settings(module))
-        module.add_arguments(sub)
+        add_command_arguments(sub, module)
         sub.set_defaults(run=module.run)
     return parser
 

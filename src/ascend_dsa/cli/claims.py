@@ -16,10 +16,11 @@ from ascend_dsa.cli.options import (
 )
 from ascend_dsa.facts.hardware import ASCEND_950, DATAPATH_BYTES_PER_CYCLE_RANGE
 from ascend_dsa.facts.kernel_config import HEADS_RANGE, SHIPPED_KERNEL, TOKENS_RANGE
-from ascend_dsa.lang import Lang
+from ascend_dsa.lang import Lang, pick
 from ascend_dsa.models.roofline import head_roofline_sweep
 from ascend_dsa.render.claims import line_cell, ours_cell, rule_text, statement_text
-from ascend_dsa.render.format import published_cell
+from ascend_dsa.render.format import display_width, pad_to, published_cell
+from ascend_dsa.render.markdown import status_word
 from ascend_dsa.report.claims import evaluate_claims
 from ascend_dsa.report.ledgers import ALL_LEDGERS, LEDGERS
 from ascend_dsa.report.rules import CHAPTERS, ClaimContext
@@ -58,8 +59,7 @@ _CONFIG_OVERRIDES = {"b_topk": "b_topk", "heads_per_core": "heads_per_core"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Register the options: language, chapter filter, hardware and kernel overrides."""
-    parser.add_argument("--lang", choices=("zh", "en"), default="en", help="language of the claims (default en)")
+    """Register the options: chapter filter, hardware and kernel overrides."""
     parser.add_argument(
         "--source",
         choices=SOURCES,
@@ -121,8 +121,13 @@ def _design_ledger(args: argparse.Namespace, ledger: Ledger) -> list[str]:
     for line in claim_lines(results, args.lang):
         print(line)
     failing = [r for r in results if not r.passed]
+    agreeing = len(results) - len(failing)
     print(
-        f"\n{len(results) - len(failing)} of {len(results)} {ledger.noun} agree with {ledger.agree_with} ({spec.name})."
+        pick(
+            args.lang,
+            f"\n{len(results)} 条中 {agreeing} 条一致（{spec.name}）。",
+            f"\n{agreeing} of {len(results)} {ledger.noun} agree with {ledger.agree_with} ({spec.name}).",
+        )
     )
     return [r.describe() for r in failing]
 
@@ -152,11 +157,19 @@ def _preset_ledger(ledger: Ledger, lang: Lang) -> list[str]:
 def claim_lines(results: Iterable[ClaimResult], lang: Lang = "en") -> list[str]:
     """Plain-text lines for the command line: line, id, claim, ours, theirs (as its ledger calls them), rule, status."""
     return [
-        f"{line_cell(r, lang):<14} {'PASS' if r.passed else 'FAIL'}  {r.claim.claim_id}: {statement_text(r, lang)}\n"
-        f"{'':<20} ours {ours_cell(r, lang)} | {r.ledger.theirs} {published_cell(r, lang)} | "
+        f"{pad_to(line_cell(r, lang), 14)} {_status(r.passed, lang)}  {r.claim.claim_id}: {statement_text(r, lang)}\n"
+        f"{'':<20} {pick(lang, '我们', 'ours')} {ours_cell(r, lang)} | "
+        f"{pick(lang, r.ledger.theirs_column.zh, r.ledger.theirs)} {published_cell(r, lang)} | "
         f"{rule_text(r.claim.rule, lang)}"
         for r in results
     ]
+
+
+def _status(passed: bool, lang: Lang) -> str:  # noqa: FBT001 - a status is a plain boolean
+    """PASS or FAIL in English; the status word (一致, 不一致), padded to the same width, in Chinese."""
+    agrees = pick(lang, status_word(passed=True, lang=lang), "PASS")
+    differs = pick(lang, status_word(passed=False, lang=lang), "FAIL")
+    return pad_to(agrees if passed else differs, max(display_width(agrees), display_width(differs)))
 
 
 # --- tables behind the chapters -------------------------------------------------------------------------------

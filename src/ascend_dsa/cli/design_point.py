@@ -32,7 +32,6 @@ USAGE = "; or a combination of options the kernel forbids (the line names the ru
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the point's options (defaults: the report's design point) and the hardware overrides."""
     point = SHIPPED_DESIGN
-    parser.add_argument("--lang", choices=("zh", "en"), default="en", help="language of the output (default en)")
     parser.add_argument(
         "--topk",
         type=Within(positive_int, TOKENS_RANGE, "a number of KV tokens"),

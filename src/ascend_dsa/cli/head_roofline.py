@@ -19,6 +19,7 @@ from ascend_dsa.errors import OutOfRange
 from ascend_dsa.facts.chips import CHIPS, H800_PRESET
 from ascend_dsa.facts.kernel_config import HEADS_RANGE, TOKENS_RANGE
 from ascend_dsa.facts.report_figures import HEAD_ROOFLINE_CITATION
+from ascend_dsa.lang import Lang, pick
 from ascend_dsa.models.hopper import fp8_token_bytes
 from ascend_dsa.models.roofline import KV_TOKEN_BYTES_RANGE, REPORT_HEADS, REPORT_TOPK, head_roofline_sweep
 from ascend_dsa.render.roofline import TOPK_COLOURS, render_roofline_figure, seed_row, verdict_line
@@ -155,20 +156,38 @@ def run(args: argparse.Namespace) -> int:
     for point in points:
         print(seed_row(point))
     print()
+    lang = args.lang
     if preset.reported:
-        print(f"# verdict: CUBE cycles against L2 cycles per AI Core ({spec.name}; report (zh) line 114)")
+        print(
+            pick(
+                lang,
+                f"# 结论：每个 AI Core 的 CUBE 周期对 L2 周期（{spec.name}；报告 (zh) 第 114 行）",
+                f"# verdict: CUBE cycles against L2 cycles per AI Core ({spec.name}; report (zh) line 114)",
+            )
+        )
     else:
         print(
-            f"# verdict: matrix-unit cycles against {spec.bandwidth.en} cycles per core ({spec.name}; "
-            "the report's model on another chip: a model, not a measurement)"
+            pick(
+                lang,
+                f"# 结论：每个核的矩阵单元周期对 {spec.bandwidth.zh} 周期（{spec.name}；"
+                "把报告的模型用在另一块芯片上：是模型，不是实测）",
+                f"# verdict: matrix-unit cycles against {spec.bandwidth.en} cycles per core ({spec.name}; "
+                "the report's model on another chip: a model, not a measurement)",
+            )
         )
     for point in points:
-        print(verdict_line(point, args.balanced_within))
+        print(verdict_line(point, args.balanced_within, lang))
     if not args.assert_report:
         return 0
-    if _mismatch(points):
+    if _mismatch(points, lang):
         return 1
-    print(f"\nOK: every row equals {HEAD_ROOFLINE_CITATION.full}")
+    print(
+        pick(
+            lang,
+            f"\nOK：每一行都与{HEAD_ROOFLINE_CITATION.full}相同",
+            f"\nOK: every row equals {HEAD_ROOFLINE_CITATION.full}",
+        )
+    )
     return 0
 
 
@@ -191,15 +210,15 @@ def _figure(args: argparse.Namespace, spec: AnyChip, preset: ChipPreset, points:
     )
     status = write_svg(args.svg, figure, NAME)
     if status or not text_wanted(args):
-        return status or int(args.assert_report and _mismatch(points))
+        return status or int(args.assert_report and _mismatch(points, args.lang))
     return None
 
 
-def _mismatch(points: Iterable[RooflinePoint]) -> bool:
+def _mismatch(points: Iterable[RooflinePoint], lang: Lang) -> bool:
     """Whether the table differs from the report's; if so, say each differing row on stderr."""
     differences = head_roofline_differences(points)
     if differences:
-        say(f"\nMISMATCH with {HEAD_ROOFLINE_CITATION.full}:")
+        say(pick(lang, f"\n与{HEAD_ROOFLINE_CITATION.full}不符：", f"\nMISMATCH with {HEAD_ROOFLINE_CITATION.full}:"))
         for difference in differences:
             say(f"  {difference.describe()}")
     return bool(differences)

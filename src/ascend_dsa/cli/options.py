@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import re
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Callable, Mapping
+from typing import Any, Final, TypeVar, get_args
 
 from ascend_dsa.facts.chips import CHIPS
 from ascend_dsa.facts.hardware import (
@@ -28,6 +29,7 @@ from ascend_dsa.facts.hardware import (
     ChipSpec,
 )
 from ascend_dsa.facts.kernel_config import HEADS_RANGE, SHIPPED_KERNEL, TOKENS_RANGE
+from ascend_dsa.lang import Lang
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE, Plausible, quoted, shown
 
 # A value is cut as the API cuts it (validate.quoted): one rule for both, the limit named here too for the commands.
@@ -183,6 +185,31 @@ def add_hardware_options(parser: argparse.ArgumentParser, *, other_chips: bool =
         "--cube-fma",
         type=Within(positive_int, MATRIX_FMA_PER_CYCLE_RANGE, "a matrix rate"),
         help=f"CUBE FMA per cycle per AI Core (preset {spec.matrix_fma_per_cycle_per_core}{extra['fma']})",
+    )
+
+
+#: The languages a command speaks, as ``--lang`` offers them.
+LANGS: Final[tuple[Lang, ...]] = get_args(Lang)
+#: The locale variables that choose the default language, strongest first (as POSIX ranks them for messages).
+LOCALE_VARIABLES: Final = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def locale_lang(environ: Mapping[str, str]) -> Lang:
+    """``zh`` when the first locale variable that is set (``LC_ALL``, ``LC_MESSAGES``, ``LANG``) starts with zh."""
+    for name in LOCALE_VARIABLES:
+        value = environ.get(name, "")
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    return "en"
+
+
+def add_lang_option(parser: argparse.ArgumentParser, environ: Mapping[str, str] | None = None) -> None:
+    """Register ``--lang zh|en``, the language of the output and messages; the default comes from the locale."""
+    parser.add_argument(
+        "--lang",
+        choices=LANGS,
+        default=locale_lang(os.environ if environ is None else environ),
+        help="language of the output and messages (default: zh if LC_ALL, LC_MESSAGES or LANG starts with zh, else en)",
     )
 
 

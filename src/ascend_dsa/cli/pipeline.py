@@ -82,7 +82,6 @@ _INPUTS = {
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the job's options (defaults: the shipped kernel in prefill), the hardware overrides and --trace."""
-    parser.add_argument("--lang", choices=("zh", "en"), default="en", help="language of the output (default en)")
     parser.add_argument(
         "--mode",
         choices=[m.value for m in Mode],

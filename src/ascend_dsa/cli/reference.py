@@ -34,7 +34,7 @@ def command_help(*, lang: Lang = "en") -> tuple[tuple[str, str, str], ...]:
         # The same construction as ``cli.build_parser``'s sub-parsers: prog "ascend-dsa NAME", description = HELP.
         settings = {**cli.subcommand_parser_settings(module), "formatter_class": _formatter}
         sub = cli.OneLineParser(prog=f"{cli.PROG} {module.NAME}", **settings)
-        module.add_arguments(sub)
+        cli.add_command_arguments(sub, module)
         summary = pick(lang, module.HELP_ZH, module.HELP)
         entries.append((f"{cli.PROG} {module.NAME}", summary, sub.format_help()))
     return tuple(entries)

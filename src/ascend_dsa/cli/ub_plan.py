@@ -101,5 +101,5 @@ def run(args: argparse.Namespace) -> int:
         written = write_svg(args.svg, figure, NAME)
         if written or not text_wanted(args):
             return written or status
-    print(ub_plan_text(plan, spec))
+    print(ub_plan_text(plan, spec, args.lang))
     return status

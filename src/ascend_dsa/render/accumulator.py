@@ -11,9 +11,10 @@ from ascend_dsa.models.block_cycles import (
 from ascend_dsa.models.memory_plans import l0c_output_bytes, l0c_scores_bytes, vector_cores_for_accumulator
 from ascend_dsa.models.roofline import REPORT_HEADS
 from ascend_dsa.render.format import kib, percent
-from ascend_dsa.render.markdown import table
+from ascend_dsa.render.markdown import NO_VALUE, number, table
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
+from ascend_dsa.units import KiB
 
 
 def render_l0c_budget(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
@@ -32,10 +33,14 @@ def render_l0c_budget(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "z
         rows.append(
             [
                 pick(lang, *name),
-                kib(o_bytes),
-                kib(p_bytes) if p_bytes else "—",
-                kib(total),
-                percent(total / spec.accumulator_bytes_per_core, 1),
+                number(o_bytes // KiB, kib(o_bytes), "KiB"),
+                number(p_bytes // KiB, kib(p_bytes), "KiB") if p_bytes else NO_VALUE,
+                number(total // KiB, kib(total), "KiB"),
+                number(
+                    100 * total / spec.accumulator_bytes_per_core,
+                    percent(total / spec.accumulator_bytes_per_core, 1),
+                    "%",
+                ),
             ]
         )
     headers = [
@@ -63,10 +68,10 @@ def render_accumulator_ub_share(design: ClaimContext = SHIPPED_CONTEXT, *, lang:
             share = -(-l0c_output_bytes(heads, model) // cores)
             rows.append(
                 [
-                    str(heads),
-                    str(cores),
-                    kib(share),
-                    percent(share / ub, 0),
+                    heads,
+                    cores,
+                    number(share // KiB, kib(share), "KiB"),
+                    number(100 * share / ub, percent(share / ub, 0), "%"),
                     pick(lang, "有", "yes") if share < ub else pick(lang, "没有", "none"),
                 ]
             )
@@ -104,7 +109,14 @@ def render_identity_rescale(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lan
         ),
     ):
         cycles = identity_rescale_cycles(spec, m, k, n, exact_fp32=exact)
-        rows.append([pick(lang, *name), f"{rate}", f"{float(cycles):.0f}", f"{float(cycles / block):.2f} ×"])
+        rows.append(
+            [
+                pick(lang, *name),
+                rate,
+                number(cycles, f"{float(cycles):.0f}", "cycles"),
+                number(cycles / block, f"{float(cycles / block):.2f} ×", "×"),
+            ]
+        )
     headers = [
         pick(lang, f"{m}×{k}×{n} 单位矩阵乘", f"{m}x{k}x{n} identity matmul"),
         pick(lang, "FMA/周期", "FMA/cycle"),

@@ -10,7 +10,7 @@ from typing import Final
 from ascend_dsa.facts.assumptions import ASSUMPTIONS
 from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.render.fences import docs_pages, fences, notebook_cells
-from ascend_dsa.render.markdown import table
+from ascend_dsa.render.markdown import number, table
 from ascend_dsa.validate import shown
 
 #: Where the site's pages are, seen from the project root that ``mkdocs build`` runs in.
@@ -64,7 +64,7 @@ def render_assumptions(lang: Lang = "zh", docs_dir: Path = DOCS_DIR) -> str:
     for a in ASSUMPTIONS:
         pages = sorted({p.replace(".en.", ".") for p in used[a.key]})
         links = ", ".join(f"[{p.rsplit('.', 1)[0]}]({_url(p)})" for p in pages) or "—"
-        value = f"{a.value:g} {a.unit}".strip()
+        value = number(a.value, f"{a.value:g} {a.unit}".strip(), a.unit)
         rows.append(
             [
                 f"`{a.key}`",

@@ -15,7 +15,17 @@ from ascend_dsa.facts.hopper import HOPPER_FILE_LABELS
 from ascend_dsa.facts.provenance import report_lines
 from ascend_dsa.lang import Lang, check_lang, pick, term
 from ascend_dsa.render.format import format_figure, percent, published_cell, with_unit
-from ascend_dsa.render.markdown import Align, data_marker, plain_text, status_text, table
+from ascend_dsa.render.markdown import (
+    Align,
+    Cell,
+    data_marker,
+    label,
+    number,
+    plain_text,
+    status_cell,
+    status_text,
+    table,
+)
 from ascend_dsa.report.claims import ClaimResult, check_claims, check_report_lines, evaluate_claims
 from ascend_dsa.report.ledgers import HOPPER_LEDGER, REPORT_LEDGER, Ledger
 from ascend_dsa.report.rules import CHAPTERS, SHIPPED_CONTEXT, ClaimContext, Rule, RuleKind
@@ -60,6 +70,27 @@ def ours_cell(result: ClaimResult, lang: Lang) -> str:
     return with_unit(format_figure(ours, 4), ours, unit, lang)
 
 
+def _percent_rule(result: ClaimResult) -> bool:
+    return result.claim.rule.kind is RuleKind.PERCENT
+
+
+def ours_data(result: ClaimResult, lang: Lang) -> Cell:
+    """Our value as a table cell: the number (a percent rule's fraction in %) and unit, or a tuple as its text."""
+    ours, text = result.ours, ours_cell(result, lang)
+    if isinstance(ours, tuple):
+        return Cell(plain_text(text), text, result.figure.unit)
+    if _percent_rule(result):
+        return number(100 * ours, text, "%")
+    return number(ours, text, result.figure.unit)
+
+
+def published_data(result: ClaimResult, lang: Lang) -> Cell:
+    """The report's value as a table cell: the number and its unit (a tuple as its text), shown as the ledger does."""
+    value, text = result.figure.value, published_cell(result, lang)
+    unit = "%" if _percent_rule(result) else result.figure.unit
+    return Cell(plain_text(text), text, unit) if isinstance(value, tuple) else number(value, text, unit)
+
+
 def line_cell(result: ClaimResult, lang: Lang) -> str:
     """The report line (or lines) the claim's figure stands on; a file and its lines for a ledger of several files."""
     citation = result.figure.citation
@@ -99,10 +130,10 @@ def _claims_table(results: Sequence[ClaimResult], lang: Lang, ledger: Ledger = R
             line_cell(r, lang).replace("/", "/<wbr>"),  # a path may break after a slash, so the column stays narrow
             f"`{r.claim.claim_id}`",
             statement_text(r, lang),
-            ours_cell(r, lang),
-            published_cell(r, lang),
+            ours_data(r, lang),
+            published_data(r, lang),
             rule_text(r.claim.rule, lang),
-            status_text(r.passed, lang),
+            status_cell(r.passed, lang),
         ]
         for r in results
     ]
@@ -203,9 +234,9 @@ def render_report_lines(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = 
     rows = [
         [
             pick(lang, f"第 {entry.line.line} 行", f"line {entry.line.line}"),
-            pick(lang, "、", ", ").join(f"`{n.written}`" for n in entry.line.numbers),
+            label(pick(lang, "、", ", ").join(f"`{n.written}`" for n in entry.line.numbers)),
             ", ".join(f"`{c.claim_id}`" for c in entry.claims),
-            status_text(all(results[c.claim_id].passed for c in entry.claims), lang),
+            status_cell(all(results[c.claim_id].passed for c in entry.claims), lang),
         ]
         for entry in lines
     ]

@@ -20,7 +20,7 @@ from ascend_dsa.models.design_point import (
     smallest_compute_bound_heads,
 )
 from ascend_dsa.render.format import display_width, pad_to, whole_or
-from ascend_dsa.render.markdown import Align, citation, kind_name, table
+from ascend_dsa.render.markdown import NO_VALUE, Align, Cell, citation, kind_name, label, number, table
 from ascend_dsa.report.scenarios import ALTERNATIVES
 from ascend_dsa.validate import require_iterable
 
@@ -69,10 +69,10 @@ def render_design_limits(
             [
                 f"**{limit_name(c.limit, lang)}**{mark}" if mark else limit_name(c.limit, lang),
                 pick(lang, "满足", "fits") if c.fits else pick(lang, "**超出**", "**exceeded**"),
-                f"{c.utilisation:.1%}",
-                whole_or(c.demand, 1),
-                whole_or(c.capacity, 1),
-                whole_or(c.headroom, 1),
+                number(100 * c.utilisation, f"{c.utilisation:.1%}", "%"),
+                number(c.demand, whole_or(c.demand, 1)),
+                number(c.capacity, whole_or(c.capacity, 1)),
+                number(c.headroom, whole_or(c.headroom, 1)),
                 unit_name(c.unit, lang),
                 citation(source, lang) + pick(lang, f"（{kind}）", f" ({kind})"),
             ]
@@ -114,7 +114,7 @@ def _outcome_headers(lang: Lang) -> list[str]:
     return [pick(lang, "最紧的限制", "binding limit"), term("column:use", lang), term("column:verdict", lang)]
 
 
-def _outcome(spec: AscendSpec, point: DesignPoint, lang: Lang) -> tuple[list[str], bool]:
+def _outcome(spec: AscendSpec, point: DesignPoint, lang: Lang) -> tuple[list[str | Cell], bool]:
     """The binding limit, its use and the verdict, and whether the kernel allows ``point`` at all.
 
     A point a kernel rule forbids gets dashes and the rule's code instead.
@@ -123,9 +123,10 @@ def _outcome(spec: AscendSpec, point: DesignPoint, lang: Lang) -> tuple[list[str
         evaluation = evaluate(point, spec)
     except ForbiddenDesign as error:
         rule = str(error).split("forbidden by rule ", 1)[1].split(":", 1)[0]
-        return ["—", "—", pick(lang, f"内核禁止（`{rule}`）", f"forbidden (`{rule}`)")], False
+        return [NO_VALUE, NO_VALUE, pick(lang, f"内核禁止（`{rule}`）", f"forbidden (`{rule}`)")], False
     binding = evaluation.check(evaluation.binding)
-    return [limit_name(binding.limit, lang, short=True), f"{binding.utilisation:.0%}", _verdict(evaluation, lang)], True
+    use = number(100 * binding.utilisation, f"{binding.utilisation:.0%}", "%")
+    return [limit_name(binding.limit, lang, short=True), use, _verdict(evaluation, lang)], True
 
 
 def render_design_alternatives(
@@ -135,7 +136,7 @@ def render_design_alternatives(
     lang: Lang = "zh",
 ) -> str:
     """The report's design next to its alternatives: which limit binds for each, and what each exceeds."""
-    rows = [[name.in_(lang), *_outcome(spec, point, lang)[0]] for name, point in alternatives]
+    rows = [[label(name.in_(lang)), *_outcome(spec, point, lang)[0]] for name, point in alternatives]
     headers = [pick(lang, "设计点", "design point"), *_outcome_headers(lang)]
     return table(headers, rows, ("left", "left", "right", "left"))
 
@@ -165,7 +166,7 @@ def render_what_if_table(
     for name, spec, point in require_iterable("scenarios", scenarios):
         cells, allowed = _outcome(spec, point, lang)
         fewest = smallest_compute_bound_heads(spec, topk, point.kv_cache)
-        rows.append([name, *cells, "—" if fewest is None or not allowed else str(fewest)])
+        rows.append([name, *cells, NO_VALUE if fewest is None or not allowed else fewest])
     headers = [
         term("column:scenario", lang),
         *_outcome_headers(lang),

@@ -9,7 +9,7 @@ from ascend_dsa.models.rescale_bound import illustrative_sm_scale, raw_logit_thr
 from ascend_dsa.models.schedule import (
     index_group_remainder,
 )
-from ascend_dsa.render.markdown import status_mark, table
+from ascend_dsa.render.markdown import NO_VALUE, mark_cell, number, table
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
 from ascend_dsa.validate import require_iterable
@@ -31,11 +31,11 @@ def render_b_topk_divisibility(
             [
                 b_topk,
                 f"{config.index_block_size} mod {b_topk} = {remainder}",
-                f"{config.index_block_size / b_topk:.3g}",
+                number(config.index_block_size / b_topk, f"{config.index_block_size / b_topk:.3g}"),
                 pick(lang, "能编译", "compiles")
                 if remainder == 0
                 else pick(lang, "static_assert 失败", "static_assert fails"),
-                status_mark(term("status:shipped", lang), passed=True) if b_topk == design.config.b_topk else "—",
+                mark_cell(term("status:shipped", lang), passed=True) if b_topk == design.config.b_topk else NO_VALUE,
             ]
         )
     headers = [
@@ -56,11 +56,11 @@ def render_rescale_threshold(design: ClaimContext = SHIPPED_CONTEXT, *, lang: La
     rows = [
         [
             pick(lang, "阈值（作用在乘过 sm_scale 的 logit 上）", "threshold (on logits times sm_scale)"),
-            f"{threshold:g}",
+            number(threshold, f"{threshold:g}"),
         ],
         [
             pick(lang, "不 rescale 时因子的上界 exp(阈值)", "bound on the factor without a rescale, exp(threshold)"),
-            f"{rescale_factor_bound(threshold):.4f}",
+            number(rescale_factor_bound(threshold), f"{rescale_factor_bound(threshold):.4f}"),
         ],
         [
             pick(
@@ -68,13 +68,13 @@ def render_rescale_threshold(design: ClaimContext = SHIPPED_CONTEXT, *, lang: La
                 f"示例 sm_scale = 1/√{design.model.d_qk}（假设）",
                 f"illustrative sm_scale = 1/sqrt({design.model.d_qk}) (assumed)",
             ),
-            f"{sm_scale:.5f}",
+            number(sm_scale, f"{sm_scale:.5f}"),
         ],
         [
             pick(
                 lang, "同一阈值换算到原始 logit：阈值 / sm_scale", "same threshold on raw logits: threshold / sm_scale"
             ),
-            f"{raw_logit_threshold(threshold, sm_scale):.2f}",
+            number(raw_logit_threshold(threshold, sm_scale), f"{raw_logit_threshold(threshold, sm_scale):.2f}"),
         ],
     ]
     return table([term("column:quantity", lang), term("column:value", lang)], rows, ("left", "right")) + "\n"

@@ -117,17 +117,23 @@ def _decimals(value: float) -> int:
     return 2
 
 
+def scaled_quantity(value: float, unit: str) -> tuple[float, str]:
+    """``value`` in ``unit`` scaled as `quantity` shows it, and the prefixed unit: ``(5, "TB/s")``, ``(256, "KiB")``."""
+    if unit == "Hz":
+        factor, prefix = _CLOCK_PREFIX
+        return value / factor, f"{prefix}Hz"
+    for factor, prefix in _SCALED_UNITS.get(unit, ()):
+        if abs(value) >= factor and (value / factor) * 100 == round((value / factor) * 100):
+            return value / factor, f"{prefix}{unit}"
+    return value, unit
+
+
 def quantity(value: float, unit: str, lang: Lang = "en") -> str:
     """``value`` in ``unit`` as a person reads it: 5 TB/s, 1650 MHz, 256 KiB, 4,096 FMA/cycle, 32 个 AI Core."""
     check_lang(lang)
-    if unit == "Hz":
-        factor, prefix = _CLOCK_PREFIX
-        return f"{group_digits(value / factor, _decimals(value / factor))} {prefix}Hz"
-    for factor, prefix in _SCALED_UNITS.get(unit, ()):
-        if abs(value) >= factor and (value / factor) * 100 == round((value / factor) * 100):
-            return f"{group_digits(value / factor, _decimals(value / factor))} {prefix}{unit}"
-    shown = group_digits(value, _decimals(value))
-    return f"{shown} {unit_name(unit, lang)}"
+    scaled, scaled_unit = scaled_quantity(value, unit)
+    shown = group_digits(scaled, _decimals(scaled))
+    return f"{shown} {scaled_unit if scaled_unit != unit else unit_name(unit, lang)}"
 
 
 def format_quantity(quantity: Quantity, lang: Lang) -> str:

@@ -26,7 +26,7 @@ from ascend_dsa.models.mte2 import copies_per_token, token_byte_ranges
 from ascend_dsa.models.nd2nz_stride import UB_VECTOR_BYTES, nz_block_bytes, ub_nz_stride_bytes
 from ascend_dsa.models.nz_layout import block_bytes, check_nz_padding, nd2nz_store_slots, nd_to_nz
 from ascend_dsa.render.format import count_word, group_digits
-from ascend_dsa.render.markdown import Align, citation, table
+from ascend_dsa.render.markdown import NO_VALUE, Align, citation, number, table
 from ascend_dsa.report.scenarios import ND2NZ_EXAMPLE_DIMS, ND2NZ_EXAMPLE_TOKENS
 from ascend_dsa.validate import MAX_TABLE_ROWS, bounded_items, require_finite, require_int, require_within, shown
 
@@ -54,15 +54,15 @@ def render_gather2_example(lang: Lang = "zh") -> str:
     requests = check_gather2_fills_queue()
     plan = gather2_plan(_gather2_example_indices(), _GATHER2_S_KV)
     rows = []
-    for number, copy in enumerate(plan.per_vector_core[0]):
+    for request, copy in enumerate(plan.per_vector_core[0]):
         rows.append(
             (
-                number,
+                request,
                 f"({copy.first}, {copy.second})",
-                "—" if copy.smaller is None else copy.smaller,
-                "—" if copy.larger is None else copy.larger,
-                "—" if copy.base_bytes is None else group_digits(copy.base_bytes),
-                group_digits(copy.stride_bytes),
+                NO_VALUE if copy.smaller is None else copy.smaller,
+                NO_VALUE if copy.larger is None else copy.larger,
+                NO_VALUE if copy.base_bytes is None else number(copy.base_bytes, group_digits(copy.base_bytes)),
+                number(copy.stride_bytes, group_digits(copy.stride_bytes)),
                 copy.burst_count,
             )
         )
@@ -120,7 +120,7 @@ def render_kv_token_formats(lang: Lang = "zh") -> str:
             fmt.token_bytes,
             PUBLISHED_TOKEN_BYTES[fmt.name],
             fmt.ub_token_bytes,
-            f"{bits_per_value(fmt):g}",
+            number(bits_per_value(fmt), f"{bits_per_value(fmt):g}"),
             copies_per_token(fmt),
         )
         for fmt in KV_TOKEN_FORMATS
@@ -209,7 +209,15 @@ def render_kv_roundtrip(lang: Lang = "zh", tokens: int = 64, magnitudes: tuple[f
             msg = f"{fmt.name} round trip exceeds its error bound by {float((error - bound).max()):.3g}"
             raise AscendDsaError(msg)
         relative = error.sum() / np.abs(values).sum()
-        rows.append((fmt.name, f"{float(error.max()):.4f}", f"{float(bound.max()):.4f}", f"{relative:.2%}", "✓"))
+        rows.append(
+            (
+                fmt.name,
+                number(error.max(), f"{float(error.max()):.4f}"),
+                number(bound.max(), f"{float(bound.max()):.4f}"),
+                number(100 * relative, f"{relative:.2%}", "%"),
+                "✓",
+            )
+        )
     headers = [
         term("column:format", lang),
         pick(lang, "最大误差", "largest error"),
@@ -247,7 +255,7 @@ def render_nd2nz_example(lang: Lang = "zh", tokens: int = ND2NZ_EXAMPLE_TOKENS, 
     rows = []
     for position in range(len(nz_order)):
         nd = nd_order[position] if position < len(nd_order) else ""
-        rows.append((position, f"{position * block_bytes()}", nd, nz_order[position]))
+        rows.append((position, position * block_bytes(), nd, nz_order[position]))
     headers = [
         pick(lang, f"第几个 {block_bytes()} B", f"{block_bytes()} B piece"),
         pick(lang, "偏移 (B)", "offset (B)"),
@@ -281,7 +289,7 @@ def render_nd2nz_bank_slots(lang: Lang = "zh") -> str:
             (
                 pad,
                 f"{tokens + pad} × {block_bytes()} = {group_digits(slots.stride_bytes)}",
-                f"{slots.stride_bytes % UB_VECTOR_BYTES}",
+                slots.stride_bytes % UB_VECTOR_BYTES,
                 ", ".join(str(s) for s in slots.slots),
                 slots.passes,
             )

@@ -182,8 +182,6 @@ OMITTED_OPTIONS: Final = {
         "svg": _REDRAWN,
     },
 }
-#: Commands whose output has a language: the form gives ``--lang`` as the page's, hidden.
-_WITH_LANG: Final = frozenset({"claims", "design-point", "pipeline"})
 #: Commands whose form also redraws a figure of the page: each accepts ``--svg -`` and then prints only the SVG
 #: element its build-time figure function returns for the same options (and a newline). The page holds that figure
 #: in a [`live_figure`][] container; on every change live.js runs the form's command line again with ``--svg -`` and
@@ -212,9 +210,8 @@ def render_live_form(command: str, *, lang: Lang = "zh") -> str:
     """A "Run live" form for ``ascend-dsa COMMAND``: a button, then its options as inputs and its output."""
     if command not in LIVE_FORMS:
         raise ValueError(f"command must be one of {', '.join(LIVE_FORMS)}, got {shown(command)}")
-    inputs = list(LIVE_FORMS[command])
-    if command in _WITH_LANG:
-        inputs.insert(0, LiveInput("lang", value=lang, hidden=True))
+    # Every command speaks both languages (--lang): the form gives the page's, hidden, so output and errors match it.
+    inputs = [LiveInput("lang", value=lang, hidden=True), *LIVE_FORMS[command]]
     messages = " ".join(f'data-live-{key}="{escape(text.in_(lang))}"' for key, text in _STATUS.items())
     if command in LIVE_FIGURES:
         messages += " data-live-draws"

@@ -42,9 +42,9 @@ from ascend_dsa.render.chart import (
     rect,
     y_axis_room,
 )
-from ascend_dsa.render.format import count_word, group_digits, kib
+from ascend_dsa.render.format import count_word, display_width, group_digits, kib, pad_to
 from ascend_dsa.render.live import live_figure
-from ascend_dsa.render.markdown import Align, citation, table
+from ascend_dsa.render.markdown import NO_VALUE, Align, Cell, citation, number, table
 from ascend_dsa.render.svg import figure, svg_element, to_svg_with_legend_below
 from ascend_dsa.report.checks import check_ub_totals
 from ascend_dsa.units import KiB
@@ -78,25 +78,40 @@ def _shape(shape: tuple[int, ...], times: str = " × ") -> str:
     return times.join(str(n) for n in shape) if shape else "0"
 
 
-def ub_plan_text(plan: UbPlan, spec: AscendSpec = ASCEND_950) -> str:
-    """The plan as plain text for the command line: one line per field, then the total against UB."""
-    width = max(len(f.name) for f in plan.fields)
+def ub_plan_text(plan: UbPlan, spec: AscendSpec = ASCEND_950, lang: Lang = "en") -> str:
+    """The plan as plain text for the command line in ``lang``: one line per field, then the total against UB.
+
+    Names are padded by display width (`pad_to`), so the columns line up with Chinese words too.
+    """
+    total = pick(lang, "合计", "total")
+    width = max(display_width(name) for name in (*(f.name for f in plan.fields), total))
     config = plan.config
-    title = (
-        f"# UB plan per VECTOR Core: {plan.describe()}; H_Q {config.heads_per_core}, B_TOPK {config.b_topk}, "
-        f"1C{config.vector_cores_per_cube}V, INDEX_BLOCK_SIZE {config.index_block_size} ({UB_PLAN_CITATION.short})"
+    shape = (
+        f"H_Q {config.heads_per_core}, B_TOPK {config.b_topk}, 1C{config.vector_cores_per_cube}V, "
+        f"INDEX_BLOCK_SIZE {config.index_block_size} ({UB_PLAN_CITATION.short})"
+    )
+    title = pick(
+        lang,
+        f"# 每个 VECTOR Core 的 UB 预算：{_instantiation_label(plan, lang)}；{shape}",
+        f"# UB plan per VECTOR Core: {plan.describe()}; {shape}",
     )
     lines = [title]
     for f in plan.fields:
-        note = f"  ({f.condition})" if f.condition and not f.bytes else ""
+        note = f"  ({term(f'condition:{f.condition}', lang)})" if f.condition and not f.bytes else ""
         lines.append(
-            f"{f.name:<{width}}  {_shape(f.shape, ' x '):>16} x {f.element_bytes} B = {f.bytes:>7} B  "
+            f"{pad_to(f.name, width)}  {_shape(f.shape, ' x '):>16} x {f.element_bytes} B = {f.bytes:>7} B  "
             f"[{f.source.citation}]{note}"
         )
-    verdict = "fits" if plan.fits(spec) else "DOES NOT FIT"
+    verdict = pick(lang, "放得下", "fits") if plan.fits(spec) else pick(lang, "放不下", "DOES NOT FIT")
+    share = plan.total_bytes / spec.staging_bytes_per_core
+    use = f"{plan.total_bytes:>7} B / {spec.staging_bytes_per_core} B ({share:.2%})"
+    headroom = plan.headroom_bytes(spec)
     lines.append(
-        f"{'total':<{width}}  {plan.total_bytes:>7} B of {spec.staging_bytes_per_core} B "
-        f"({plan.total_bytes / spec.staging_bytes_per_core:.2%}); headroom {plan.headroom_bytes(spec)} B: {verdict}"
+        pick(
+            lang,
+            f"{pad_to(total, width)}  {use}；余量 {headroom} B：{verdict}",
+            f"{pad_to(total, width)}  {use}; headroom {headroom} B: {verdict}",
+        )
     )
     return "\n".join(lines)
 
@@ -126,17 +141,20 @@ def render_ub_plan_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
     headers = [pick(lang, "字段", "field"), term("column:source", lang)] + [
         _instantiation_label(p, lang) for p in plans
     ]
-    rows: list[list[str]] = []
+    rows: list[list[str | Cell]] = []
     for i, f in enumerate(plans[0].fields):
-        cells = [group_digits(p.fields[i].bytes) if p.fields[i].bytes else "—" for p in plans]
+        cells = [
+            number(p.fields[i].bytes, group_digits(p.fields[i].bytes), "B") if p.fields[i].bytes else NO_VALUE
+            for p in plans
+        ]
         rows.append([f"`{f.name}`", citation(f.source, lang), *cells])
     rows.append(
         [pick(lang, "**合计**", "**total**"), UB_PLAN_CITATION.short]
-        + [f"**{group_digits(p.total_bytes)}**" for p in plans]
+        + [number(p.total_bytes, f"**{group_digits(p.total_bytes)}**", "B") for p in plans]
     )
     rows.append(
         [pick(lang, "余量", "headroom"), f"UB {group_digits(spec.staging_bytes_per_core)} B (config.h:125)"]
-        + [group_digits(p.headroom_bytes(spec)) for p in plans]
+        + [number(p.headroom_bytes(spec), group_digits(p.headroom_bytes(spec)), "B") for p in plans]
     )
     shipped = count_word(len(plans), lang)
     caption = pick(
@@ -306,8 +324,15 @@ def render_l1_bank_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
     rows = []
     for r in SHIPPED_L1_LAYOUT:
         first, last = _bank_of(r.start_bytes, bank_bytes), _bank_of(r.end_bytes - 1, bank_bytes)
-        bank = str(first) if first == last else f"{first} + {last}"
-        rows.append([r.name, f"{r.start_bytes // KiB}K – {r.end_bytes // KiB}K", kib(r.bytes), bank])
+        bank: int | str = first if first == last else f"{first} + {last}"
+        rows.append(
+            [
+                r.name,
+                f"{r.start_bytes // KiB}K – {r.end_bytes // KiB}K",
+                number(r.bytes // KiB, kib(r.bytes), "KiB"),
+                bank,
+            ]
+        )
     headers = [
         pick(lang, "缓冲", "buffer"),
         pick(lang, "地址范围", "address range"),
@@ -319,10 +344,10 @@ def render_l1_bank_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") ->
         [
             i,
             f"{i * bank_bytes // KiB}K – {(i + 1) * bank_bytes // KiB}K",
-            kib(used),
-            kib(bank_bytes),
-            kib(bank_bytes - used),
-            f"{used / bank_bytes:.1%}",
+            number(used // KiB, kib(used), "KiB"),
+            number(bank_bytes // KiB, kib(bank_bytes), "KiB"),
+            number((bank_bytes - used) // KiB, kib(bank_bytes - used), "KiB"),
+            number(100 * used / bank_bytes, f"{used / bank_bytes:.1%}", "%"),
         ]
         for i, used in enumerate(per_bank)
     ]

@@ -15,7 +15,7 @@ from ascend_dsa.models.nd2nz_stride import (
     ub_nz_stride_bytes,
     worst_slot_conflict,
 )
-from ascend_dsa.render.markdown import table
+from ascend_dsa.render.markdown import number, table
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
 from ascend_dsa.validate import MAX_TABLE_ROWS, bounded_items
@@ -29,10 +29,10 @@ def render_token_blocks(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = 
     check_claims(design, ids=("token-as-blocks",))
     config, model = design.config, design.model
     block = nz_block_bytes(config, model)
-    rows = [
+    rows: list[list[object]] = [
         [pick(lang, "一个 token", "one token"), f"{model.d_qk} × {model.element_bytes} B = {token_bytes(model)} B"],
         [pick(lang, "NZ 数据块", "NZ block"), f"{config.fractal_cols} × {model.element_bytes} B = {block} B"],
-        [pick(lang, "每 token 的块数", "blocks per token"), f"{blocks_per_token(config, model)}"],
+        [pick(lang, "每 token 的块数", "blocks per token"), blocks_per_token(config, model)],
         [
             pick(
                 lang,
@@ -60,9 +60,9 @@ def render_nd2nz_banks(
             [
                 pad,
                 f"({config.b_topk_per_vector_core} + {pad}) × {block} = {stride} B",
-                f"{stride % UB_VECTOR_BYTES} B",
+                number(stride % UB_VECTOR_BYTES, f"{stride % UB_VECTOR_BYTES} B", "B"),
                 " ".join(str(s) for s in bank_slots(stride, block)),
-                f"{worst_slot_conflict(stride, block)}",
+                worst_slot_conflict(stride, block),
             ]
         )
     headers = [

@@ -13,7 +13,7 @@ from ascend_dsa.models.block_cycles import (
     mma_cycles_per_block,
 )
 from ascend_dsa.models.mte2 import requests_per_block, tokens_in_flight
-from ascend_dsa.render.markdown import table
+from ascend_dsa.render.markdown import Header, number, table
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
 from ascend_dsa.validate import require_iterable
@@ -42,7 +42,12 @@ def _queue_cells(spec: AscendSpec, config: KernelConfig, tokens_per_request: int
     """A block's MTE2 requests per VECTOR Core, the queue's depth, the tokens it keeps in flight, the refills."""
     requests = requests_per_block(config, tokens_per_request)
     depth = spec.ascend.mte2_outstanding_requests
-    return [requests, depth, tokens_in_flight(spec, tokens_per_request), f"{requests / depth:.0f} ×"]
+    return [
+        requests,
+        depth,
+        tokens_in_flight(spec, tokens_per_request),
+        number(requests / depth, f"{requests / depth:.0f} ×", "×"),
+    ]
 
 
 def render_mte2_in_flight(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "zh") -> str:
@@ -106,21 +111,21 @@ def render_fixpipe_table(
         rows.append(
             [
                 b_topk,
-                f"{float(mma):.0f}",
-                f"{float(both):.0f}",
+                number(mma, f"{float(mma):.0f}"),
+                number(both, f"{float(both):.0f}"),
                 _bound(mma, both, lang),
-                f"{float(p_only):.0f}",
+                number(p_only, f"{float(p_only):.0f}"),
                 _bound(mma, p_only, lang),
             ]
         )
     bound = pick(lang, "瓶颈", "bound")  # heads the verdict after each FixPipe column
-    headers = [
+    headers: list[str | Header] = [
         "B_TOPK",
         pick(lang, "MMA 周期", "MMA cycles"),
         pick(lang, "FixPipe：O + P 每块都搬", "FixPipe: O + P every block"),
-        bound,
+        Header(bound, pick(lang, "瓶颈（O + P 每块都搬）", "bound (O + P every block)")),
         pick(lang, "FixPipe：只搬 P", "FixPipe: P only"),
-        bound,
+        Header(bound, pick(lang, "瓶颈（只搬 P）", "bound (P only)")),
     ]
     break_even = fixpipe_break_even_b_topk(spec, design.config, model)
     caption = pick(

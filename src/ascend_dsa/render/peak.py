@@ -13,8 +13,9 @@ from ascend_dsa.models.block_cycles import (
 )
 from ascend_dsa.models.peak_clock import clock_range_for_percent, intersect
 from ascend_dsa.models.throughput import cycles_per_block_at, fraction_of_peak
-from ascend_dsa.render.format import count_word, percent, published_cell
-from ascend_dsa.render.markdown import status_text, table
+from ascend_dsa.render.claims import published_data
+from ascend_dsa.render.format import count_word, percent
+from ascend_dsa.render.markdown import number, status_cell, table
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
 from ascend_dsa.units import TFLOPS, GHz
@@ -39,21 +40,22 @@ def render_peak_table(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "z
         strict=True,
     ):
         fraction = fraction_of_peak(achieved * TFLOPS, spec)
+        implied = cycles_per_block_at(achieved * TFLOPS, spec, config, design.model)
         rows.append(
             [
                 pick(lang, *name),
-                f"{achieved:g}",
-                percent(fraction),
-                f"{round(100 * fraction)} %",
-                published_cell(result, lang),
-                f"{float(mma):.0f}",
-                f"{cycles_per_block_at(achieved * TFLOPS, spec, config, design.model):.1f}",
-                status_text(result.passed, lang),
+                number(achieved, f"{achieved:g}"),
+                number(100 * fraction, percent(fraction), "%"),
+                number(round(100 * fraction), f"{round(100 * fraction)} %", "%"),
+                published_data(result, lang),
+                number(mma, f"{float(mma):.0f}"),
+                number(implied, f"{implied:.1f}"),
+                status_cell(result.passed, lang),
             ]
         )
     headers = [
         pick(lang, "场景", "case"),
-        pick(lang, "报告 TFLOPS", "report TFLOPS"),
+        pick(lang, "报告 (TFLOPS)", "report (TFLOPS)"),
         pick(lang, "占推导峰值", "of derived peak"),
         pick(lang, "取整", "rounded"),
         term("column:report", lang),
@@ -91,15 +93,21 @@ def render_peak_clock_table(
         spec = design.spec.with_overrides(clock_hz=clock)
         rows.append(
             [
-                f"{clock / GHz:.2f}",
-                f"{peak_flops(spec) / TFLOPS:.2f}",
-                percent(fraction_of_peak(prefill * TFLOPS, spec)),
-                percent(fraction_of_peak(decode * TFLOPS, spec)),
+                number(clock / GHz, f"{clock / GHz:.2f}"),
+                number(peak_flops(spec) / TFLOPS, f"{peak_flops(spec) / TFLOPS:.2f}"),
+                number(
+                    100 * fraction_of_peak(prefill * TFLOPS, spec),
+                    percent(fraction_of_peak(prefill * TFLOPS, spec)),
+                    "%",
+                ),
+                number(
+                    100 * fraction_of_peak(decode * TFLOPS, spec), percent(fraction_of_peak(decode * TFLOPS, spec)), "%"
+                ),
             ]
         )
     headers = [
         pick(lang, "主频 (GHz)", "clock (GHz)"),
-        pick(lang, "峰值 TFLOPS", "peak TFLOPS"),
+        pick(lang, "峰值 (TFLOPS)", "peak (TFLOPS)"),
         f"{prefill:g} TFLOPS",
         f"{decode:g} TFLOPS",
     ]

@@ -23,7 +23,7 @@ from ascend_dsa.models.pipeline import (
     simulate,
     stage_costs,
 )
-from ascend_dsa.render.markdown import citation, kind_name, table
+from ascend_dsa.render.markdown import NO_VALUE, citation, kind_name, number, table
 from ascend_dsa.render.svg import figure, to_svg
 from ascend_dsa.report.checks import check_p_ready_to_used
 from ascend_dsa.report.scenarios import SIMULATED_BLOCKS
@@ -109,7 +109,7 @@ def render_pipeline_costs(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -
             [
                 task_name(task, lang),
                 TASK_UNIT[task].value,
-                f"{costs.cycles[task]:.0f}",
+                number(costs.cycles[task], f"{costs.cycles[task]:.0f}", "cycles/block"),
                 kind,
                 how_obtained(source, lang),
             ]
@@ -134,11 +134,19 @@ def render_pipeline_summary(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh")
     steady = timeline.steady_blocks
     tail = timeline.blocks - steady.stop  # blocks at the job's end the steady state leaves out
     rows = [
-        [pick(lang, "稳态 CUBE 利用率", "steady-state CUBE use"), f"{timeline.cube_utilisation:.1%}", "—"],
-        [pick(lang, "稳态每块周期数", "steady-state cycles per block"), f"{timeline.cycles_per_block:.0f}", "—"],
+        [
+            pick(lang, "稳态 CUBE 利用率", "steady-state CUBE use"),
+            number(100 * timeline.cube_utilisation, f"{timeline.cube_utilisation:.1%}", "%"),
+            NO_VALUE,
+        ],
+        [
+            pick(lang, "稳态每块周期数", "steady-state cycles per block"),
+            number(timeline.cycles_per_block, f"{timeline.cycles_per_block:.0f}", "cycles"),
+            NO_VALUE,
+        ],
         [
             pick(lang, "P[i] 就绪到被使用（SV[i-1] + QK[i+1]）", "P[i] ready to used (SV[i-1] + QK[i+1])"),
-            f"{window:.0f}",
+            number(window, f"{window:.0f}", "cycles"),
             pick(
                 lang,
                 f"约 {reported:g}（{citation(P_READY_TO_USED_SOURCE, lang)}）",
@@ -151,15 +159,19 @@ def render_pipeline_summary(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh")
                 "其中 VECTOR 路径（搬 P + softmax + 拷 S）",
                 "of which the VECTOR path (P out + softmax + S to L1)",
             ),
-            f"{path:.0f}",
-            "—",
+            number(path, f"{path:.0f}", "cycles"),
+            NO_VALUE,
         ],
-        [pick(lang, "S[i] 到达 L1 后还剩的余量", "margin left after S[i] reaches L1"), f"{spare:.0f}", "—"],
+        [
+            pick(lang, "S[i] 到达 L1 后还剩的余量", "margin left after S[i] reaches L1"),
+            number(spare, f"{spare:.0f}", "cycles"),
+            NO_VALUE,
+        ],
     ]
     rows += [
         [
             pick(lang, f"缓冲深度：{d.name}", f"buffer depth: {d.name}"),
-            str(d.implied),
+            d.implied,
             pick(lang, f"内核 {d.shipped}", f"kernel {d.shipped}"),
         ]
         for d in timeline.buffer_depths
@@ -208,13 +220,18 @@ def render_pipeline_sensitivity(spec: AscendSpec = ASCEND_950, *, lang: Lang = "
         rows.append(
             [
                 label,
-                f"{costs.cycles[Task.SOFTMAX]:.0f}",
-                f"{costs.cycles[Task.P_OUT]:.0f}",
-                f"{costs.vector_path_cycles:.0f}",
-                f"{bounds.unit_cycles[Unit.VECTOR]:.0f}",
-                f"{t.steady(t.spare):.0f}",
-                f"{t.cycles_per_block:.0f}",
-                f"{t.cube_utilisation:.1%}",
+                *(
+                    number(cycles, f"{cycles:.0f}", "cycles")
+                    for cycles in (
+                        costs.cycles[Task.SOFTMAX],
+                        costs.cycles[Task.P_OUT],
+                        costs.vector_path_cycles,
+                        bounds.unit_cycles[Unit.VECTOR],
+                        t.steady(t.spare),
+                        t.cycles_per_block,
+                    )
+                ),
+                number(100 * t.cube_utilisation, f"{t.cube_utilisation:.1%}", "%"),
             ]
         )
     headers = [

@@ -14,7 +14,7 @@ from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.models.blocked_forward import blocked_sparse_attn_fwd
 from ascend_dsa.models.reference import sparse_attn_fwd, sparse_attn_weights
 from ascend_dsa.render.format import fixed
-from ascend_dsa.render.markdown import Align, table
+from ascend_dsa.render.markdown import Align, Cell, number, table
 from ascend_dsa.report.forward_cases import (
     RANDOM_INVALID_SHARE,
     TRACE_B_TOPK,
@@ -28,6 +28,11 @@ from ascend_dsa.report.scenarios import EXAMPLE_INDICES, EXAMPLE_KEYS, EXAMPLE_Q
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
+
+
+def _finite_or_text(value: float) -> Cell:
+    """A logit as a cell: a number to three places, or an infinity as the text ``-inf`` (data files hold no inf)."""
+    return number(value, fixed(value)) if math.isfinite(value) else Cell(fixed(value), fixed(value))
 
 
 def _case_label(case: ForwardCase, lang: Lang) -> str:  # noqa: PLR0911 - one label per case
@@ -129,8 +134,8 @@ def render_index_example(lang: Lang = "zh") -> str:
                 index,
                 pick(lang, "有效", "valid") if valid else pick(lang, "无效", "invalid") + reason,
                 f"({key})" if valid else key,
-                fixed(float(logits[0, 0, position])),
-                f"{weights[0, 0, position]:.4f}",
+                _finite_or_text(float(logits[0, 0, position])),
+                number(weights[0, 0, position], f"{weights[0, 0, position]:.4f}"),
             )
         )
     headers = [
@@ -250,10 +255,10 @@ def render_forward_comparison(lang: Lang = "zh") -> str:
             _case_label(case, lang),
             c.blocks,
             c.rescales,
-            f"{c.out_difference:.2e}",
-            f"{c.out_tolerance:.2e}",
-            f"{c.lse_difference:.1e}",
-            f"{c.max_exp_term:.1f}",
+            number(c.out_difference, f"{c.out_difference:.2e}"),
+            number(c.out_tolerance, f"{c.out_tolerance:.2e}"),
+            number(c.lse_difference, f"{c.lse_difference:.1e}"),
+            number(c.max_exp_term, f"{c.max_exp_term:.1f}"),
         )
         for case, c in zip(cases, comparisons, strict=True)
     ]

@@ -47,7 +47,7 @@ from ascend_dsa.render.chart import (
     y_axis_room,
 )
 from ascend_dsa.render.live import live_figure
-from ascend_dsa.render.markdown import Align, table
+from ascend_dsa.render.markdown import NO_VALUE, Align, Header, number, table
 from ascend_dsa.render.svg import svg_element
 from ascend_dsa.report.checks import check_head_roofline
 from ascend_dsa.report.claims import check_claims
@@ -66,11 +66,11 @@ def seed_row(point: RooflinePoint) -> str:
     return f"{h_q:3d}, {topk=:4d}, {cube_cycles=:6d}, {mem_cycles=:6.0f}"
 
 
-def verdict_line(point: RooflinePoint, balanced_within: float = 0.0) -> str:
-    """One line of the verdict listing: both cycle counts, their ratio and the bound."""
+def verdict_line(point: RooflinePoint, balanced_within: float = 0.0, lang: Lang = "en") -> str:
+    """One line of the verdict listing: both cycle counts, their ratio and the bound, named in ``lang``."""
     return (
         f"h_q={point.heads:3d}, topk={point.topk:4d}: cube={point.cube_cycles:6d}, mem={point.l2_cycles:8.1f}, "
-        f"ratio={point.ratio:5.2f} -> {point.verdict(balanced_within)}"
+        f"ratio={point.ratio:5.2f} -> {verdict_text(point.verdict(balanced_within), lang)}"
     )
 
 
@@ -96,13 +96,13 @@ def render_head_roofline_table(
     if check:
         check_head_roofline(points)
     published = {(r.heads, r.topk): r for r in published_head_roofline()}
-    headers = [
+    headers: list[str | Header] = [
         "h_q",
         "topk",
         term("column:CUBE cycles", lang),
-        term("column:report", lang),
+        Header(term("column:report", lang), pick(lang, "报告的 CUBE 周期", "report CUBE cycles")),
         pick(lang, "L2 周期", "L2 cycles"),
-        term("column:report", lang),
+        Header(term("column:report", lang), pick(lang, "报告的 L2 周期", "report L2 cycles")),
         term("column:ratio", lang),
         term("column:verdict", lang),
         term("column:source", lang),
@@ -115,10 +115,10 @@ def render_head_roofline_table(
                 p.heads,
                 p.topk,
                 p.cube_cycles,
-                "—" if row is None else row.cube_cycles,
-                f"{p.l2_cycles:.1f}",
-                "—" if row is None else row.mem_cycles,
-                f"{p.ratio:.2f}",
+                NO_VALUE if row is None else row.cube_cycles,
+                number(p.l2_cycles, f"{p.l2_cycles:.1f}"),
+                NO_VALUE if row is None else row.mem_cycles,
+                number(p.ratio, f"{p.ratio:.2f}"),
                 verdict_text(p.verdict(), lang),
                 "—" if row is None or row.line is None else report_lines(row.line).in_(lang),
             ]
@@ -152,19 +152,19 @@ def render_fp8_roofline(
             [
                 topk,
                 bf16.cube_cycles,
-                f"{bf16.l2_cycles:.0f}",
-                f"{bf16.ratio:.2f}",
-                f"{fp8.l2_cycles:.0f}",
-                f"{fp8.ratio:.2f}",
+                number(bf16.l2_cycles, f"{bf16.l2_cycles:.0f}"),
+                number(bf16.ratio, f"{bf16.ratio:.2f}"),
+                number(fp8.l2_cycles, f"{fp8.l2_cycles:.0f}"),
+                number(fp8.ratio, f"{fp8.ratio:.2f}"),
             ]
         )
-    headers = [
+    headers: list[str | Header] = [
         pick(lang, f"topk（h_q = {heads}）", f"topk (h_q = {heads})"),
         term("column:CUBE cycles", lang),
         pick(lang, "L2 周期（bf16，报告）", "L2 cycles (bf16, report)"),
-        term("column:ratio", lang),
+        Header(term("column:ratio", lang), pick(lang, "算存比（bf16）", "ratio (bf16)")),
         pick(lang, f"L2 周期（FP8，{kv_bytes_per_token} B/token）", f"L2 cycles (FP8, {kv_bytes_per_token} B/token)"),
-        term("column:ratio", lang),
+        Header(term("column:ratio", lang), pick(lang, "算存比（FP8）", "ratio (FP8)")),
     ]
     return table(headers, rows, ("right",) * 6) + "\n"
 

@@ -15,7 +15,7 @@ from ascend_dsa.models.schedule import (
     sv_cycles_per_block,
     vector_stage,
 )
-from ascend_dsa.render.markdown import citation, status_text, table
+from ascend_dsa.render.markdown import Header, citation, number, status_cell, table
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
 from ascend_dsa.validate import require_instance
@@ -45,9 +45,21 @@ def render_cube_order(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = "z
     rows: list[list[object]] = []
     start = Fraction(0)
     for name, cycles, note in steps:
-        rows.append([name, f"{float(start):.0f}", f"{float(start + cycles):.0f}", note])
+        rows.append(
+            [
+                name,
+                number(start, f"{float(start):.0f}", "cycles"),
+                number(start + cycles, f"{float(start + cycles):.0f}", "cycles"),
+                note,
+            ]
+        )
         start += cycles
-    headers = [pick(lang, "CUBE 上的矩阵乘", "CUBE GEMM"), pick(lang, "开始", "start"), pick(lang, "结束", "end"), ""]
+    headers: list[str | Header] = [
+        pick(lang, "CUBE 上的矩阵乘", "CUBE GEMM"),
+        pick(lang, "开始", "start"),
+        pick(lang, "结束", "end"),
+        Header("", pick(lang, "说明", "note")),
+    ]
     slack = softmax_slack_cycles(spec, config, model)
     caption = pick(
         lang,
@@ -73,7 +85,7 @@ def render_vector_schedule(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang
                 f"`{result.figure.written}`",
                 f"`ACTIVATE({stage.offset}, …)`",
                 citation(stage.source, lang),
-                status_text(result.passed, lang),
+                status_cell(result.passed, lang),
             ]
         )
     headers = [

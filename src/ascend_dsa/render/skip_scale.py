@@ -28,11 +28,12 @@ from ascend_dsa.models.skip_scale import (
     rescale_sweep,
 )
 from ascend_dsa.render.format import kib
-from ascend_dsa.render.markdown import Align, table
+from ascend_dsa.render.markdown import NO_VALUE, Align, label, number, table
 from ascend_dsa.render.svg import figure, to_svg
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.forward_cases import TRACE_B_TOPK, two_core_case
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
+from ascend_dsa.units import KiB
 
 _ORDER_NAMES: dict[ScoreOrder, tuple[str, str]] = {
     "random": ("随机顺序", "random order"),
@@ -71,13 +72,13 @@ def render_rescale_table(lang: Lang = "zh", topk: int = SWEEP_TOPK[-1]) -> str:
         (
             _order(m.order, lang),
             f"{_factor(m):g} / √{DSA_V41.d_qk}",
-            f"{m.logit_spread:.1f}",
+            number(m.logit_spread, f"{m.logit_spread:.1f}"),
             m.blocks,
             " / ".join(f"{c:.2f}" for c in m.mean_core_rescales),
-            f"{m.mean_rescales:.2f}",
-            f"{m.rescale_rate:.1%}",
+            number(m.mean_rescales, f"{m.mean_rescales:.2f}"),
+            number(100 * m.rescale_rate, f"{m.rescale_rate:.1%}", "%"),
             f"{m.o_copies_with_skip_scale:.2f} / {m.o_copies_without_skip_scale}",
-            f"{m.copies_saved:.1%}",
+            number(100 * m.copies_saved, f"{m.copies_saved:.1%}", "%"),
         )
         for m in rescale_sweep(topks=(topk,))
     ]
@@ -150,9 +151,9 @@ def render_fixpipe_with_skip_scale(lang: Lang = "zh", topk: int = SWEEP_TOPK[-1]
     rows: list[tuple[object, ...]] = [
         (
             pick(lang, "无 skip-scale：每块都拷出 O", "no skip-scale: O leaves every block"),
-            "—",
-            f"{float(every_block):.0f}",
-            f"{float(mma):.0f}",
+            NO_VALUE,
+            number(every_block, f"{float(every_block):.0f}", "cycles"),
+            number(mma, f"{float(mma):.0f}", "cycles"),
             pick(lang, "FixPipe 是瓶颈", "FixPipe-bound")
             if every_block > mma
             else pick(lang, "CUBE 是瓶颈", "CUBE-bound"),
@@ -163,9 +164,9 @@ def render_fixpipe_with_skip_scale(lang: Lang = "zh", topk: int = SWEEP_TOPK[-1]
         rows.append(
             (
                 f"{_order(m.order, lang)}, sm_scale×{_factor(m):g}",
-                f"{m.o_copies_with_skip_scale:.2f}",
-                f"{float(cycles):.0f}",
-                f"{float(mma):.0f}",
+                number(m.o_copies_with_skip_scale, f"{m.o_copies_with_skip_scale:.2f}"),
+                number(cycles, f"{float(cycles):.0f}", "cycles"),
+                number(mma, f"{float(mma):.0f}", "cycles"),
                 pick(lang, "FixPipe 是瓶颈", "FixPipe-bound")
                 if cycles > mma
                 else pick(lang, "CUBE 是瓶颈", "CUBE-bound"),
@@ -211,7 +212,7 @@ def render_core_decisions(lang: Lang = "zh") -> str:
             (
                 block,
                 " / ".join(f"{r:g}" for r in per_core),
-                ", ".join(rescaling) or "—",
+                label(", ".join(rescaling)) if rescaling else NO_VALUE,
                 yes if kernel.rescaled[0, block] else no,
                 yes if joint.rescaled[0, block] else no,
             )
@@ -261,10 +262,13 @@ def render_skip_scale_savings(design: ClaimContext = SHIPPED_CONTEXT, *, lang: L
         (("skip：只有 P", "skip: P only"), False),
     ):
         moved = fixpipe_bytes_per_block(config, model, o_leaves=o_leaves)
-        row: list[object] = [pick(lang, *name), kib(moved)]
+        row: list[object] = [pick(lang, *name), number(moved // KiB, kib(moved), "KiB")]
         for rate in (one_v, two_v):
             cycles = Fraction(moved, rate)
-            row += [f"{float(cycles):.0f}", f"{float(cycles / mma):.3f}"]
+            row += [
+                number(cycles, f"{float(cycles):.0f}", "cycles"),
+                number(cycles / mma, f"{float(cycles / mma):.3f}"),
+            ]
         rows.append(row)
     headers = [
         pick(lang, "本块", "this block"),

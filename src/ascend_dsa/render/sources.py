@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 from ascend_dsa.facts.hardware import ASCEND_950, FIELD_UNITS, AscendSpec, numeric_fields, require_ascend
 from ascend_dsa.lang import Lang, pick, term
-from ascend_dsa.render.format import quantity
-from ascend_dsa.render.markdown import citation, kind_name, table
+from ascend_dsa.render.format import quantity, scaled_quantity
+from ascend_dsa.render.markdown import citation, kind_name, number, table
 from ascend_dsa.validate import MAX_TABLE_ROWS, bounded_items, require_items, shown
 
 if TYPE_CHECKING:
@@ -34,7 +34,9 @@ def render_spec_sources(
         kind = kind_name(source, lang)
         if source.note:
             kind += pick(lang, "：", ": ") + source.how(lang)
-        rows.append([f"`{name}`", quantity(value, FIELD_UNITS[name], lang), citation(source, lang), kind])
+        scaled, unit = scaled_quantity(value, FIELD_UNITS[name])
+        shown_value = number(scaled, quantity(value, FIELD_UNITS[name], lang), unit)
+        rows.append([f"`{name}`", shown_value, citation(source, lang), kind])
     headers = [
         pick(lang, "常量", "constant"),
         term("column:value", lang),

@@ -17,7 +17,7 @@ from ascend_dsa.models.ss_buffer import (
     block_flags,
     ss_buffer_bytes,
 )
-from ascend_dsa.render.markdown import table
+from ascend_dsa.render.markdown import number, table
 from ascend_dsa.validate import require_instance
 
 _BITS_PER_BYTE: Final = 8
@@ -66,13 +66,13 @@ def render_ss_handshake(lang: Lang = "zh") -> str:
     bits = SS_READ_BYTES * _BITS_PER_BYTE
     rows = [
         [
-            str(number),
+            step_number,
             pick(lang, *_ACTORS[step.actor]),
             pick(lang, *_ACTIONS[step.action]).format(bits=bits, stride=CROSS_CORE_FLAG_STRIDE),
             f"`{step.flag}`" if step.flag else "—",
             step.source.citation,
         ]
-        for number, step in enumerate(HANDSHAKE_STEPS, start=1)
+        for step_number, step in enumerate(HANDSHAKE_STEPS, start=1)
     ]
     headers = [
         pick(lang, "步骤", "step"),
@@ -104,11 +104,11 @@ def render_ss_flag_word(config: KernelConfig = SHIPPED_KERNEL, lang: Lang = "zh"
                 raise AscendDsaError(msg)
             rows.append(
                 [
-                    str(job),
-                    str(block),
+                    job,
+                    block,
                     f"{flags.first_byte}–{flags.first_byte + flags.flag_bytes}",
                     f"{config.vector_cores_per_cube} × {SS_FLAG_BYTES} B",
-                    f"{flags.read_bits} bit",
+                    number(flags.read_bits, f"{flags.read_bits} bit", "bit"),
                     "✓",
                 ]
             )

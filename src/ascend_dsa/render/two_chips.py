@@ -47,7 +47,7 @@ from ascend_dsa.models.roofline import head_roofline
 from ascend_dsa.models.throughput import fraction_of_peak
 from ascend_dsa.render.claims import hopper_where
 from ascend_dsa.render.format import count_word, group_digits, kib, percent, quantity, whole_or
-from ascend_dsa.render.markdown import table
+from ascend_dsa.render.markdown import Cell, number, table
 from ascend_dsa.render.svg import figure, to_svg_with_legend_below
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.ledger_hopper import check_disagreements
@@ -288,17 +288,35 @@ def render_two_chips_table(*, lang: Lang = "zh") -> str:
     return table(headers, rows) + "\n"
 
 
-def _dense_bound_cell(bound: float, spec: AnyChip, clock_hz: float, clock: Text) -> Text:
+@dataclass(frozen=True)
+class _Figure:
+    """A what-if's number and the cell's text in both languages (the number first, then any note)."""
+
+    value: float
+    text: Text
+
+    def cell(self, lang: Lang) -> Cell:
+        return number(self.value, self.text.in_(lang))
+
+
+def _same(value: float | Fraction, text: str) -> _Figure:
+    return _Figure(float(value), Text.same(text))
+
+
+def _dense_bound_cell(bound: float, spec: AnyChip, clock_hz: float, clock: Text) -> _Figure:
     """A dense compute-bound head count with the bandwidth that bounds it and the clock it is computed at."""
     chip = spec
     rate, hz = quantity(chip.bandwidth_bytes_per_s, "B/s"), quantity(clock_hz, "Hz")
-    return Text(
-        f"{bound:.1f}（{chip.bandwidth.zh} 界，{rate}；{clock.zh} {hz}）",
-        f"{bound:.1f} ({chip.bandwidth.en} bound, {rate}; {clock.en} {hz})",
+    return _Figure(
+        bound,
+        Text(
+            f"{bound:.1f}（{chip.bandwidth.zh} 界，{rate}；{clock.zh} {hz}）",
+            f"{bound:.1f} ({chip.bandwidth.en} bound, {rate}; {clock.en} {hz})",
+        ),
     )
 
 
-def _what_ifs() -> tuple[tuple[Text, Text, Text], ...]:
+def _what_ifs() -> tuple[tuple[Text, _Figure, _Figure], ...]:
     """(question, on the 950's numbers, on the H800's numbers) rows, each in both languages, computed."""
     h800_rate = ASCEND_950.with_overrides(matrix_fma_per_cycle_per_core=H800.matrix_fma_per_cycle_per_core)
     break_even_950 = fixpipe_break_even_b_topk(ASCEND_950, SHIPPED_KERNEL, DSA_V41)
@@ -321,10 +339,13 @@ def _what_ifs() -> tuple[tuple[Text, Text, Text], ...]:
                 "Ascend 的 FixPipe 界（每块搬 O 时 MMA 超过 FixPipe 的 B_TOPK）",
                 "Ascend's FixPipe limit (the B_TOPK above which MMA outlasts FixPipe when O leaves every block)",
             ),
-            Text.same(f"{float(break_even_950):.2f}"),
-            Text(
-                f"{float(break_even_h800):.2f}（CUBE 换成 SM 的矩阵速率）",
-                f"{float(break_even_h800):.2f} (CUBE at the SM's matrix rate)",
+            _same(break_even_950, f"{float(break_even_950):.2f}"),
+            _Figure(
+                float(break_even_h800),
+                Text(
+                    f"{float(break_even_h800):.2f}（CUBE 换成 SM 的矩阵速率）",
+                    f"{float(break_even_h800):.2f} (CUBE at the SM's matrix rate)",
+                ),
             ),
         ),
         (
@@ -332,8 +353,8 @@ def _what_ifs() -> tuple[tuple[Text, Text, Text], ...]:
                 f"Ascend kernel 的设计点：{heads} 个 head、bf16 KV，矩阵周期 / 带宽周期",
                 f"the Ascend kernel's design point: {heads} heads, bf16 KV, matrix cycles / bandwidth cycles",
             ),
-            Text.same(f"{ascend_on_950:.2f}"),
-            Text.same(f"{ascend_on_h800:.2f}"),
+            _same(ascend_on_950, f"{ascend_on_950:.2f}"),
+            _same(ascend_on_h800, f"{ascend_on_h800:.2f}"),
         ),
         (
             Text(
@@ -342,8 +363,8 @@ def _what_ifs() -> tuple[tuple[Text, Text, Text], ...]:
                 f"FlashMLA's FP8 sparse decoding: {V32_QUERY_HEADS} heads sharing one read, {fp8} B tokens, "
                 "matrix cycles / bandwidth cycles",
             ),
-            Text.same(f"{hopper_on_950:.2f}"),
-            Text.same(f"{hopper_on_h800:.2f}"),
+            _same(hopper_on_950, f"{hopper_on_950:.2f}"),
+            _same(hopper_on_h800, f"{hopper_on_h800:.2f}"),
         ),
         (
             Text(
@@ -363,8 +384,8 @@ def _what_ifs() -> tuple[tuple[Text, Text, Text], ...]:
                 f"MMA cycles per FP8 token at {HOPPER_HEADS_PER_CTA} heads (against CUDA-core dequantisation's "
                 f"{_cycles(dequant)})",
             ),
-            Text.same(_cycles(mma_950)),
-            Text.same(_cycles(mma_h800)),
+            _same(mma_950, _cycles(mma_950)),
+            _same(mma_h800, _cycles(mma_h800)),
         ),
     )
 
@@ -378,7 +399,7 @@ def render_two_chips_what_if(*, lang: Lang = "zh") -> str:
         pick(lang, f"{ASCEND_950.name} 的数", f"on the {ASCEND_950.name}'s numbers"),
         pick(lang, f"{H800.name} 的数", f"on the {H800.name}'s numbers"),
     ]
-    rows = [[cell.in_(lang) for cell in row] for row in _what_ifs()]
+    rows = [[question.in_(lang), on_950.cell(lang), on_h800.cell(lang)] for question, on_950, on_h800 in _what_ifs()]
     return table(headers, rows, ("left", "right", "right")) + "\n"
 
 
