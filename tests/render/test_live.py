@@ -145,6 +145,7 @@ _ZH_VERDICT: dict[str, tuple[str, ...]] = {
     "ub-plan": ("放得下", "放不下"),
     "claims": (term("status:agrees", "zh"), term("status:differs", "zh")),
     "design-point": ("满足", "超出"),
+    "pipeline": ("决定周期的单元",),
 }
 _CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]")
 

@@ -19,7 +19,7 @@ FIGURES = {
     "design/index.html": 2,
     "discussion/one-vector-core/index.html": 1,
     "discussion/heads-per-core/index.html": 1,
-    "pipeline/index.html": 1,
+    "pipeline/index.html": 2,
     "optimizations/l1-banks/index.html": 1,
 }
 
