@@ -8,6 +8,7 @@ import pytest
 
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.models.design_point import fixpipe_bytes_per_cycle
 from ascend_dsa.render.ai_core import FONT_SIZE, HEIGHT, WIDTH, ai_core_labels, render_ai_core_figure
 from ascend_dsa.units import KiB
 
@@ -39,14 +40,27 @@ def test_text_is_at_least_11_px_at_1280() -> None:
 def test_labels_are_computed_from_the_constants() -> None:
     """Capacities, rates and counts follow the preset: a larger L1 and a faster FixPipe change their labels."""
     text = " ".join(label.text for label in ai_core_labels(lang="en"))
-    for needle in ("512 KiB in 2 banks", "256 KiB", "4096 FMA/cycle", "94.7 B/cycle", "128 B/cycle", "rows 32-63"):
+    for needle in ("512 KiB in 2 banks", "256 KiB", "4096 FMA/cycle", "94.7 B/cycle", "rows 32-63"):
         assert needle in text
     for needle in ("O (fp32): 128 KiB", "P (fp32): 16 KiB", "free: 112 KiB", "KV block, 4 buffers: 256 KiB"):
         assert needle in text
     bigger = ASCEND_950.with_overrides(l1_bytes=1024 * KiB, fixpipe_bytes_per_cycle_1c1v=256)
     changed = " ".join(label.text for label in ai_core_labels(bigger, SHIPPED_KERNEL, lang="en"))
     assert "1024 KiB in 2 banks" in changed
-    assert "256 B/cycle per AI Core" in changed
+    faster = fixpipe_bytes_per_cycle(bigger, SHIPPED_KERNEL.vector_cores_per_cube)
+    assert f"{faster} B/cycle per AI Core" in changed
+
+
+def test_fixpipe_label_takes_the_rate_of_the_layout_drawn() -> None:
+    """The figure draws the shipped kernel's VECTOR Cores (1C2V), so FixPipe's label gives that layout's rate."""
+    cores = SHIPPED_KERNEL.vector_cores_per_cube
+    text = " ".join(label.text for label in ai_core_labels(lang="en"))
+    rate = fixpipe_bytes_per_cycle(ASCEND_950, cores)
+    assert f"FixPipe: {rate} B/cycle per AI Core (1C{cores}V)" in text
+    assert rate != ASCEND_950.ascend.fixpipe_bytes_per_cycle_1c1v  # the 1C1V rate, which it showed before
+    assert "1C1V" not in text
+    zh = " ".join(label.text for label in ai_core_labels(lang="zh"))
+    assert f"每周期 {rate} B（1C{cores}V）" in zh
 
 
 def test_figure_is_one_svg_named_for_screen_readers() -> None:

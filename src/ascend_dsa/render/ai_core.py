@@ -18,6 +18,7 @@ from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.facts.kv_formats import Mode
 from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.lang import Lang, pick
+from ascend_dsa.models.design_point import fixpipe_bytes_per_cycle
 from ascend_dsa.models.memory_plans import l0c_output_bytes, l0c_scores_bytes, l1_plan, ub_plan
 from ascend_dsa.render.format import count_word, is_wide, kib
 from ascend_dsa.render.svg import FONT_FAMILIES, wrap_svg
@@ -177,6 +178,9 @@ def ai_core_labels(
     q, kv, s = kib(l1["Q"].bytes), kib(l1["KV"].bytes), kib(l1["S"].bytes)
     o, p, free = kib(o_bytes), kib(p_bytes), kib(spec.accumulator_bytes_per_core - o_bytes - p_bytes)
     q_buffers, l1_kv_buffers = config.l1_q_buffers, config.l1_kv_buffers
+    # The rate of the layout the figure draws (1C2V: FixPipe feeds both VECTOR Cores), as the pages assume it.
+    fixpipe_rate = fixpipe_bytes_per_cycle(spec, config.vector_cores_per_cube)
+    layout = f"1C{config.vector_cores_per_cube}V"
     labels += [
         Label(pick(lang, "MTE2：Q", "MTE2: Q"), 438, 88, colour=_MTE2),
         Label("CUBE Core", 74, 404, bold=True),
@@ -232,8 +236,8 @@ def ai_core_labels(
         Label(
             pick(
                 lang,
-                f"FixPipe 每个 AI Core 每周期 {spec.ascend.fixpipe_bytes_per_cycle_1c1v} B（1C1V）",
-                f"FixPipe: {spec.ascend.fixpipe_bytes_per_cycle_1c1v} B/cycle per AI Core (1C1V)",
+                f"FixPipe 每个 AI Core 每周期 {fixpipe_rate} B（{layout}）",
+                f"FixPipe: {fixpipe_rate} B/cycle per AI Core ({layout})",
             ),
             430,
             757,
