@@ -6,7 +6,8 @@ import argparse
 
 import pytest
 
-from ascend_dsa.cli.options import Within, positive_float, positive_int, positive_int_list, unit_fraction
+from ascend_dsa.cli.options import Within, positive_float, positive_int, positive_int_list, preset_text, unit_fraction
+from ascend_dsa.facts.hardware import ASCEND_950
 from tests.helpers.cli import run_cli
 
 #: 2**53, the largest whole number a float holds exactly: 16 digits.
@@ -142,3 +143,16 @@ def test_the_api_refuses_what_the_options_refuse() -> None:
         head_roofline(ASCEND_950, 64, 2**21)
     with pytest.raises(ValueError, match=r"^kv_bytes_per_token must lie in the plausible range 1 to 1,048,576 B"):
         head_roofline(ASCEND_950, 64, 512, kv_bytes_per_token=2**21)
+
+
+@pytest.mark.parametrize(
+    ("option", "example"),
+    [("--l2-bandwidth", preset_text(ASCEND_950.bandwidth_bytes_per_s)), ("--clock", preset_text(ASCEND_950.clock_hz))],
+)
+def test_a_number_that_does_not_parse_is_refused_with_an_example_of_its_quantity(option: str, example: str) -> None:
+    """The bandwidth's error gives a bandwidth as its example (it gave the clock's 1.65e9), the clock's a clock."""
+    status, _, err = run_cli(["head-roofline", option, "abc"])
+    assert status == 2
+    assert f"such as {example} (" in err
+    others = {preset_text(ASCEND_950.bandwidth_bytes_per_s), preset_text(ASCEND_950.clock_hz)} - {example}
+    assert all(f"such as {other}" not in err for other in others)
