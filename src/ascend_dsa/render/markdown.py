@@ -75,7 +75,7 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]], align: Seque
 
 
 def citation(source: Source, lang: Lang) -> str:
-    """A source's citation in the page's language (报告 (zh) 第 85 行 on a Chinese page)."""
+    """A source's citation in the page's language (``报告 (zh) 第 85 行`` on a Chinese page)."""
     return source.cite(lang)
 
 

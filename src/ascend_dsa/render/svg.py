@@ -61,7 +61,7 @@ def figure(width_in: float = 7.0, height_in: float = 4.0) -> Iterator[Figure]:
 FIGURE_CLASS = "ascend-figure"
 
 
-#: Class of the caption under each figure; the site's style sheet numbers captions per page (图 N / Figure N).
+#: Class of the caption under each figure; the site's style sheet numbers captions per page (``图 N`` / ``Figure N``).
 CAPTION_CLASS = "ascend-caption"
 
 
