@@ -95,7 +95,8 @@ def assert_same_as_cli(form: Locator, command: str) -> subprocess.CompletedProce
 
 #: A form's case: three or four input combinations, an input the command rejects, the option its error names (None:
 #: the error is not about one option, and sits beside the form's first input) and a fix, by command. head-roofline's
-#: error names its option without argparse's "argument --" ("--l2-bandwidth 1e+17: a figure would be ...").
+#: error names its options without argparse's "argument --" ("--heads 16,32,64,128, ..., --l2-bandwidth 1e+17, ...:
+#: a figure would be infinite or zero"): it sits beside the first.
 Case = tuple[list[Inputs], Inputs, "str | None", Inputs]
 CASES: dict[str, Case] = {
     "head-roofline": (
@@ -106,7 +107,7 @@ CASES: dict[str, Case] = {
             {"l2-bandwidth": "", "cores": "", "clock": "", "chip": "h800", "kv-token-bytes": "656"},
         ],
         {"chip": "ascend-950", "kv-token-bytes": "", "l2-bandwidth": "1e17", "cores": "1", "clock": "1e8"},
-        "l2-bandwidth",
+        "heads",
         {"l2-bandwidth": "", "cores": "", "clock": ""},
     ),
     "ub-plan": (
@@ -144,7 +145,10 @@ def exercise(form: Locator, command: str) -> None:
     error = form.locator("[data-live-error]")
     first = form.locator("fieldset label [name]").first.get_attribute("name")
     # the line sits right after the input it names, or after the form's first input, never below the whole form
-    assert error.evaluate("e => e.previousElementSibling.querySelector('[name]').name") == (named or first)
+    beside = error.evaluate(
+        "e => [e.previousElementSibling.tagName, e.previousElementSibling.querySelector('[name]').name]"
+    )
+    assert beside == ["LABEL", named or first]
     set_inputs(form, fix)  # the page keeps working after the error
     assert assert_same_as_cli(form, command).returncode == 0
     assert error.is_hidden()
