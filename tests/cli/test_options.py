@@ -15,8 +15,10 @@ from ascend_dsa.cli.options import (
     positive_float,
     positive_int,
     positive_int_list,
+    preset_text,
     unit_fraction,
 )
+from ascend_dsa.facts.hardware import ASCEND_950
 from tests.helpers.cli import run_cli
 
 if TYPE_CHECKING:
@@ -186,3 +188,16 @@ def test_every_command_takes_lang(module: ModuleType) -> None:
     status, _, err = run_captured([module.NAME, *required, "--lang", "fr"])
     assert status == 2
     assert "--lang: invalid choice: 'fr' (choose from 'zh', 'en')" in err
+
+
+@pytest.mark.parametrize(
+    ("option", "example"),
+    [("--l2-bandwidth", preset_text(ASCEND_950.bandwidth_bytes_per_s)), ("--clock", preset_text(ASCEND_950.clock_hz))],
+)
+def test_a_number_that_does_not_parse_is_refused_with_an_example_of_its_quantity(option: str, example: str) -> None:
+    """The bandwidth's error gives a bandwidth as its example (it gave the clock's 1.65e9), the clock's a clock."""
+    status, _, err = run_cli(["head-roofline", option, "abc"])
+    assert status == 2
+    assert f"such as {example} (" in err
+    others = {preset_text(ASCEND_950.bandwidth_bytes_per_s), preset_text(ASCEND_950.clock_hz)} - {example}
+    assert all(f"such as {other}" not in err for other in others)

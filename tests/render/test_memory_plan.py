@@ -78,7 +78,7 @@ def test_l1_figure_legend_names_every_colour() -> None:
     """The L1 figure's legend names Q, KV, S and the free space: every fill it draws, the thin S included."""
     svg = render_l1_bank_figure(lang="en")
     assert 'id="legend_1"' in svg
-    for label in ("Q", "KV block", "S (scores)", "free"):
+    for label in ("Q", "KV block", "S = softmax(P)", "free"):
         assert f">{label}<" in svg, label
 
 

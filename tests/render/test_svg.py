@@ -2,7 +2,21 @@ import re
 
 import pytest
 
-from ascend_dsa.render.svg import figure, svg_element, to_svg, to_svg_with_legend_below
+from ascend_dsa.render.svg import (
+    COLUMN_PX_AT_1280,
+    COLUMN_PX_ON_PHONE,
+    MIN_TEXT_PX,
+    MIN_TEXT_PX_ON_PHONE,
+    NARROW_CLASS,
+    READING_VIEWS,
+    WIDE_CLASS,
+    figure,
+    min_text_units,
+    svg_element,
+    to_svg,
+    to_svg_with_legend_below,
+    wrap_svg,
+)
 
 
 def _draw() -> str:
@@ -76,3 +90,42 @@ def test_legend_below_hangs_under_the_axes_centred_and_frameless() -> None:
     assert box.width > 2 * box.height  # two columns side by side, not one above the other
     assert html.startswith('<div class="ascend-figure"')
     assert html.endswith('<div class="ascend-caption">both</div></div>')
+
+
+def _smallest_text_on_screen(svg: str, column: float) -> float:
+    """The smallest font size of ``svg``'s texts as shown scaled into a column ``column`` px wide."""
+    width = float(re.search(r'viewBox="0 0 ([\d.]+) ', svg).group(1))  # type: ignore[union-attr]
+    sizes = [float(size) for size in re.findall(r"font(?:-size)?: ?([\d.]+)px", svg)]
+    return min(sizes) * 4 / 3 * min(1.0, column / (width * 4 / 3))  # matplotlib draws in points, 4/3 px each
+
+
+@pytest.mark.parametrize("width_in", [4.0, 7.0, 10.0])
+def test_text_reads_at_1280_and_on_a_phone_whatever_the_figure_width(width_in: float) -> None:
+    """A figure of any width, scaled to the narrowest column of each view, shows its smallest text at that view's
+    minimum: 11 px at 1280, 10 px on a 390 px phone (`READING_VIEWS`)."""
+    with figure(width_in, 3.0) as fig:
+        axes = fig.add_subplot()
+        axes.plot([1, 2, 3], [1, 4, 9], label="tiny")
+        axes.set_xlabel("x", fontsize=5)
+        axes.legend(fontsize=4)
+        svg = to_svg(fig, title="probe")
+    for column, smallest in READING_VIEWS:
+        assert _smallest_text_on_screen(svg, column) >= smallest, (column, smallest)
+
+
+def test_min_text_units_takes_the_strictest_view() -> None:
+    """Narrow drawings are shown at their size; wide ones are scaled down, so their text is drawn larger."""
+    assert min_text_units(300) == max(smallest for _, smallest in READING_VIEWS)
+    assert min_text_units(2 * COLUMN_PX_ON_PHONE) == pytest.approx(2 * MIN_TEXT_PX_ON_PHONE)
+    assert min_text_units(676, views=((COLUMN_PX_AT_1280, MIN_TEXT_PX),)) == pytest.approx(676 / 572 * 11)
+
+
+def test_a_phone_layout_goes_beside_the_wide_one() -> None:
+    """With ``narrow``, both drawings are named and classed for the style sheet to show one."""
+    wide = '<svg viewBox="0 0 860 770"><text>a</text></svg>'
+    narrow = '<svg viewBox="0 0 420 900"><text>a</text></svg>'
+    html = wrap_svg(wide, title="AI Core", narrow=narrow)
+    assert html.count('aria-label="AI Core"') == 2
+    assert f'<svg viewBox="0 0 860 770" class="{WIDE_CLASS}" role="img"' in html
+    assert f'<svg viewBox="0 0 420 900" class="{NARROW_CLASS}" role="img"' in html
+    assert '<svg viewBox="0 0 860 770" role="img"' in wrap_svg(wide, title="AI Core")

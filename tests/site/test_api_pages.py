@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
 from ascend_dsa.site import api_pages
+from tests.helpers.site_html import article
 
 if TYPE_CHECKING:
     from tests.helpers.project import SiteBuild
@@ -77,3 +80,43 @@ def test_labels_are_read_from_mkdocstrings_pythons_language_templates() -> None:
     assert pairs['<span class="doc-section-title">返回：</span>'] == '<span class="doc-section-title">Returns:</span>'
     assert pairs["<th>类型</th>"] == "<th>Type</th>"
     assert all(chinese != english for chinese, english in pairs.items())
+
+
+class _TextOutsideCode(HTMLParser):
+    """The text of an HTML fragment that is not inside ``<code>``, ``<pre>`` or ``<kbd>`` (nor a script or style)."""
+
+    _CODE = frozenset({"code", "pre", "kbd", "script", "style"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.depth = 0
+        self.texts: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        del attrs
+        self.depth += tag in self._CODE
+
+    def handle_endtag(self, tag: str) -> None:
+        self.depth -= tag in self._CODE
+
+    def handle_data(self, data: str) -> None:
+        if not self.depth:
+            self.texts.append(data)
+
+
+#: Chinese, Japanese and Korean characters and their punctuation (CJK symbols, kana, ideographs, full-width forms).
+_CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]")
+
+
+def test_english_api_pages_show_no_chinese_outside_code(built_site: Path) -> None:
+    """The English API reference shows Chinese only as code: a docstring's Chinese example is ``code`` (issue 27)."""
+    pages = sorted((built_site / "en" / "reference" / "api").glob("*/index.html"))
+    assert len(pages) >= 9
+    found = {}
+    for path in pages:
+        parser = _TextOutsideCode()
+        parser.feed(article(path.read_text("utf-8")))
+        hits = [text.strip()[:80] for text in parser.texts if _CJK.search(text)]
+        if hits:
+            found[path.parent.name] = hits
+    assert found == {}

@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from ascend_dsa import published_head_roofline
-from ascend_dsa.render.svg import FIGURE_CLASS, figure, to_svg
+from ascend_dsa.render.svg import FIGURE_CLASS, MIN_TEXT_PX_ON_PHONE, NARROW_CLASS, figure, to_svg
 from tests.helpers.browser import DESKTOP, PAGE_READY, PHONE, Traffic, open_page
 from tests.helpers.search import (
     BROWSER_QUERIES,
@@ -151,7 +151,8 @@ _KATEX_FONT_LOADED = (
 FIGURE_MARK = f'<div class="{FIGURE_CLASS}"'
 NOTEBOOK_FIGURE_CLASS = "jp-RenderedSVG"
 NOTEBOOK_FIGURE_MARK = f'class="{NOTEBOOK_FIGURE_CLASS}'
-FIGURE_SELECTOR = f"article .{FIGURE_CLASS} > svg, article .{NOTEBOOK_FIGURE_CLASS} img"
+#: At 1280 px, where a figure with a phone layout of its own shows its wide drawing (`NARROW_CLASS` is hidden).
+FIGURE_SELECTOR = f"article .{FIGURE_CLASS} > svg:not(.{NARROW_CLASS}), article .{NOTEBOOK_FIGURE_CLASS} img"
 
 
 def figure_pages(site: Path) -> list[str]:
@@ -339,23 +340,31 @@ _WIDE_TABLES = """() => {
 }"""
 
 
-#: JavaScript: for each package figure in the article, the problems a reader would see at this width: texts that
-#: overlap (by more than a pixel across and 40 % of the lower one's height: the browser's font boxes of two
-#: lines of one label touch), texts on another legend's box, texts smaller than 11 px, texts outside the figure.
-_FIGURE_TEXT = """(minimum) => [...document.querySelectorAll("article .ascend-figure > svg")].map((svg) => {
+#: JavaScript: for each figure in the article, as drawn at this width (a figure with a phone layout shows one of
+#: its two drawings: the one displayed is measured), the problems a reader would see: a drawing wider than its
+#: column (which would scroll sideways), texts whose boxes overlap (by more than a pixel both ways), texts on another
+#: legend's box, texts smaller than ``minimum`` px, texts outside the figure. A notebook's figure (an image) is
+#: checked for its width only. Figures whose aria-label starts with one of ``exempt`` are left out.
+_FIGURE_TEXT = """([minimum, exempt]) => [...document.querySelectorAll(
+    "article .ascend-figure > svg, article .jp-RenderedSVG img")].filter((svg) => svg.getClientRects().length)
+  .map((svg) => {
   const meets = (a, b) => {
     const across = Math.min(a.right, b.right) - Math.max(a.left, b.left);
     const down = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
-    return across > 1 && down > 0.4 * Math.min(a.height, b.height);
+    return across > 1 && down > 1;
   };
-  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const frame = svg.getBoundingClientRect();
+  const column = svg.parentElement.parentElement.getBoundingClientRect();
+  const problems = [];
+  if (frame.width > column.width + 0.5 || frame.right > column.right + 0.5)
+    problems.push(`${Math.round(frame.width)} px wide in a column of ${Math.round(column.width)} px`);
+  if (svg.tagName.toLowerCase() === "img") return [svg.getAttribute("alt") || "notebook figure", problems];
+  const scale = frame.width / svg.viewBox.baseVal.width;
   const texts = [...svg.querySelectorAll("text")].filter((t) => t.textContent.trim()).map((t) => ({
     box: t.getBoundingClientRect(), legend: t.closest('[id^="legend"]'), name: t.textContent.trim().slice(0, 30),
     px: parseFloat(getComputedStyle(t).fontSize) * scale,
   }));
   const legends = [...svg.querySelectorAll('[id^="legend"]')].map((g) => ({g, box: g.getBoundingClientRect()}));
-  const frame = svg.getBoundingClientRect();
-  const problems = [];
   texts.forEach((a, i) => texts.slice(i + 1).forEach((b) => {
     if (meets(a.box, b.box)) problems.push(`overlap ${a.name} | ${b.name}`);
   }));
@@ -364,12 +373,25 @@ _FIGURE_TEXT = """(minimum) => [...document.querySelectorAll("article .ascend-fi
   }));
   texts.forEach((t) => {
     if (t.px < minimum) problems.push(`${t.px.toFixed(1)} px ${t.name}`);
-    if (t.box.left < frame.left - 0.5 || t.box.right > frame.right + 0.5) problems.push(`outside ${t.name}`);
+    if (t.box.left < frame.left - 0.5 || t.box.right > frame.right + 0.5 || t.box.top < frame.top - 0.5
+        || t.box.bottom > frame.bottom + 0.5) problems.push(`outside ${t.name}`);
   });
   return [svg.getAttribute("aria-label"), problems];
-}).filter(([, problems]) => problems.length)"""
+}).filter(([label, problems]) => problems.length && !exempt.some((start) => (label || "").startsWith(start)))"""
 #: Smallest text in a figure at 1280 px, less what rounding the SVG's sizes can take off.
 MIN_FIGURE_TEXT_PX = 10.95
+#: Smallest text in a figure on a 390 px phone (render/svg.py `MIN_TEXT_PX_ON_PHONE`), less the same rounding.
+MIN_PHONE_FIGURE_TEXT_PX = MIN_TEXT_PX_ON_PHONE - 0.05
+#: Figures another change of issue 27 redraws as hand-written SVG (the heads-per-core roofline and the design page's
+#: UB budgets), by the start of their aria-label: their matplotlib drawings keep overlapping labels until then.
+#: Remove an entry when its figure is replaced; the rule the new drawing must meet is the one above.
+AWAITING_REDRAW: tuple[str, ...] = ()
+
+
+def figure_problems(page: Page, minimum: float) -> list[list[object]]:
+    """[aria-label, problems] of each figure of the open page a reader would find hard to read (`_FIGURE_TEXT`)."""
+    problems: list[list[object]] = page.evaluate(_FIGURE_TEXT, [minimum, list(AWAITING_REDRAW)])
+    return problems
 
 
 API_PAGES = (
@@ -427,7 +449,7 @@ def test_every_page_loads_from_localhost_and_reads_at_desktop_width(
             assert_math_typeset(page, path)
         if path in with_figures:
             assert assert_figures_visible(page, path) > 0, path
-            problems = page.evaluate(_FIGURE_TEXT, MIN_FIGURE_TEXT_PX)
+            problems = figure_problems(page, MIN_FIGURE_TEXT_PX)
             if problems:
                 text_problems[path] = problems
     page.wait_for_load_state("networkidle")
@@ -440,6 +462,46 @@ def test_every_page_loads_from_localhost_and_reads_at_desktop_width(
     assert {urlsplit(url).hostname for url in traffic.requests} == {"127.0.0.1"}
 
 
+def test_every_figure_reads_on_a_phone_without_scrolling_sideways(
+    page: Page, built_site: Path, site_url: str, traffic: Traffic
+) -> None:
+    """Every figure of every page of both editions, at 390 px, as drawn there (issue 27).
+
+    Each is no wider than its column (scaled to it; nothing scrolls sideways), its smallest text is at least 10 px as
+    rendered, no text leaves the figure and no two texts overlap (boxes meeting by more than a pixel both ways). The
+    rule holds for any figure, matplotlib's or written by hand: text of size ``s`` in a drawing ``w`` wide (its
+    viewBox) shows at ``s * min(1, column / w)`` px, so a wide drawing needs larger text, or a phone layout of its
+    own (the AI Core figure stacks its two VECTOR Cores). The AI Core figure still opens full size on a tap.
+    """
+    paths = figure_pages(built_site)
+    assert len(paths) >= 12
+    page.set_viewport_size(PHONE)
+    found, measured = {}, 0
+    for path in paths:
+        open_page(page, site_url, path)
+        measured += page.locator(FIGURE_SELECTOR.replace(f":not(.{NARROW_CLASS})", "")).count()
+        problems = figure_problems(page, MIN_PHONE_FIGURE_TEXT_PX)
+        if problems:
+            found[path] = problems
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], path
+    assert measured >= len(paths)
+    assert found == {}
+    for edition in ("", "en/"):
+        open_page(page, site_url, f"{edition}algorithm/model/")
+        figure_div = page.locator(f"article .{FIGURE_CLASS}", has=page.locator(f"svg.{NARROW_CLASS}"))
+        narrow = figure_div.locator(f"svg.{NARROW_CLASS}")
+        assert narrow.is_visible()
+        assert figure_div.locator("svg:not(.ascend-figure__narrow)").is_hidden()
+        assert narrow.locator("text", has_text="VECTOR Core 1").count() == 1  # both cores, not just core 0
+        figure_div.click()
+        box = page.locator(f".ascend-figure--full > svg.{NARROW_CLASS}").bounding_box()
+        assert box is not None
+        assert box["x"] >= 0
+        assert box["x"] + box["width"] <= PHONE["width"] + 0.5
+        page.keyboard.press("Escape")
+    assert traffic.external() == []
+
+
 def test_notebook_cells_take_the_phone_width(page: Page, site_url: str, traffic: Traffic) -> None:
     """On a 390 px phone a notebook's code and output use nearly the whole width: no prompt gutter beside them."""
     page.set_viewport_size(PHONE)
@@ -449,6 +511,45 @@ def test_notebook_cells_take_the_phone_width(page: Page, site_url: str, traffic:
     )
     assert widths
     assert min(widths) >= 0.8 * PHONE["width"], widths
+    assert traffic.requests
+
+
+#: JavaScript: the what-if notebook's live form as a reader meets it: whether any Python shows in its cell, and,
+#: with ``text`` printed in its output (what live.js does), how many lines the output shows, whether it scrolls
+#: sideways, and its background (the shadow cue).
+_NOTEBOOK_FORM = """(text) => {
+  const form = document.querySelector("article form[data-live]");
+  const cell = form.closest(".jp-Cell");
+  const output = form.querySelector("[data-live-output]");
+  output.textContent = text;
+  output.hidden = false;
+  const range = document.createRange();
+  range.selectNodeContents(output);
+  const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+  const code = [...cell.querySelectorAll(".jp-InputArea, .jp-InputArea-editor")]
+    .filter((e) => e.getClientRects().length);
+  return {code: code.length, cellText: cell.innerText.includes("render_live_form"), lines,
+          scrolls: output.scrollWidth > output.clientWidth + 1, background: getComputedStyle(output).backgroundImage};
+}"""
+
+
+@EDITIONS
+def test_the_notebook_form_shows_no_python_and_its_output_scrolls_instead_of_wrapping(
+    page: Page, site_url: str, traffic: Traffic, edition: str
+) -> None:
+    """The what-if notebook's form cell shows the form only (its Python is removed), and a line of live output never
+    wraps: in both widths a line longer than the column scrolls sideways under the shadow cue (issue 27)."""
+    long_line = "# 设计点：每个 AI Core 的周期/token 与瓶颈 | cycles/token | " + "bound " * 12
+    text = f"{long_line}\nshort\n{long_line}"
+    open_at(page, site_url, DESKTOP, f"{edition}design/what-if/")
+    for viewport in (DESKTOP, PHONE):
+        found = view_as(page, viewport, "light").evaluate(_NOTEBOOK_FORM, text)
+        where = (edition, viewport, found)
+        assert found["code"] == 0, where
+        assert not found["cellText"], where
+        assert found["lines"] == len(text.splitlines()), where
+        assert found["background"].count("gradient") == 4, where
+        assert found["scrolls"], where
     assert traffic.requests
 
 
@@ -696,7 +797,8 @@ def test_full_size_view_shows_the_whole_figure_with_a_close_button(
 
 #: JavaScript: the AI Core figure's scale, smallest drawn font size and the number of text pairs whose boxes meet.
 _AI_CORE_TEXT = """() => {
-  const svg = document.querySelector("#ai-core ~ .ascend-figure svg, .ascend-figure svg[viewBox='0 0 860 770']");
+  const figure = document.querySelector(".ascend-figure:has(> svg[viewBox='0 0 860 770'])");
+  const svg = [...figure.querySelectorAll(":scope > svg")].find((s) => s.getClientRects().length);
   const box = svg.getBoundingClientRect();
   const scale = box.width / svg.viewBox.baseVal.width;
   const texts = [...svg.querySelectorAll("text")];
@@ -716,16 +818,17 @@ _AI_CORE_TEXT = """() => {
 
 @EDITIONS
 def test_ai_core_figure_reads_at_both_widths(page: Page, site_url: str, traffic: Traffic, edition: str) -> None:
-    """The AI Core figure in every view: every label at least 11 px, none over another, all inside, drawn."""
+    """The AI Core figure in every view, the drawing shown there (the phone layout on a phone): every label at least
+    11 px (10 px on a phone), none over another, all inside, drawn."""
     open_at(page, site_url, DESKTOP, f"{edition}algorithm/model/")
-    figure_svg = page.locator(".ascend-figure svg[viewBox='0 0 860 770']")
     for name, viewport, scheme in VIEWS:
         view_as(page, viewport, scheme)
+        figure_svg = page.locator(".ascend-figure:has(> svg[viewBox='0 0 860 770']) > svg:visible")
         figure_svg.scroll_into_view_if_needed()
         measured = page.evaluate(_AI_CORE_TEXT)
         where = (edition, name, measured)
         assert measured["texts"] >= 30, where
-        assert measured["smallest"] >= 11, where
+        assert measured["smallest"] >= (11 if viewport is DESKTOP else MIN_TEXT_PX_ON_PHONE), where
         assert measured["overlaps"] == 0, where
         assert measured["inside"], where
         stats = pixel_stats(page, figure_svg.screenshot())

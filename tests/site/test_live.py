@@ -100,7 +100,9 @@ def assert_same_as_cli(form: Locator, command: str) -> subprocess.CompletedProce
 
 
 #: A form's case: three or four input combinations, an input the command rejects, the option its error names (None:
-#: the error is not about one option) and a fix, by command.
+#: the error is not about one option, and sits beside the form's first input) and a fix, by command. head-roofline's
+#: error names its options without argparse's "argument --" ("--heads 16,32,64,128, ..., --l2-bandwidth 1e+17, ...:
+#: a figure would be infinite or zero"): it sits beside the first.
 Case = tuple[list[Inputs], Inputs, "str | None", Inputs]
 CASES: dict[str, Case] = {
     "head-roofline": (
@@ -110,9 +112,9 @@ CASES: dict[str, Case] = {
             {"l2-bandwidth": "2.5e12", "cores": "24", "clock": "1.8e9"},
             {"l2-bandwidth": "", "cores": "", "clock": "", "chip": "h800", "kv-token-bytes": "656"},
         ],
-        {"chip": "ascend-950", "kv-token-bytes": "", "heads": "0"},
+        {"chip": "ascend-950", "kv-token-bytes": "", "l2-bandwidth": "1e17", "cores": "1", "clock": "1e8"},
         "heads",
-        {"heads": "64"},
+        {"l2-bandwidth": "", "cores": "", "clock": ""},
     ),
     "ub-plan": (
         [{}, {"mode": "decode", "fp4-extra": True, "sink": True}, {"b-topk": "128"}],
@@ -147,8 +149,12 @@ def exercise(form: Locator, command: str) -> None:
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1
     error = form.locator("[data-live-error]")
-    if named is not None:  # the line sits right after the input it names
-        assert error.evaluate("e => e.previousElementSibling.querySelector('[name]').name") == named
+    first = form.locator("fieldset label [name]").first.get_attribute("name")
+    # the line sits right after the input it names, or after the form's first input, never below the whole form
+    beside = error.evaluate(
+        "e => [e.previousElementSibling.tagName, e.previousElementSibling.querySelector('[name]').name]"
+    )
+    assert beside == ["LABEL", named or first]
     set_inputs(form, fix)  # the page keeps working after the error
     assert assert_same_as_cli(form, command).returncode == 0
     assert error.is_hidden()

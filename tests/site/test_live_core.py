@@ -7,7 +7,19 @@ import zipfile
 from pathlib import Path
 
 import ascend_dsa
-from ascend_dsa.site.live import CORE_ZIP_PATH, pack_core, package_sources, with_live_script, write_core
+from ascend_dsa.render.live import DOWNLOAD_SIZE_SLOT, render_live_form
+from ascend_dsa.site.live import (
+    CORE_ZIP_PATH,
+    download_bytes,
+    pack_core,
+    package_sources,
+    with_download_size,
+    with_live_script,
+    write_core,
+)
+from ascend_dsa.site.offline import VENDORED
+from ascend_dsa.units import MB
+from tests.helpers.project import ROOT
 
 
 def test_the_zip_holds_every_source_file_of_the_package_and_nothing_else() -> None:
@@ -54,3 +66,33 @@ def test_only_pages_with_a_live_form_load_the_script() -> None:
     assert 'import("assets/javascripts/live.js")' in with_live_script(form, "")
     plain = "<body><p>no form</p></body>"
     assert with_live_script(plain, "design/") == plain
+
+
+#: The files a click on a live form downloads, below the site's root: Pyodide's and the package's zip.
+LIVE_DOWNLOADS = (*(name for name, package in VENDORED.items() if package == "pyodide"), CORE_ZIP_PATH)
+
+
+def test_the_download_size_is_the_files_real_size() -> None:
+    """The size is Pyodide's vendored files plus the zip, in bytes; a form states it in MB in both languages."""
+    vendored = sum((ROOT / "docs" / name).stat().st_size for name in LIVE_DOWNLOADS[:-1])
+    size = download_bytes(ROOT / "docs")
+    assert size == vendored + len(pack_core())
+    for lang, words in (("zh", "从本站下载"), ("en", "WebAssembly,")):
+        form = render_live_form("ub-plan", lang=lang)
+        assert DOWNLOAD_SIZE_SLOT in form
+        assert "几 MB" not in form
+        assert "a few" not in form
+        filled = with_download_size(form, size)
+        assert f'{words}<span data-live-size="{size}"> {size / MB:.1f} MB</span>' in filled
+        assert DOWNLOAD_SIZE_SLOT not in filled
+
+
+def test_built_forms_state_what_the_built_site_serves(built_site: Path) -> None:
+    """Every built page with a live form states the summed size of the files live.js fetches from the built site."""
+    served = sum((built_site / name).stat().st_size for name in LIVE_DOWNLOADS)
+    pages = [path for path in built_site.rglob("index.html") if "data-live=" in path.read_text("utf-8")]
+    assert len(pages) >= 4
+    for path in pages:
+        html = path.read_text("utf-8")
+        assert f'<span data-live-size="{served}"> {served / MB:.1f} MB</span>' in html, path
+        assert DOWNLOAD_SIZE_SLOT not in html, path

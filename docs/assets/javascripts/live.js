@@ -65,10 +65,12 @@ function showResult(form, { status, stdout, stderr }) {
   output.classList.toggle("live-stale", stdout === "");
   error.textContent = stderr.trimEnd();
   error.hidden = stderr === "";
-  // The line sits next to the input it names ("argument --heads: ..."), else after the inputs.
-  const named = /argument --([a-z0-9-]+)/.exec(stderr);
-  const input = named && form.querySelector(`[name="${named[1]}"]`);
-  (input ? input.closest("label") : form.querySelector("fieldset")).after(error);
+  // The line sits next to the first input it names ("argument --heads: ...", "--l2-bandwidth 1e+17: ..."), else
+  // next to the form's first input, never below the whole form.
+  const input = [...stderr.matchAll(/--([a-z0-9-]+)/g)]
+    .map((named) => form.querySelector(`label [name="${named[1]}"]`))
+    .find(Boolean);
+  (input || form.querySelector("fieldset label [name]")).closest("label").after(error);
   form.dataset.liveExit = String(status);
 }
 

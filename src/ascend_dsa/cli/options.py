@@ -108,18 +108,28 @@ class Within:
 
     ``parse`` reads the text (``positive_int``, ``positive_float``, ``positive_int_list``); a value outside
     ``plausible`` is an error naming the range, ``what`` naming the quantity ("expected a clock in the plausible
-    range 1e8 to 1e10 Hz").
+    range 1e8 to 1e10 Hz"). With an ``example`` (a value of this quantity, such as its preset) a text that does not
+    parse is refused naming it, not the parser's own example, which is another quantity's (a clock for a bandwidth).
     """
 
-    def __init__(self, parse: Callable[[str], Any], plausible: Plausible, what: str) -> None:
-        """Parse with ``parse``; check against ``plausible``; say ``what`` in the message."""
+    def __init__(self, parse: Callable[[str], Any], plausible: Plausible, what: str, example: str = "") -> None:
+        """Parse with ``parse``; check against ``plausible``; say ``what`` (and ``example``) in the message."""
         self.parse = parse
         self.plausible = plausible
         self.what = what
+        self.example = example
 
     def __call__(self, text: str) -> Any:  # noqa: ANN401 - what ``parse`` returns: a number or a tuple of them
         """The parsed value, or an ``ArgumentTypeError`` naming the plausible range."""
-        value = self.parse(text)
+        try:
+            value = self.parse(text)
+        except argparse.ArgumentTypeError:
+            if not self.example:
+                raise
+            raise argparse.ArgumentTypeError(
+                f"expected {self.what} such as {self.example} (a positive finite number in the plausible range "
+                f"{self.plausible.text()}), got {quoted(text)}"
+            ) from None
         values = value if isinstance(value, tuple) else (value,)
         for item in values:
             if not self.plausible.holds(item):
@@ -168,7 +178,9 @@ def add_hardware_options(parser: argparse.ArgumentParser, *, other_chips: bool =
     spec = ASCEND_950
     parser.add_argument(
         "--l2-bandwidth",
-        type=Within(positive_float, BANDWIDTH_BYTES_PER_S_RANGE, "a bandwidth"),
+        type=Within(
+            positive_float, BANDWIDTH_BYTES_PER_S_RANGE, "a bandwidth", example=preset_text(spec.bandwidth_bytes_per_s)
+        ),
         help=f"total L2 bandwidth in B/s (preset {preset_text(spec.bandwidth_bytes_per_s)}{extra['l2']})",
     )
     parser.add_argument(
@@ -178,7 +190,7 @@ def add_hardware_options(parser: argparse.ArgumentParser, *, other_chips: bool =
     )
     parser.add_argument(
         "--clock",
-        type=Within(positive_float, CLOCK_HZ_RANGE, "a clock"),
+        type=Within(positive_float, CLOCK_HZ_RANGE, "a clock", example=preset_text(spec.clock_hz)),
         help=f"clock in Hz (preset {preset_text(spec.clock_hz)}{extra['clock']})",
     )
     parser.add_argument(

@@ -175,6 +175,54 @@ GLOSSARY_TERMS: Final = (
 )
 
 
+@dataclass(frozen=True)
+class Symbol:
+    """A letter the formulas, figures and tables use for one matrix: how a legend names it and what it is.
+
+    The model chapter defines them (P = Q Kᵀ, the scores; S = softmax(P · sm_scale)); a figure's legend or a
+    table's header writes ``legend``, so every page names a letter the same way.
+    """
+
+    symbol: str
+    legend: Text
+    definition: Text
+
+    def __post_init__(self) -> None:
+        """Reject a legend that does not start with its letter."""
+        for text in (self.legend.zh, self.legend.en):
+            if not text.startswith(self.symbol):
+                raise ValueError(f"legend of {self.symbol} must start with the letter, got {shown(text)}")
+
+
+#: The matrices of the kernel's two matrix products, as the model chapter names them (docs/algorithm/model.md).
+NOTATION: Final = (
+    Symbol(
+        "P",
+        Text("P（打分）", "P (scores)"),
+        Text(
+            "打分 P = Q Kᵀ：每个 head 对每个选中 token 的点积，fp32，在 L0C 里算出。",
+            "The scores P = Q Kᵀ: each head's dot product with each selected token, fp32, computed into L0C.",
+        ),
+    ),
+    Symbol(
+        "S",
+        Text("S = softmax(P)", "S = softmax(P)"),
+        Text(
+            "S = softmax(P · sm_scale)：按行归一化后的打分，VECTOR Core 算出，再乘 V。",
+            "S = softmax(P · sm_scale): the scores normalised row by row, by the VECTOR Cores, then multiplied by V.",
+        ),
+    ),
+)
+
+
+def notation_symbol(symbol: str) -> Symbol:
+    """The entry of the letter ``symbol``; raise naming the letters there are."""
+    for entry in NOTATION:
+        if entry.symbol == symbol:
+            return entry
+    raise KeyError(f"{symbol!r} is not in the notation; letters: {', '.join(e.symbol for e in NOTATION)}")
+
+
 def glossary_term(term: str) -> GlossaryTerm:
     """The entry of ``term``; raise naming the terms there are."""
     for entry in GLOSSARY_TERMS:

@@ -122,16 +122,17 @@ def render_feasibility_map(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") 
             False,
             pick(
                 lang,
-                f"1C2V\nINDEX_BLOCK_SIZE {SHIPPED_KERNEL.index_block_size}\n（内核）",
-                f"1C2V\nINDEX_BLOCK_SIZE {SHIPPED_KERNEL.index_block_size}\n(the kernel's)",
+                f"1C2V，INDEX_BLOCK_SIZE {SHIPPED_KERNEL.index_block_size}（内核）",
+                f"1C2V, INDEX_BLOCK_SIZE {SHIPPED_KERNEL.index_block_size} (the kernel's)",
             ),
         ),
-        (2, True, pick(lang, "1C2V\nINDEX_BLOCK_SIZE\n按 B_TOPK 调整", "1C2V\nINDEX_BLOCK_SIZE\nfitted to B_TOPK")),
-        (1, True, pick(lang, "1C1V\nINDEX_BLOCK_SIZE\n按 B_TOPK 调整", "1C1V\nINDEX_BLOCK_SIZE\nfitted to B_TOPK")),
+        (2, True, pick(lang, "1C2V，INDEX_BLOCK_SIZE 按 B_TOPK 调整", "1C2V, INDEX_BLOCK_SIZE fitted to B_TOPK")),
+        (1, True, pick(lang, "1C1V，INDEX_BLOCK_SIZE 按 B_TOPK 调整", "1C1V, INDEX_BLOCK_SIZE fitted to B_TOPK")),
     )
     used: set[int] = set()  # colour codes some cell of some panel has: the legend lists only these
-    with figure(10.5, 3.9) as fig:
-        axes = fig.subplots(1, len(panels), sharey=True)
+    # The panels stacked, one column wide: the figure reads on a phone without scrolling (issue 27).
+    with figure(4.6, 3.0 * len(panels)) as fig:
+        axes = fig.subplots(len(panels), 1, sharex=True)
         for ax, (vector_cores, fitted, title) in zip(axes, panels, strict=True):
             binding, exceeded = feasibility_map(spec, vector_cores, fitted_index_block=fitted)
             codes = np.where(binding == NONE, len(LIMITS), binding)
@@ -146,11 +147,11 @@ def render_feasibility_map(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") 
                 edgecolor="black",
                 zorder=3,
             )
-            ax.set_title(title, fontsize=9.5)
-            ax.set_xlabel(pick(lang, "每个 AI Core 的 q head 数", "q heads per AI Core"))
+            ax.set_title(title)
             ax.set_xticks([16, 64, 128, 192, 256])
-            ax.set_yticks([16, 64, 96, 128, 192, 256])
-        axes[0].set_ylabel("B_TOPK")
+            ax.set_yticks([16, 64, 128, 192, 256])
+            ax.set_ylabel("B_TOPK")
+        axes[-1].set_xlabel(pick(lang, "每个 AI Core 的 q head 数", "q heads per AI Core"))
         handles = [
             Patch(color=c, label=limit_name(limit, lang, short=True))
             for code, (limit, c) in enumerate(zip(LIMITS, _LIMIT_COLOURS, strict=True))
@@ -161,8 +162,8 @@ def render_feasibility_map(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") 
             handles.append(Patch(color=_FORBIDDEN_COLOUR, label=label))
         handles.append(Patch(color="white", label=pick(lang, "× 超出该限制", "× limit exceeded")))
         handles.append(Patch(color="white", label=pick(lang, "★ 报告的选择", "★ the report's choice")))
-        fig.subplots_adjust(right=0.8, wspace=0.08)
-        fig.legend(handles=handles, loc="center left", bbox_to_anchor=(0.805, 0.5), fontsize=8, frameon=False)
+        fig.subplots_adjust(hspace=0.35, bottom=0.2 / len(panels) + 0.08)
+        fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.06), ncol=2, frameon=False)
         title = pick(
             lang,
             f"每格的颜色：占用率最高（最先触顶）的限制；bf16，topk {DesignGrid().topk[0]}",
@@ -198,7 +199,7 @@ def render_mma_fixpipe_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh
             for label, configs, o_leaves, colour, style in fixpipe_lines
         ),
     )
-    with figure(7.0, 4.2) as fig:
+    with figure(4.6, 3.6) as fig:
         ax = fig.add_subplot()
         for label, values, colour, style in series:
             ax.plot(b_values, values, color=colour, linestyle=style, label=label)
@@ -227,4 +228,4 @@ def render_mma_fixpipe_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh
             "FixPipe is not the bottleneck where MMA is above it",
         )
         # Below the axes, neither line label (B_TOPK = ..., kernel: 64) can cover an entry.
-        return to_svg_with_legend_below(fig, ax, title=title, drop=0.14, columns=2, fontsize=8)
+        return to_svg_with_legend_below(fig, ax, title=title, drop=0.18, columns=1)

@@ -31,7 +31,7 @@ _SCALED_UNITS: Final = {"B/s": _DECIMAL_PREFIXES, "B": _BINARY_PREFIXES}
 _CLOCK_PREFIX: Final = (10**6, "M")
 #: The singular of each plural count unit, for a value of exactly one (1 row, not 1 rows).
 _SINGULAR: Final = {unit: unit.removesuffix("s") for unit in COUNT_UNITS}
-#: Counts from one to ten as running text writes them before what they count (zh 两个, not 二个).
+#: Counts from one to ten as running text writes them before what they count (zh ``两个``, not ``二个``).
 _COUNT_WORDS: Final = {
     "zh": ("一", "两", "三", "四", "五", "六", "七", "八", "九", "十"),
     "en": ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
@@ -44,7 +44,7 @@ def group_digits(value: float, decimals: int = 0) -> str:
 
 
 def count_word(count: int, lang: Lang) -> str:
-    """``count`` as a word before what it counts (两, six), from one to ten; otherwise digits, as a table writes them.
+    """``count`` as a word before what it counts (``两``, six), from one to ten; else digits, as a table writes them.
 
     A label that counts a thing of the package (two VECTOR Cores, six instantiations) writes it through this, so
     the count follows the package and no numeral is typed into the label.
@@ -129,7 +129,7 @@ def scaled_quantity(value: float, unit: str) -> tuple[float, str]:
 
 
 def quantity(value: float, unit: str, lang: Lang = "en") -> str:
-    """``value`` in ``unit`` as a person reads it: 5 TB/s, 1650 MHz, 256 KiB, 4,096 FMA/cycle, 32 个 AI Core."""
+    """``value`` in ``unit`` as a person reads it: 5 TB/s, 1650 MHz, 256 KiB, 4,096 FMA/cycle, ``32 个 AI Core``."""
     check_lang(lang)
     scaled, scaled_unit = scaled_quantity(value, unit)
     shown = group_digits(scaled, _decimals(scaled))

@@ -189,11 +189,14 @@ OMITTED_OPTIONS: Final = {
 LIVE_FIGURES: Final = frozenset({"pipeline", "head-roofline", "ub-plan"})
 
 _START: Final = Text("在浏览器里运行", "Run live")
+#: Where the form states how much a click downloads: the site fills it at build time from the real sizes of the files
+#: live.js fetches (``ascend_dsa.site.live.with_download_size``); left empty, the sentence still reads.
+DOWNLOAD_SIZE_SLOT: Final = '<span data-live-size=""></span>'
 _ABOUT: Final = Text(
-    "点一下，本页就在你的浏览器里运行同一个包的命令行（Python 编译成 WebAssembly，从本站下载几 MB，"
+    "点一下，本页就在你的浏览器里运行同一个包的命令行（Python 编译成 WebAssembly，从本站下载{size}，"
     "不访问其他网站）；之后改任一输入，输出立即重算。",
-    "One click runs the same package's command line in your browser (Python compiled to WebAssembly, a few "
-    "MB downloaded from this site, no other host asked); then every change of an input recomputes the output.",
+    "One click runs the same package's command line in your browser (Python compiled to WebAssembly,{size} "
+    "downloaded from this site, no other host asked); then every change of an input recomputes the output.",
 )
 #: What the form's status line says, in both languages: live.js reads each from a ``data-live-*`` attribute.
 _STATUS: Final = {
@@ -220,7 +223,7 @@ def render_live_form(command: str, *, lang: Lang = "zh") -> str:
         # Out of the search index: option names (--sink, --heads) on a form answer no reader's query.
         f'<form class="live-form" data-live="{command}" data-search-exclude {messages}>\n'
         f'<p><button type="button" class="md-button" data-live-start>{escape(_START.in_(lang))}</button> '
-        f"<small>{escape(_ABOUT.in_(lang))}</small></p>\n"
+        f"<small>{escape(_ABOUT.in_(lang)).format(size=DOWNLOAD_SIZE_SLOT)}</small></p>\n"
         '<p data-live-status role="status" hidden><span></span> <progress max="3" value="0"></progress></p>\n'
         f"<fieldset hidden><legend><code>ascend-dsa {command}</code></legend>\n{fields}\n</fieldset>\n"
         '<p class="live-error" data-live-error role="alert" hidden></p>\n'

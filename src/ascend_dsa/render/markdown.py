@@ -258,7 +258,7 @@ def table(
 
 
 def citation(source: Source, lang: Lang) -> str:
-    """A source's citation in the page's language (报告 (zh) 第 85 行 on a Chinese page)."""
+    """A source's citation in the page's language (``报告 (zh) 第 85 行`` on a Chinese page)."""
     return source.cite(lang)
 
 

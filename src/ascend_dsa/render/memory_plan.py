@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.code_figures import UB_PLAN_CITATION
+from ascend_dsa.facts.glossary import notation_symbol
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, require_ascend
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig, config_fields
 from ascend_dsa.facts.kv_formats import KvFormat, Mode
@@ -393,7 +394,7 @@ def render_l1_bank_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") -
     names = {
         "Q": pick(lang, "Q", "Q"),
         "KV": pick(lang, "KV 块", "KV block"),
-        "S": pick(lang, "S（打分）", "S (scores)"),
+        "S": notation_symbol("S").legend.in_(lang),
     }
     with figure(7.5, 2.2) as fig:
         ax = fig.add_subplot()

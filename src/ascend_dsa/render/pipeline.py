@@ -24,7 +24,7 @@ from ascend_dsa.models.pipeline import (
     stage_costs,
 )
 from ascend_dsa.render.markdown import NO_VALUE, citation, kind_name, number, table
-from ascend_dsa.render.svg import figure, to_svg
+from ascend_dsa.render.svg import figure, to_svg_with_legend_below
 from ascend_dsa.report.checks import check_p_ready_to_used
 from ascend_dsa.report.scenarios import SIMULATED_BLOCKS
 from ascend_dsa.validate import require_int
@@ -47,8 +47,8 @@ _TASK_COLOURS: Final = {
     Task.SCALE_O: "#ff9d9a",
     Task.SV: "#f28e2b",
 }
-#: Bars shorter than this many cycles get no block number (it would not fit).
-_MIN_LABELLED_CYCLES: Final = 60
+#: Bars shorter than this share of the window get no block number (it would not fit at the figure's text size).
+_MIN_LABELLED_SHARE: Final = 0.06
 #: Gap between the frame and the label of a bar it cuts, in cycles (the axis spans a few thousand).
 _FRAME_PAD_CYCLES: Final = 15
 
@@ -261,7 +261,7 @@ def render_pipeline_gantt(
     start = timeline.op(Task.QK, first_block).start
     end = timeline.op(Task.QK, last_block).start
     rows = [Unit.MTE2, Unit.VECTOR, Unit.MTE3, Unit.FIXPIPE, Unit.CUBE]
-    with figure(8.0, 3.4) as fig:
+    with figure(4.6, 3.4) as fig:
         ax = fig.add_subplot()
         shown = set()
         for op in timeline.ops:
@@ -271,14 +271,14 @@ def render_pipeline_gantt(
             left, right = max(op.start, start), min(op.end, end)
             ax.barh(y, right - left, left=left - start, color=_TASK_COLOURS[op.task], edgecolor="white", height=0.7)
             shown.add(op.task)
-            if right - left >= _MIN_LABELLED_CYCLES:
+            if right - left >= _MIN_LABELLED_SHARE * (end - start):
                 # A bar cut by the frame has its label against the frame's inside edge, so no label overhangs it.
                 x, align = (left + right) / 2 - start, "center"
                 if left == start:
                     x, align = left - start + _FRAME_PAD_CYCLES, "left"
                 elif right == end:
                     x, align = right - start - _FRAME_PAD_CYCLES, "right"
-                ax.text(x, y, str(op.block), ha=align, va="center", fontsize=7)
+                ax.text(x, y, str(op.block), ha=align, va="center")
         qk = timeline.op(Task.QK, first_block + 1)
         sv = timeline.op(Task.SV, first_block + 1)
         ax.annotate(
@@ -297,7 +297,6 @@ def render_pipeline_gantt(
             ),
             ha="center",
             va="bottom",
-            fontsize=8,
         )
         ax.set_yticks(range(len(rows)), [u.value for u in rows])
         ax.set_ylim(-0.6, 5.3)
@@ -310,10 +309,9 @@ def render_pipeline_gantt(
             )
         )
         handles = [Patch(color=_TASK_COLOURS[t], label=task_name(t, lang)) for t in Task if t in shown]
-        ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
         title = pick(
             lang,
             "稳态下的流水线：每行一个硬件单元，条是它做的任务",
             "The pipeline in its steady state: one row per hardware unit, bars are its tasks",
         )
-        return to_svg(fig, title=title)
+        return to_svg_with_legend_below(fig, ax, title=title, drop=0.3, columns=3, handles=handles)

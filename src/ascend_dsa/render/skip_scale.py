@@ -112,8 +112,8 @@ def render_rescale_table(lang: Lang = "zh", topk: int = SWEEP_TOPK[-1]) -> str:
 def render_rescale_plot(lang: Lang = "zh") -> str:
     """SVG: rescales per q token and the share of O copies saved against topk, per order and sm_scale."""
     measurements = rescale_sweep()
-    with figure(8.0, 3.4) as fig:
-        left, right = fig.subplots(1, 2)
+    with figure(4.6, 5.6) as fig:  # the panels stacked, one column wide, to read on a phone too
+        left, right = fig.subplots(2, 1)
         for order in SCORE_ORDERS:
             for style, factor in zip(_FACTOR_STYLES, SWEEP_SM_SCALE_FACTORS, strict=False):
                 points = [m for m in measurements if m.order == order and math.isclose(_factor(m), factor)]
@@ -132,11 +132,11 @@ def render_rescale_plot(lang: Lang = "zh") -> str:
         right.set_ylim(0, 100)
         fig.tight_layout()
         # Hung below the figure (after tight_layout, which ignores figure legends), clear of the "topk" labels.
-        fig.legend(loc="upper center", ncol=3, fontsize=7, bbox_to_anchor=(0.5, 0.0))
+        fig.legend(loc="upper center", ncol=1, bbox_to_anchor=(0.5, 0.0), frameon=False)
         title = pick(
             lang,
-            "每个 q token 的 rescale 次数（左）和省下的 O 拷贝（右），随 topk 变化",
-            "Rescales per q token (left) and O copies saved (right) against topk",
+            "每个 q token 的 rescale 次数（上）和省下的 O 拷贝（下），随 topk 变化",
+            "Rescales per q token (top) and O copies saved (bottom) against topk",
         )
         return to_svg(fig, title=title)
 

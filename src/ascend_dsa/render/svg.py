@@ -12,7 +12,7 @@ import re
 import warnings
 from contextlib import contextmanager
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ascend_dsa.validate import shown
 
@@ -33,6 +33,10 @@ _RC: Any = {
     "font.sans-serif": list(FONT_FAMILIES),
     "axes.unicode_minus": False,
     "figure.dpi": 96,
+    # The browser draws the text with a CJK font whose boxes are taller than the ones matplotlib measures with: wider
+    # gaps keep an axis label clear of its tick labels, and legend rows of each other, box by box (issue 27).
+    "axes.labelpad": 8.0,
+    "legend.labelspacing": 0.9,
 }
 
 
@@ -61,7 +65,7 @@ def figure(width_in: float = 7.0, height_in: float = 4.0) -> Iterator[Figure]:
 FIGURE_CLASS = "ascend-figure"
 
 
-#: Class of the caption under each figure; the site's style sheet numbers captions per page (图 N / Figure N).
+#: Class of the caption under each figure; the site's style sheet numbers captions per page (``图 N`` / ``Figure N``).
 CAPTION_CLASS = "ascend-caption"
 
 
@@ -76,28 +80,48 @@ _EXCESS_DECIMALS = re.compile(r"(\d\.\d\d)\d+")
 COLUMN_PX_AT_1280 = 572
 #: Smallest text a reader should meet in a figure at that width, in CSS pixels.
 MIN_TEXT_PX = 11.0
+#: Narrowest column a figure is shown in on a 390 px phone (a notebook output; a chapter gives 358 px). The figure
+#: is scaled down to it, never scrolled sideways, so its text must be drawn large enough to survive the scaling.
+COLUMN_PX_ON_PHONE = 338
+#: Smallest text a reader should meet in a figure on that phone, in CSS pixels.
+MIN_TEXT_PX_ON_PHONE = 10.0
+#: Every (column, smallest text) a figure must read at, both in CSS pixels. The rule for any figure of the site,
+#: drawn by matplotlib or written by hand: a text of ``size`` user units in a drawing ``width`` units wide (its
+#: viewBox) is ``size * min(1, column / width)`` px on screen, and must be at least the smallest text of each view.
+#: A hand-written SVG whose drawing is wider than ``text / smallest * column`` needs a phone layout of its own.
+READING_VIEWS: Final = ((COLUMN_PX_AT_1280, MIN_TEXT_PX), (COLUMN_PX_ON_PHONE, MIN_TEXT_PX_ON_PHONE))
 _PX_PER_PT = 96 / 72
 #: Kept above the minimum, so the sizes the SVG rounds stay at or above it.
 _MIN_TEXT_MARGIN = 1.01
 #: Passes of enlarging: larger text widens the drawing, which shrinks it on screen, so the second pass re-measures.
-_ENLARGE_PASSES = 3
+_ENLARGE_PASSES = 6
 
 
 #: What ``bbox_inches="tight"`` adds around the drawing on each side, in inches (matplotlib's ``savefig.pad_inches``).
 _PAD_IN = 0.1
 
 
+def min_text_units(drawn_width: float, *, views: Sequence[tuple[float, float]] = READING_VIEWS) -> float:
+    """The smallest text, in the drawing's own units, that every view of ``views`` shows large enough.
+
+    A drawing ``drawn_width`` units wide (an SVG's viewBox width, in CSS pixels at its natural size) is shown at
+    that size, or scaled down to a column narrower than it; ``views`` are (column, smallest text) in CSS pixels.
+    """
+    return max(smallest / min(1.0, column / drawn_width) for column, smallest in views)
+
+
 def min_font_pt(drawn_width_in: float) -> float:
-    """The smallest font size, in points, that is ``MIN_TEXT_PX`` on screen for a saved drawing this wide (inches).
+    """The smallest font size, in points, that reads in every view of `READING_VIEWS` for a drawing this wide (inches).
 
     The SVG is drawn at 96 px per inch, or scaled down to the column when wider than it.
     """
-    scale = min(1.0, COLUMN_PX_AT_1280 / (drawn_width_in * 96))
-    return MIN_TEXT_PX / scale / _PX_PER_PT
+    return min_text_units(drawn_width_in * 96) / _PX_PER_PT
 
 
 def enlarge_small_text(fig: Figure) -> None:
     """Raise every text of ``fig`` (labels, ticks, legends, annotations) to [`min_font_pt`][] at least.
+
+    The text then reads at 1280 px and on a 390 px phone, the figure scaled to the column in both.
 
     The width that counts is the drawing's tight box, as saved, which outside legends make wider than the figure.
     """
@@ -124,8 +148,8 @@ def to_svg(fig: Figure, *, title: str) -> str:
     """The figure as one line of HTML to print in a page: ``<div class="ascend-figure"><svg>...</svg>`` + caption.
 
     ``title`` names the figure for screen readers (the SVG's ``<title>`` and ``aria-label``) and is its caption.
-    Text too small to read at 1280 px is enlarged first ([`enlarge_small_text`][]). No XML prolog, no metadata,
-    no date; white space that holds a line break is folded to one blank.
+    Text too small to read at 1280 px or on a phone is enlarged first ([`enlarge_small_text`][]). No XML prolog,
+    no metadata, no date; white space that holds a line break is folded to one blank.
     """
     if not title.strip():
         raise ValueError(f"title must name the figure, got {shown(title)}")
@@ -164,16 +188,35 @@ def to_svg_with_legend_below(
     return to_svg(fig, title=title)
 
 
-def wrap_svg(svg: str, *, title: str) -> str:
-    """An ``<svg>`` element as a page's figure: named for screen readers, in its ``<div>``, with its caption."""
-    if not title.strip():
-        raise ValueError(f"title must name the figure, got {shown(title)}")
+#: Classes of a figure's two drawings when it has a phone layout of its own: the site's style sheet shows the wide
+#: one above a phone's width and the narrow one below it.
+WIDE_CLASS = "ascend-figure__wide"
+NARROW_CLASS = "ascend-figure__narrow"
+
+
+def _named(svg: str, label: str, css_class: str) -> str:
+    """``svg`` with its role, aria-label, <title> and (when given) class."""
     if not svg.startswith("<svg"):
         raise ValueError(f"svg must start with an <svg> element, got text starting {svg[:30]!r}")
-    label = escape(title.strip())
     opening = svg.index(">") + 1
-    text = f'{svg[: opening - 1]} role="img" aria-label="{label}"><title>{label}</title>{svg[opening:]}'
-    return f'<div class="{FIGURE_CLASS}" tabindex="0">{text}<div class="{CAPTION_CLASS}">{label}</div></div>'
+    classes = f' class="{css_class}"' if css_class else ""
+    return f'{svg[: opening - 1]}{classes} role="img" aria-label="{label}"><title>{label}</title>{svg[opening:]}'
+
+
+def wrap_svg(svg: str, *, title: str, narrow: str | None = None) -> str:
+    """An ``<svg>`` element as a page's figure: named for screen readers, in its ``<div>``, with its caption.
+
+    ``narrow``, when given, is the same figure drawn for a phone: both go in the ``<div>``, and the site's style
+    sheet shows one of them (`WIDE_CLASS`, `NARROW_CLASS`).
+    """
+    if not title.strip():
+        raise ValueError(f"title must name the figure, got {shown(title)}")
+    label = escape(title.strip())
+    if narrow is None:
+        drawings = _named(svg, label, "")
+    else:
+        drawings = _named(svg, label, WIDE_CLASS) + _named(narrow, label, NARROW_CLASS)
+    return f'<div class="{FIGURE_CLASS}" tabindex="0">{drawings}<div class="{CAPTION_CLASS}">{label}</div></div>'
 
 
 def svg_element(html: str) -> str:

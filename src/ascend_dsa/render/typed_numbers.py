@@ -6,8 +6,9 @@ find the same numbers and let through the same `EXEMPTIONS`, so a number one of 
 
 A number is any run of digits not glued to a Latin letter or ``_`` (so ``FP8``, ``e4m3``, ``L0C``, ``H_Q`` and
 ``1C2V`` are names, but ``74个`` is a number), with its decimals, exponent (``5e12``) or ``%``, and any Chinese
-numeral (一 to 万, 两) that counts or measures: a run of two or more (六十四), or one followed by a measure word (两个,
-六个实例, 七个步骤). An ordinal (第一, 第二 ...) and a lone 一 (一个 as an article, 一起, 统一) are words, not numbers.
+numeral (``一`` to ``万``, ``两``) that counts or measures: a run of two or more (``六十四``), or one followed by a
+measure word (``两个``, ``六个实例``, ``七个步骤``). An ordinal (``第一``, ``第二`` ...) and a lone ``一``
+(``一个`` as an article, ``一起``, ``统一``) are words, not numbers.
 
 In a page it is looked for everywhere a reader sees text: prose, headings (``## 67. ...``), footnote definitions,
 math, inline code, HTML attribute values, notebook markdown cells, and the comments and printed output of code

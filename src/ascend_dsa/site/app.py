@@ -583,8 +583,14 @@ class SiteApp:
             search_entries.remember(config, self._kept("search-entries", dict))
 
     def post_page_first(self, output: str, page: Page) -> str:
-        """The live forms' loader on pages that have one."""
-        return live.with_live_script(output, page.url)
+        """The live forms' loader and download size on pages that have one (the size measured once per build)."""
+        if live.LIVE_MARKER not in output:
+            return output
+        once = self.build.once  # measured for this build: under serve the package may have changed since the last
+        if "live-download-bytes" not in once:
+            once["live-download-bytes"] = live.download_bytes(self.build.docs_dir)
+        size: int = once["live-download-bytes"]
+        return live.with_download_size(live.with_live_script(output, page.url), size)
 
     def post_page(self, output: str, page: Page) -> str:
         """Each page stands in its edition; a notebook page keeps the style rules it uses; white space folded."""

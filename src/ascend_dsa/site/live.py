@@ -13,6 +13,10 @@ import zipfile
 from pathlib import Path
 from typing import Final
 
+from ascend_dsa.render.live import DOWNLOAD_SIZE_SLOT
+from ascend_dsa.site.offline import VENDORED
+from ascend_dsa.units import MB
+
 #: The package's folder: the source tree this build imports (``site/live.py`` is two levels below it).
 PACKAGE_DIR: Final = Path(__file__).resolve().parents[1]
 #: Where the site serves the zip, below the site's root (live.js names the same path relative to itself).
@@ -52,6 +56,17 @@ def write_core(site_dir: Path) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(pack_core())
     return target
+
+
+def download_bytes(docs_dir: Path) -> int:
+    """What the first click on a live form downloads, in bytes: Pyodide's vendored files and the package's zip."""
+    vendored = sum((docs_dir / name).stat().st_size for name, package in VENDORED.items() if package == "pyodide")
+    return vendored + len(pack_core())
+
+
+def with_download_size(html: str, size_bytes: int) -> str:
+    """``html`` with every live form's download size filled in (" 13.8 MB", decimal megabytes, one decimal)."""
+    return html.replace(DOWNLOAD_SIZE_SLOT, f'<span data-live-size="{size_bytes}"> {size_bytes / MB:.1f} MB</span>')
 
 
 def with_live_script(html: str, page_url: str) -> str:
