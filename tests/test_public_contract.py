@@ -473,7 +473,16 @@ RENDER_EXAMPLES: tuple[ModelOk | ModelFails, ...] = tuple(
         Fails(name, lambda name=name: getattr(A, name)(lang="fr"), ValueError, _LANG),
     )
 )
-ALL_EXAMPLES = EXAMPLES + RENDER_EXAMPLES
+#: Renderers of a chapter's exercises: they take the chapter first.
+EXERCISE_EXAMPLES: tuple[ModelOk | ModelFails, ...] = tuple(
+    example
+    for name in ("render_exercises", "render_exercise_questions")
+    for example in (
+        Ok(name, lambda name=name: getattr(A, name)("pipeline", lang="en"), _has("exercise")),
+        Fails(name, lambda name=name: getattr(A, name)("nope", lang="en"), ValueError, "chapter must be one of"),
+    )
+)
+ALL_EXAMPLES = EXAMPLES + RENDER_EXAMPLES + EXERCISE_EXAMPLES
 
 
 #: Public name of each public callable (the rows hold the callable itself).

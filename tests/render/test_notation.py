@@ -8,6 +8,7 @@ artists; the AI Core figure's texts are [`ai_core_labels`][]; tables give their 
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
 import pytest
@@ -17,10 +18,12 @@ from ascend_dsa.facts.glossary import GLOSSARY_TERMS, NOTATION, notation_symbol
 from ascend_dsa.render import svg
 from ascend_dsa.render.accumulator import render_l0c_budget
 from ascend_dsa.render.ai_core import ai_core_labels
-from ascend_dsa.render.design_figures import render_feasibility_map, render_mma_fixpipe_figure, render_roofline_figure
+from ascend_dsa.render.design_figures import render_feasibility_map, render_mma_fixpipe_figure
 from ascend_dsa.render.glossary import render_glossary
 from ascend_dsa.render.memory_plan import render_l1_bank_figure, render_ub_plan_bars
 from ascend_dsa.render.pipeline import render_pipeline_gantt
+from ascend_dsa.render.pipeline_timeline import render_pipeline_timeline
+from ascend_dsa.render.roofline import render_roofline_figure
 from ascend_dsa.render.skip_scale import render_rescale_plot
 from ascend_dsa.render.two_chips import render_two_chips_roofline_figure
 
@@ -33,8 +36,10 @@ if TYPE_CHECKING:
 
 FIGURES: tuple[Callable[..., str], ...] = (
     render_feasibility_map, render_l1_bank_figure, render_mma_fixpipe_figure, render_pipeline_gantt,
-    render_rescale_plot, render_roofline_figure, render_two_chips_roofline_figure, render_ub_plan_bars,
+    render_rescale_plot, render_two_chips_roofline_figure,
 )  # fmt: skip
+#: Figures the package draws as SVG with the standard library: their texts are the SVG's ``<text>`` elements.
+STDLIB_FIGURES: tuple[Callable[..., str], ...] = (render_roofline_figure, render_ub_plan_bars, render_pipeline_timeline)
 #: Tables whose header names P or S.
 TABLES: tuple[Callable[..., str], ...] = (render_l0c_budget,)
 
@@ -110,6 +115,9 @@ def test_figures_tables_and_glossary_use_one_notation(lang: Lang, monkeypatch: p
     texts = [label.text for label in ai_core_labels(lang=lang)]
     for render in FIGURES:
         texts += _figure_texts(render, lang, monkeypatch)
+    for render in STDLIB_FIGURES:
+        root = ET.fromstring(svg.svg_element(render(lang=lang)))  # noqa: S314 - our own output
+        texts += ["".join(element.itertext()) for element in root.iter("{http://www.w3.org/2000/svg}text")]
     for table in TABLES:
         texts += [line for line in table(lang=lang).splitlines() if line.startswith("|")][:1]
     texts += [entry.text(lang) for entry in GLOSSARY_TERMS]

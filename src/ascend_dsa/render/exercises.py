@@ -14,10 +14,12 @@ from html import escape
 from typing import TYPE_CHECKING, Final
 from urllib.parse import urlencode
 
+from ascend_dsa.facts.chapters import chapter_named
 from ascend_dsa.lang import Lang, Text, check_lang, unit_name
 from ascend_dsa.render.format import format_quantity
 from ascend_dsa.render.live import LIVE_FORMS
 from ascend_dsa.render.typed_numbers import typed_in_text
+from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.exercise_rules import (
     OPENING_QUESTIONS,
     RATIO_UNIT,
@@ -30,6 +32,7 @@ from ascend_dsa.report.exercise_rules import (
 )
 from ascend_dsa.report.exercises import chapter_exercises
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
+from ascend_dsa.validate import require_instance
 
 if TYPE_CHECKING:
     from ascend_dsa.report.prose_values import Quantity
@@ -158,7 +161,15 @@ def _exercise_html(number: int, exercise: Exercise, solution: Solution, lang: La
 
 
 def _solved(chapter: str, context: ClaimContext) -> list[tuple[Exercise, Solution]]:
-    """The chapter's exercises with their solutions, every sentence checked for typed numbers."""
+    """The chapter's exercises with their solutions, every sentence checked for typed numbers.
+
+    The chapter's claims are checked first (for the shipped design; ``context`` may be a what-if), as every other
+    block of its page does: a published figure that moved fails the exercises too.
+    """
+    context = require_instance("context", context, ClaimContext)
+    ledger = chapter_named(chapter).ledger
+    if ledger:
+        check_claims(chapter=chapter, source=ledger)
     solved = []
     for exercise in chapter_exercises(chapter):
         solution = exercise.solution(context)
