@@ -19,7 +19,7 @@ from ascend_dsa.errors import BadTrace
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, TOKENS_RANGE
 from ascend_dsa.facts.kv_formats import KvFormat, Mode, default_main_cache
 from ascend_dsa.models.pipeline import SIMULATED_BLOCKS_RANGE, simulate, stage_costs
-from ascend_dsa.render.pipeline_schedule import pipeline_schedule_text
+from ascend_dsa.render.pipeline_schedule import pipeline_schedule_text, rows_line
 from ascend_dsa.render.trace import pipeline_trace, trace_json
 from ascend_dsa.render.trace_compare import (
     MAX_TRACE_BYTES,
@@ -148,6 +148,7 @@ def run(args: argparse.Namespace) -> int:
         except OSError as error:
             return fail(ExitStatus.USAGE, f"--trace {args.trace}: cannot write it ({error.strerror or error})", NAME)
     if args.compare is None:
+        print(rows_line(config, lang=args.lang))
         print(pipeline_schedule_text(timeline, lang=args.lang))
         return ExitStatus.OK
     try:
