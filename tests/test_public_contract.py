@@ -464,6 +464,9 @@ RENDERERS = {
     "render_two_chips_roofline_figure": "<svg",
     "render_two_chips_table": "H800",
     "render_two_chips_what_if": "FixPipe",
+    "render_validation_boundary": "src/ascend_dsa/models/pipeline.py:",
+    "render_trace_collection": "msprof op simulator",
+    "render_compare_example": "+0.0 %",
 }
 RENDER_EXAMPLES: tuple[ModelOk | ModelFails, ...] = tuple(
     example

@@ -233,6 +233,11 @@ if TYPE_CHECKING:
         render_two_chips_table,
         render_two_chips_what_if,
     )
+    from ascend_dsa.render.validation_boundary import (
+        render_compare_example,
+        render_trace_collection,
+        render_validation_boundary,
+    )
     from ascend_dsa.report.checks import (
         check_fixpipe_break_even,
         check_head_roofline,
@@ -394,6 +399,7 @@ __all__ = [
     "render_claim",
     "render_claim_ledger",
     "render_cli_reference",
+    "render_compare_example",
     "render_core_decisions",
     "render_cube_order",
     "render_design_alternatives",
@@ -446,12 +452,14 @@ __all__ = [
     "render_ss_flag_word",
     "render_ss_handshake",
     "render_token_blocks",
+    "render_trace_collection",
     "render_two_chips_disagreements",
     "render_two_chips_roofline_figure",
     "render_two_chips_table",
     "render_two_chips_what_if",
     "render_ub_plan_bars",
     "render_ub_plan_table",
+    "render_validation_boundary",
     "render_vector_schedule",
     "render_what_if_table",
     "requests_per_block",

@@ -12,7 +12,7 @@ from ascend_dsa.cli.version import package_version
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.models.pipeline import simulate, stage_costs
-from ascend_dsa.render.pipeline_schedule import pipeline_schedule_text
+from ascend_dsa.render.pipeline_schedule import pipeline_schedule_text, rows_line
 from ascend_dsa.render.pipeline_timeline import pipeline_timeline_svg, render_pipeline_timeline
 from ascend_dsa.render.trace import check_trace
 from ascend_dsa.report.scenarios import SIMULATED_BLOCKS
@@ -26,8 +26,19 @@ def test_prints_the_shipped_schedule() -> None:
     """With no options it prints the shipped kernel's job of the page's blocks, as the renderer does, and exits 0."""
     status, out, err = run(["pipeline"])
     assert (status, err) == (0, "")
-    assert out == pipeline_schedule_text(simulate(stage_costs(ASCEND_950), blocks=SIMULATED_BLOCKS)) + "\n"
+    schedule = pipeline_schedule_text(simulate(stage_costs(ASCEND_950), blocks=SIMULATED_BLOCKS))
+    assert out == rows_line(SHIPPED_KERNEL) + "\n" + schedule + "\n"
     assert out.splitlines()[-1] == "bounded by: CUBE (never idle in the steady state)"
+
+
+def test_heads_that_pad_to_the_same_rows_give_the_same_schedule_and_say_so() -> None:
+    """16 and 32 heads both fill 32 MMA rows (config.h:28): same schedule; the first line says what the heads change."""
+    sixteen, thirty_two, forty_eight = (run(["pipeline", "--heads", h])[1] for h in ("16", "32", "48"))
+    assert sixteen.splitlines()[1:] == thirty_two.splitlines()[1:]
+    assert thirty_two.splitlines()[1:] != forty_eight.splitlines()[1:]
+    assert sixteen.splitlines()[0].startswith("# 16 heads per AI Core fill MMA_M = 32 rows")
+    assert "50.0% of the CUBE's work is useful" in sixteen.splitlines()[0]
+    assert "100.0% of the CUBE's work is useful" in thirty_two.splitlines()[0]
 
 
 def test_chinese_output() -> None:
@@ -79,7 +90,7 @@ def test_trace_file_passes_the_format_check(tmp_path: Path) -> None:
     path = tmp_path / "t.json"
     status, out, _ = run(["pipeline", "--blocks", "12", "--heads", "32", "--trace", str(path)])
     assert status == 0
-    assert out.startswith("# pipeline model: one job of 12 blocks")
+    assert out.splitlines()[1].startswith("# pipeline model: one job of 12 blocks")
     trace = json.loads(path.read_text(encoding="utf-8"))
     check_trace(trace)
     assert trace["otherData"]["inputs"]["--heads"] == 32

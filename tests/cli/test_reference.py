@@ -77,3 +77,15 @@ def test_languages() -> None:
         assert f"{heading}{module.HELP}\n\n" in en, module.NAME
     with pytest.raises(ValueError, match="lang must be one of zh, en, got 'fr'"):
         render_cli_reference(lang="fr")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_pipeline_section_documents_trace_and_compare(lang: str) -> None:
+    """The page's pipeline section, in both languages, has its summary naming --trace and --compare and their help."""
+    page = render_cli_reference(lang=lang)  # type: ignore[arg-type]
+    section = page.split("## ascend-dsa pipeline\n", 1)[1].split("\n## ", 1)[0]
+    summary = section.strip().split("\n\n", 1)[0]
+    assert "--trace FILE" in summary
+    assert "--compare TRACE" in summary
+    assert "--trace FILE" in section.split("```text", 1)[1]
+    assert "--compare TRACE" in section.split("```text", 1)[1]

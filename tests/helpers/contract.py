@@ -221,6 +221,20 @@ MODEL_EXAMPLES: tuple[Ok | Fails, ...] = (
         ValueError,
         r"^achieved_flops .* got -1\.0$",
     ),
+    Ok(throughput.pipeline_bound_flops, lambda: throughput.pipeline_bound_flops(S, K), 2 * 4096 * 32 * 1.65e9),
+    Fails(
+        throughput.pipeline_bound_flops,
+        lambda: throughput.pipeline_bound_flops(S, K, blocks=3),
+        ValueError,
+        r"^blocks must be an integer of at least \d+ to reach a steady state, got 3$",
+    ),
+    Ok(throughput.share_of_pipeline_bound, lambda: throughput.share_of_pipeline_bound(3.0, 4.0), 0.75),
+    Fails(
+        throughput.share_of_pipeline_bound,
+        lambda: throughput.share_of_pipeline_bound(1.0, -2.0),
+        ValueError,
+        r"^bound_flops must be positive, got -2\.0$",
+    ),
     Ok(peak_clock.flops_per_cycle, lambda: peak_clock.flops_per_cycle(S), 2 * 4096 * 32),
     Fails(peak_clock.flops_per_cycle, lambda: peak_clock.flops_per_cycle(None), TypeError, r"^spec .*got None"),
     Ok(

@@ -36,7 +36,7 @@ def replace_everywhere(monkeypatch: pytest.MonkeyPatch, original: object, replac
 
 def claims_using(key: str, claims: Iterable[Claim] = CLAIMS) -> list[str]:
     """Ids of the ``claims`` (the report's, by default) that compare, or take as input, the figure ``key``."""
-    return [c.claim_id for c in claims if key == c.claim_id or key in c.inputs]
+    return [c.claim_id for c in claims if key == c.figure_key or key in c.inputs]
 
 
 @dataclass(frozen=True)

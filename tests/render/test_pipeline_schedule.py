@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.models.pipeline import Task, Unit, simulate, stage_costs
-from ascend_dsa.render.pipeline_schedule import op_waits, pipeline_schedule_text
+from ascend_dsa.render.pipeline_schedule import op_waits, pipeline_schedule_text, rows_line
 
 COSTS = stage_costs(ASCEND_950)
 TIMELINE = simulate(COSTS, blocks=10)
@@ -53,3 +54,28 @@ def test_both_languages_say_the_same_numbers() -> None:
     assert [line.split()[2:5] for line in en.splitlines()[2:-3]] == [
         line.split()[2:5] for line in zh.splitlines()[2:-3]
     ]
+
+
+@pytest.mark.parametrize(
+    ("heads", "rows", "low", "useful"),
+    [(16, 32, 1, "50.0%"), (32, 32, 1, "100.0%"), (48, 64, 33, "75.0%"), (64, 64, 33, "100.0%")],
+)
+def test_rows_line_names_the_padded_rows_and_the_useful_share(heads: int, rows: int, low: int, useful: str) -> None:
+    """Heads pad to MMA_M (a multiple of 32): the line names the rows, the heads sharing them, the useful share."""
+    config = SHIPPED_KERNEL.with_overrides(heads_per_core=heads)
+    assert config.mma_m == rows
+    line = rows_line(config, lang="en")
+    assert f"{heads} heads per AI Core fill MMA_M = {rows} rows" in line
+    assert f"{low} to {rows} heads take the same cycles" in line
+    assert f"{useful} of the CUBE's work is useful" in line
+    assert f"MMA_M = {rows} 行" in rows_line(config, lang="zh")
+
+
+def test_heads_that_pad_alike_simulate_alike() -> None:
+    """The model's costs follow MMA_M, not the heads: 16 and 32 heads give one timeline, 48 another."""
+    timelines = [
+        simulate(stage_costs(ASCEND_950, SHIPPED_KERNEL.with_overrides(heads_per_core=h)), blocks=10)
+        for h in (16, 32, 48)
+    ]
+    assert timelines[0].ops == timelines[1].ops
+    assert timelines[1].ops != timelines[2].ops

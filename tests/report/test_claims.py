@@ -7,7 +7,7 @@ import pytest
 from ascend_dsa.errors import FigureMismatch
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.facts.report_figures import PUBLISHED_FIGURES, head_roofline_figures
+from ascend_dsa.facts.report_figures import PUBLISHED_FIGURES, head_roofline_figures, published_figure
 from ascend_dsa.facts.report_lines import REPORT_LINES, ReportLine, StatedNumber
 from ascend_dsa.report.claims import (
     CLAIMS,
@@ -19,6 +19,7 @@ from ascend_dsa.report.claims import (
     select_claims,
 )
 from ascend_dsa.report.rules import CHAPTERS, SHIPPED_CONTEXT, ClaimContext, Rule, RuleKind, normalise
+from tests.helpers.figures import Step, replace_figure
 
 
 def test_every_claim_passes_on_the_shipped_design() -> None:
@@ -37,7 +38,7 @@ def test_ids_are_unique_kebab_case() -> None:
 
 def test_every_published_figure_is_used() -> None:
     """Each published figure is compared by some claim or feeds one as an input."""
-    used = {c.claim_id for c in CLAIMS} | {i for c in CLAIMS for i in c.inputs}
+    used = {c.figure_key for c in CLAIMS} | {i for c in CLAIMS for i in c.inputs}
     keys = {f.key for f in (*PUBLISHED_FIGURES, *head_roofline_figures())}
     assert keys == used
 
@@ -197,3 +198,40 @@ def test_the_issue_lines_are_listed() -> None:
     """The 17 lines found unchecked (issue 16) each list their numbers, and claims check them."""
     listed = {line.line for line in REPORT_LINES}
     assert {45, 85, 88, 89, 90, 91, 94, 95, 96, 97, 98, 100, 144, 150, 176, 178, 226} <= listed
+
+
+SHARE_CLAIMS = {
+    "prefill-share-of-pipeline-bound": "prefill-percent-of-peak",
+    "decode-share-of-pipeline-bound": "decode-percent-of-peak",
+}
+
+
+@pytest.mark.parametrize(("claim_id", "figure_key"), SHARE_CLAIMS.items())
+def test_share_of_the_pipeline_bound_compares_the_percent_of_peak(claim_id: str, figure_key: str) -> None:
+    """Measured over the model's bound: a pipeline chapter claim compared with the report's percent of peak."""
+    (result,) = check_claims(ids=(claim_id,))
+    assert result.claim.chapter == "pipeline"
+    assert result.claim.figure_key == figure_key
+    assert result.figure.key == figure_key
+    assert result.passed
+    assert claim(figure_key).ours() == pytest.approx(result.ours)  # the model's bound is the peak as shipped
+
+
+@pytest.mark.parametrize(("claim_id", "figure_key"), SHARE_CLAIMS.items())
+@pytest.mark.parametrize("delta", [-1, 1])
+def test_a_one_digit_move_of_the_percent_fails_the_share_claim(
+    monkeypatch: pytest.MonkeyPatch, claim_id: str, figure_key: str, delta: int
+) -> None:
+    """The report's 95% or 83% moved by one: check_claims raises naming the share-of-bound claim, on the page too."""
+    figure = published_figure(figure_key)
+    replace_figure(monkeypatch, PUBLISHED_FIGURES, Step(figure_key, 0, figure.value + delta))
+    with pytest.raises(FigureMismatch, match=f"claim {claim_id} "):
+        check_claims(chapter="pipeline")
+
+
+@pytest.mark.parametrize("claim_id", SHARE_CLAIMS)
+def test_the_share_claim_fails_when_the_model_lets_the_cube_wait(claim_id: str) -> None:
+    """With a tenth of the L2 bandwidth the model's bound falls, so the measured share no longer is the report's."""
+    spec = ASCEND_950.with_overrides(bandwidth_bytes_per_s=ASCEND_950.bandwidth_bytes_per_s / 10)
+    (result,) = evaluate_claims(ClaimContext(spec=spec), ids=(claim_id,))
+    assert not result.passed

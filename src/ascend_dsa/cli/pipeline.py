@@ -19,7 +19,7 @@ from ascend_dsa.errors import BadTrace
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, TOKENS_RANGE
 from ascend_dsa.facts.kv_formats import KvFormat, Mode, default_main_cache
 from ascend_dsa.models.pipeline import SIMULATED_BLOCKS_RANGE, simulate, stage_costs
-from ascend_dsa.render.pipeline_schedule import pipeline_schedule_text
+from ascend_dsa.render.pipeline_schedule import pipeline_schedule_text, rows_line
 from ascend_dsa.render.pipeline_timeline import pipeline_timeline_svg
 from ascend_dsa.render.trace import pipeline_trace, trace_json
 from ascend_dsa.render.trace_compare import (
@@ -161,6 +161,7 @@ def run(args: argparse.Namespace) -> int:
     if (status := _write_files(args, timeline, spec, config.vector_cores_per_cube, measured)) is not None:
         return status
     if measured is None:
+        print(rows_line(config, lang=args.lang))
         print(pipeline_schedule_text(timeline, lang=args.lang))
     elif isinstance(measured, MeasuredTrace):
         print(comparison_text(compare_trace(timeline, measured, spec.clock_hz)))

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
+from ascend_dsa.facts.kernel_config import MMA_M_GRANULE_ROWS
 from ascend_dsa.lang import Lang, pick, term
 from ascend_dsa.models.pipeline import Unit, bounding_unit, steady_busy_share
 from ascend_dsa.render.format import display_width, pad_to, whole_or
 
 if TYPE_CHECKING:
+    from ascend_dsa.facts.kernel_config import KernelConfig
     from ascend_dsa.models.pipeline import Op, Timeline
 
 #: The units in the order the rows list them: the CUBE Core's first, then the VECTOR side's.
@@ -64,6 +66,24 @@ def pipeline_schedule_text(timeline: Timeline, *, lang: Lang = "en") -> str:
         lines.append("  ".join(_cell(c, w, i) for i, (c, w) in enumerate(zip(cells, _WIDTHS, strict=True))).rstrip())
     lines += _steady_lines(timeline, lang)
     return "\n".join(lines)
+
+
+def rows_line(config: KernelConfig, *, lang: Lang = "en") -> str:
+    """What the heads change: the MMA rows they fill, padded to a granule (config.h:28), and the useful share.
+
+    Every unit's work in the model scales with the rows, not the heads, so head counts that pad to the same rows
+    (17 to 32, say) give the same cycles; only the share of the CUBE's work that is useful changes.
+    """
+    heads, rows = config.heads_per_core, config.mma_m
+    low = rows - MMA_M_GRANULE_ROWS + 1
+    return pick(
+        lang,
+        f"# 每个 AI Core {heads} 个 head 占 MMA_M = {rows} 行（向上取整到 {MMA_M_GRANULE_ROWS} 的倍数，config.h:28）；"
+        f"各单元的工作随行数而变，{low} 到 {rows} 个 head 的周期都相同；CUBE 的工作中有用的占 {heads / rows:.1%}",
+        f"# {heads} heads per AI Core fill MMA_M = {rows} rows (rounded up to a multiple of {MMA_M_GRANULE_ROWS}, "
+        f"config.h:28); every unit's work follows the rows, so {low} to {rows} heads take the same cycles; "
+        f"{heads / rows:.1%} of the CUBE's work is useful",
+    )
 
 
 #: Columns of each cell: block, unit, start, end, wait, tasks.

@@ -52,7 +52,7 @@ class ClaimResult:
     @property
     def figure(self) -> PublishedFigure:
         """The published figure the claim is compared with, from its ledger."""
-        return self.ledger.figure(self.claim.claim_id)
+        return self.ledger.figure(self.claim.figure_key)
 
     def ours_text(self) -> str:
         """Our value as the messages print it (a percentage for a percentage rule)."""
@@ -108,7 +108,7 @@ def evaluate_claims(
     results = []
     for c in select_claims(chapter, ids, source):
         ours = c.ours(design)
-        results.append(ClaimResult(c, ours, c.rule.holds(ours, chosen.figure(c.claim_id).value), chosen))
+        results.append(ClaimResult(c, ours, c.rule.holds(ours, chosen.figure(c.figure_key).value), chosen))
     return tuple(results)
 
 
@@ -144,7 +144,7 @@ class LineClaims:
 
 
 def _claims_comparing(key: str) -> tuple[Claim, ...]:
-    return tuple(c for c in CLAIMS if key in (c.claim_id, *c.inputs))
+    return tuple(c for c in CLAIMS if key in (c.figure_key, *c.inputs))
 
 
 def _report_line_gaps(chosen: tuple[ReportLine, ...]) -> tuple[str, ...]:
@@ -163,8 +163,8 @@ def _report_line_gaps(chosen: tuple[ReportLine, ...]) -> tuple[str, ...]:
                 gaps.append(f"{where} but no claim compares figure {figure.key}")
     stated = {(entry.line, n.figure) for entry in chosen for n in entry.numbers}
     for c in CLAIMS:
-        citation = REPORT_LEDGER.figure(c.claim_id).citation
-        if not any((line, c.claim_id) in stated for line in range(citation.first_line, citation.last_line + 1)):
+        citation = REPORT_LEDGER.figure(c.figure_key).citation
+        if not any((line, c.figure_key) in stated for line in range(citation.first_line, citation.last_line + 1)):
             gaps.append(f"claim {c.claim_id} cites {citation.short}, which lists no number of its figure")
     return tuple(gaps)
 

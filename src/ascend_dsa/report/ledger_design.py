@@ -9,12 +9,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST
-from ascend_dsa.facts.kv_formats import FP8_V41
+from ascend_dsa.facts.kv_formats import FP8_V41, Mode, default_main_cache
+from ascend_dsa.facts.report_inputs import DECODE_ACHIEVED_FLOPS, PREFILL_ACHIEVED_FLOPS
 from ascend_dsa.models.l1_banks import l1_bank_ranges
 from ascend_dsa.models.mte2 import MIN_PAGE_BLOCK_TOKENS, copies_for_ranges, token_byte_ranges
 from ascend_dsa.models.nd2nz_stride import UB_BANK_GROUPS, UB_VECTOR_BYTES, min_conflict_free_padding
 from ascend_dsa.models.schedule import VECTOR_STAGES, softmax_slack_cycles, steps_between_scores_and_use
-from ascend_dsa.report.rules import EXACT, Claim, ClaimContext, Computed, exact_kib
+from ascend_dsa.models.throughput import pipeline_bound_flops, share_of_pipeline_bound
+from ascend_dsa.report.rules import EXACT, Claim, ClaimContext, Computed, Rule, RuleKind, exact_kib
+from ascend_dsa.report.scenarios import SIMULATED_BLOCKS
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -44,6 +47,16 @@ def _copies_per_token(_d: ClaimContext) -> tuple[int, int]:
         return max(copies_for_ranges(token_byte_ranges(fmt, t, block, adjacent=adjacent)) for t in range(block))
 
     return (worst(adjacent=False), worst(adjacent=True))
+
+
+def _share_of_pipeline_bound(achieved_flops: float, mode: Mode) -> Callable[[ClaimContext], Computed]:
+    """The measured FLOP/s of ``mode`` over the pipeline model's bound for that mode's KV format (a ratio)."""
+
+    def compute(d: ClaimContext) -> Computed:
+        bound = pipeline_bound_flops(d.spec, d.config, d.model, default_main_cache(mode), SIMULATED_BLOCKS)
+        return share_of_pipeline_bound(achieved_flops, bound)
+
+    return compute
 
 
 def _offset(step: int) -> Callable[[ClaimContext], Computed]:
@@ -92,6 +105,27 @@ DESIGN_CLAIMS: Final[tuple[Claim, ...]] = (
         lambda d: softmax_slack_cycles(d.spec, d.config, d.model),
     ),
     *_vector_step_claims(),
+    Claim(
+        "prefill-share-of-pipeline-bound",
+        "pipeline",
+        Rule(RuleKind.PERCENT),
+        "prefill 实测的 410 TFLOPS 占流水线模型上限（峰值 × 模型稳态中 CUBE 的利用率）的比例，即报告说的占峰值 95%",
+        "prefill's measured 410 TFLOPS over the pipeline model's bound (peak x the CUBE's steady-state use in the "
+        "model): the report's 95% of peak",
+        _share_of_pipeline_bound(PREFILL_ACHIEVED_FLOPS, Mode.PREFILL),
+        compares="prefill-percent-of-peak",
+    ),
+    Claim(
+        "decode-share-of-pipeline-bound",
+        "pipeline",
+        Rule(RuleKind.PERCENT),
+        "decode 实测的 360 TFLOPS 占流水线模型上限（FP8 KV，峰值 × 模型稳态中 CUBE 的利用率）的比例，"
+        "即报告说的占峰值 83%",
+        "decode's measured 360 TFLOPS over the pipeline model's bound (FP8 KV, peak x the CUBE's steady-state use in "
+        "the model): the report's 83% of peak",
+        _share_of_pipeline_bound(DECODE_ACHIEVED_FLOPS, Mode.DECODE),
+        compares="decode-percent-of-peak",
+    ),
     Claim(
         "mte2-queue-depth",
         "optimizations/gather2",

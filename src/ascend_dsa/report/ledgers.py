@@ -78,7 +78,7 @@ class Ledger:
         for claim in self.claims:
             if claim.chapter not in self.chapters:
                 raise ValueError(f"chapter must be one of {', '.join(self.chapters)}, got {shown(claim.chapter)}")
-            for key in (claim.claim_id, *claim.inputs):
+            for key in (claim.figure_key, *claim.inputs):
                 self.figure(key)
         ids = [claim.claim_id for claim in self.claims]
         if len(set(ids)) != len(ids):

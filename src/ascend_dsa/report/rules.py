@@ -161,8 +161,9 @@ SHIPPED_CONTEXT: Final = ClaimContext()
 class Claim:
     """One statement of a published source: the figure it names, our value for it, and the comparison rule.
 
-    ``claim_id`` is also the key of the published figure compared; ``inputs`` names published figures that our
-    computation takes as given. A figure the pages take as given (the 410 TFLOPS) is adopted as a constant in
+    ``claim_id`` is also the key of the published figure compared, unless ``compares`` names another (a second
+    reading of a figure another claim compares too); ``inputs`` names published figures that our computation takes
+    as given. A figure the pages take as given (the 410 TFLOPS) is adopted as a constant in
     ``facts.report_inputs`` and compared by a stated claim, so that what the pages print is checked too. The
     ledger that holds a claim (``report.ledgers``) says whose figures these keys name and which chapters it may
     name, and checks both when it is built.
@@ -176,6 +177,7 @@ class Claim:
     compute: Callable[[ClaimContext], Computed] = field(repr=False, compare=False)
     inputs: tuple[str, ...] = ()
     stated: bool = False
+    compares: str = ""
 
     def __post_init__(self) -> None:
         """Reject a field of the wrong type (its ledger checks the chapter and the figures)."""
@@ -186,6 +188,13 @@ class Claim:
             raise TypeError(f"compute must be callable and stated a bool, got {self.compute!r:.40}, {self.stated!r}")
         if not isinstance(self.inputs, tuple) or not all(isinstance(key, str) for key in self.inputs):
             raise TypeError(f"inputs must be a tuple of figure keys (str), got {self.inputs!r:.60}")
+        if not isinstance(self.compares, str):
+            raise TypeError(f"compares must be a figure key (str), got {self.compares!r:.60}")
+
+    @property
+    def figure_key(self) -> str:
+        """The key of the published figure this claim is compared with: ``compares``, else its id."""
+        return self.compares or self.claim_id
 
     def ours(self, design: ClaimContext = SHIPPED_CONTEXT) -> FigureValue:
         """Our value, computed for ``design``."""
