@@ -482,7 +482,12 @@ EXERCISE_EXAMPLES: tuple[ModelOk | ModelFails, ...] = tuple(
     for name in ("render_exercises", "render_exercise_questions")
     for example in (
         Ok(name, lambda name=name: getattr(A, name)("pipeline", lang="en"), _has("exercise")),
-        Fails(name, lambda name=name: getattr(A, name)("nope", lang="en"), ValueError, "chapter must be one of"),
+        Fails(
+            name,
+            lambda name=name: getattr(A, name)("nope", lang="en"),
+            ValueError,
+            "chapter must be a page of the site",
+        ),
     )
 )
 ALL_EXAMPLES = EXAMPLES + RENDER_EXAMPLES + EXERCISE_EXAMPLES

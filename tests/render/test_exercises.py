@@ -19,7 +19,7 @@ from ascend_dsa.render.exercises import (
     render_exercise_questions,
     render_exercises,
 )
-from ascend_dsa.render.live import LIVE_FORMS
+from ascend_dsa.render.live import LIVE_FORMS, live_form_anchor, render_live_form
 from ascend_dsa.report.exercise_rules import EXERCISE_CHAPTERS, OPENING_QUESTIONS, accepted_units, answer_bounds
 from ascend_dsa.report.exercises import EXERCISES, chapter_exercises
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
@@ -75,9 +75,12 @@ def test_live_links_fill_a_form_on_the_exercises_own_page() -> None:
         page = (DOCS / f"{exercise.chapter}.md").read_text(encoding="utf-8")
         assert f'render_live_form("{exercise.live}"' in page, exercise.key
         link = live_link(exercise)
-        assert link.startswith(f"#live={exercise.live}&")
+        query, _, anchor = link.partition("#")
+        assert query.startswith(f"?live={exercise.live}&")
+        assert anchor == live_form_anchor(exercise.live)
+        assert f'id="{anchor}"' in render_live_form(exercise.live, lang="zh")
         options = {item.option for item in LIVE_FORMS[exercise.live]}
-        assert {part.split("=")[0] for part in link[1:].split("&")[1:]} <= options
+        assert {part.split("=")[0] for part in query[1:].split("&")[1:]} <= options
 
 
 def test_a_live_link_to_an_unknown_form_or_input_fails() -> None:

@@ -71,7 +71,7 @@ def test_every_option_of_the_command_is_an_input_or_omitted_with_a_reason(comman
 def test_form_has_the_test_hooks_the_issue_names(command: str, lang: str) -> None:
     """``data-live``, one ``name`` per input, an output element, a button and a hidden fieldset, in both languages."""
     html = render_live_form(command, lang=lang)  # type: ignore[arg-type]
-    assert html.startswith(f'<form class="live-form" data-live="{command}" ')
+    assert html.startswith(f'<form class="live-form" id="live-{command}" data-live="{command}" ')
     assert "data-live-output" in html
     assert "<fieldset hidden>" in html
     names = re.findall(r'name="([a-z0-9-]+)"', html)

@@ -152,7 +152,10 @@ FIGURE_MARK = f'<div class="{FIGURE_CLASS}"'
 NOTEBOOK_FIGURE_CLASS = "jp-RenderedSVG"
 NOTEBOOK_FIGURE_MARK = f'class="{NOTEBOOK_FIGURE_CLASS}'
 #: At 1280 px, where a figure with a phone layout of its own shows its wide drawing (`NARROW_CLASS` is hidden).
-FIGURE_SELECTOR = f"article .{FIGURE_CLASS} > svg:not(.{NARROW_CLASS}), article .{NOTEBOOK_FIGURE_CLASS} img"
+FIGURE_SELECTOR = (
+    f"article .{FIGURE_CLASS} > svg:not(.{NARROW_CLASS}), article .{FIGURE_CLASS} > .live-figure > svg, "
+    f"article .{NOTEBOOK_FIGURE_CLASS} img"
+)
 
 
 def figure_pages(site: Path) -> list[str]:
@@ -346,7 +349,8 @@ _WIDE_TABLES = """() => {
 #: legend's box, texts smaller than ``minimum`` px, texts outside the figure. A notebook's figure (an image) is
 #: checked for its width only. Figures whose aria-label starts with one of ``exempt`` are left out.
 _FIGURE_TEXT = """([minimum, exempt]) => [...document.querySelectorAll(
-    "article .ascend-figure > svg, article .jp-RenderedSVG img")].filter((svg) => svg.getClientRects().length)
+    "article .ascend-figure > svg, article .ascend-figure > .live-figure > svg, "
+    + "article .jp-RenderedSVG img")].filter((svg) => svg.getClientRects().length)
   .map((svg) => {
   const meets = (a, b) => {
     const across = Math.min(a.right, b.right) - Math.max(a.left, b.left);
@@ -555,7 +559,7 @@ def test_the_notebook_form_shows_no_python_and_its_output_scrolls_instead_of_wra
 
 #: JavaScript: for each package figure in the article, [its SVG <title>, aria-label, numbered caption prefix].
 _FIGURE_NAMES = """() => [...document.querySelectorAll("article .ascend-figure")].map((figure) => {
-  const svg = figure.querySelector(":scope > svg");
+  const svg = figure.querySelector(":scope > svg, :scope > .live-figure > svg");
   const caption = figure.querySelector(".ascend-caption");
   return [
     svg.querySelector(":scope > title")?.textContent ?? "",
@@ -922,6 +926,8 @@ def test_an_exercise_checks_the_readers_answer_in_the_page(
     assert _check(page, key, "abc") == "number"
     assert page.locator(f"#exercise-{key} details").get_attribute("open") is None
     page.locator(f"#exercise-{key} a.exercise-live").click()
+    page.wait_for_url(re.compile(r"\?live=head-roofline&"))
+    page.wait_for_load_state("load")
     live = page.locator('form[data-live="head-roofline"]')
     for option, value in by_key[key].inputs.items():
         assert live.locator(f'[name="{option}"]').input_value() == str(value)

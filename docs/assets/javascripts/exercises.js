@@ -22,9 +22,9 @@
     output.textContent = form.dataset[`msg${result[0].toUpperCase()}${result.slice(1)}`];
     output.dataset.outcome = result;
   });
-  // "#live=FORM&option=value...": fill the page's live form with an exercise's inputs and bring it into view.
+  // "?live=FORM&option=value...#live-FORM": fill the page's live form with an exercise's inputs, in view.
   const fill = () => {
-    const params = new URLSearchParams(window.location.hash.slice(1));
+    const params = new URLSearchParams(window.location.search);
     const name = params.get("live");
     if (!name) return;
     const form = document.querySelector(`form[data-live="${CSS.escape(name)}"]`);
@@ -36,5 +36,4 @@
     form.scrollIntoView({ block: "start" });
   };
   fill();
-  window.addEventListener("hashchange", fill);
 })();

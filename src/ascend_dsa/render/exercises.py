@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 from ascend_dsa.facts.chapters import chapter_named
 from ascend_dsa.lang import Lang, Text, check_lang, unit_name
 from ascend_dsa.render.format import format_quantity
-from ascend_dsa.render.live import LIVE_FORMS
+from ascend_dsa.render.live import LIVE_FORMS, live_form_anchor
 from ascend_dsa.render.typed_numbers import typed_in_text
 from ascend_dsa.report.claims import check_claims
 from ascend_dsa.report.exercise_rules import (
@@ -101,7 +101,10 @@ def _anchor(exercise: Exercise) -> str:
 
 
 def live_link(exercise: Exercise) -> str:
-    """The ``#live=FORM&option=value`` fragment that fills the page's form with the exercise's inputs, or empty."""
+    """``?live=FORM&option=value#live-FORM``: the page again, its form filled with the exercise's inputs, or empty.
+
+    The query carries the inputs (exercises.js fills the form from it); the fragment is the form's own anchor.
+    """
     if not exercise.live:
         return ""
     if exercise.live not in LIVE_FORMS:
@@ -113,7 +116,7 @@ def live_link(exercise: Exercise) -> str:
     if unknown:
         raise ValueError(f"exercise {exercise.key!r}: the form {exercise.live!r} has no input {', '.join(unknown)}")
     values = {name: f"{value:g}" if isinstance(value, float) else str(value) for name, value in exercise.inputs.items()}
-    return "#" + urlencode({"live": exercise.live, **values})
+    return "?" + urlencode({"live": exercise.live, **values}) + "#" + live_form_anchor(exercise.live)
 
 
 def _checker(exercise: Exercise, solution: Solution, lang: Lang) -> str:

@@ -209,6 +209,11 @@ _STATUS: Final = {
 }
 
 
+def live_form_anchor(command: str) -> str:
+    """The id of ``command``'s form on its page (``live-head-roofline``): what an exercise's live link points at."""
+    return f"live-{command}"
+
+
 def render_live_form(command: str, *, lang: Lang = "zh") -> str:
     """A "Run live" form for ``ascend-dsa COMMAND``: a button, then its options as inputs and its output."""
     if command not in LIVE_FORMS:
@@ -221,7 +226,8 @@ def render_live_form(command: str, *, lang: Lang = "zh") -> str:
     fields = "\n".join(item.html(lang) for item in inputs)
     return (
         # Out of the search index: option names (--sink, --heads) on a form answer no reader's query.
-        f'<form class="live-form" data-live="{command}" data-search-exclude {messages}>\n'
+        f'<form class="live-form" id="{live_form_anchor(command)}" data-live="{command}" data-search-exclude '
+        f"{messages}>\n"
         f'<p><button type="button" class="md-button" data-live-start>{escape(_START.in_(lang))}</button> '
         f"<small>{escape(_ABOUT.in_(lang)).format(size=DOWNLOAD_SIZE_SLOT)}</small></p>\n"
         '<p data-live-status role="status" hidden><span></span> <progress max="3" value="0"></progress></p>\n'
