@@ -26,8 +26,9 @@ WIDTH: Final = 560
 #: Font size of every text, in user units: at a phone's 358 px column a text is drawn at 17 x 358 / 560 = 10.9 px,
 #: in a notebook's output there (340 px) at 10.3 px.
 FONT_SIZE: Final = 17
-#: Baseline to baseline of stacked lines of text (tick labels of several lines, legend rows).
-LINE: Final = 21
+#: Baseline to baseline of stacked lines of text (tick labels of several lines, legend rows): 1.5 em, because a CJK
+#: font's line box is about 1.45 em tall in the browser, and two rows closer than that overlap on screen.
+LINE: Final = 26
 #: Colours of text, axes and grid lines: dark on the figure's white card in either colour scheme.
 INK: Final = "#1a1a1a"
 AXIS: Final = "#555555"
