@@ -179,7 +179,7 @@ _BAR_SHARE: Final = 0.7
 _UB_TICKS: Final = 6
 #: The y axis reaches this factor past the tallest bar or the capacity line, whichever is higher.
 _UB_AXIS_REACH: Final = 1.08
-_BARS_TOP, _BARS_RIGHT_MARGIN, _BARS_BOTTOM_MARGIN = 10, 6, 8
+_BARS_TOP, _BARS_RIGHT_MARGIN, _BARS_BOTTOM_MARGIN = 18, 6, 8  # top: as the roofline's
 
 
 def _is_shipped(config: KernelConfig) -> bool:

@@ -179,7 +179,11 @@ _CURVE_POINTS: Final = 20
 _HEADS_TICKS: Final = 8
 #: Height of the plotting area and the margins around it, in user units.
 _PLOT_HEIGHT: Final = 290
-_TOP, _RIGHT_MARGIN, _BOTTOM_MARGIN = 10, 28, 8
+_TOP, _RIGHT_MARGIN, _BOTTOM_MARGIN = (
+    18,
+    28,
+    8,
+)  # top: room for the top tick label's line box (1.16 em above its baseline)
 
 
 def roofline_chart(
