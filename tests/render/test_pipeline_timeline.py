@@ -85,8 +85,10 @@ def test_the_heading_names_the_steady_period_and_its_bound(
     chinese = texts(pipeline_timeline_svg(timeline, vector_cores=vector_cores, clock_hz=CLOCK_HZ, lang="zh"))
     assert english[0].startswith(f"steady state: {timeline.cycles_per_block:,.0f} cycles per block")
     assert chinese[0].startswith(f"稳态：每块 {timeline.cycles_per_block:,.0f} 周期")
-    assert english[1].startswith(en)
-    assert chinese[1].startswith(zh)
+    assert english[1].startswith("CUBE use ")
+    assert chinese[1].startswith("CUBE 利用率 ")
+    assert english[2].startswith(en)
+    assert chinese[2].startswith(zh)
     assert english != chinese
 
 
@@ -140,7 +142,7 @@ def test_a_measured_trace_is_drawn_under_the_model() -> None:
     both = pipeline_timeline_svg(timeline, vector_cores=2, clock_hz=CLOCK_HZ, lang="en", measured=measured)
     assert "measured (trace.json):" in texts(both)
     assert texts(both).count("CUBE") == texts(plain).count("CUBE") + 1
-    grey = re.findall(rf'<rect x="([\d.]+)" y="[\d.]+" width="([\d.]+)" height="18" fill="{MEASURED_FILL}"/>', both)
+    grey = re.findall(rf'<rect x="([\d.]+)" y="[\d.]+" width="([\d.]+)" height="[\d.]+" fill="{MEASURED_FILL}"/>', both)
     assert grey
     # Our trace's CUBE lane is the model's: the measured bars start where the model's CUBE bars start.
     assert min(float(x) for x, _ in grey) == pytest.approx(float(re.findall(r'<rect x="([\d.]+)"', plain)[2]), abs=60)

@@ -24,7 +24,7 @@ from ascend_dsa.models.pipeline import Task, Timeline, Unit, bounding_unit, simu
 from ascend_dsa.render.format import count_word, group_digits, is_wide, percent, whole_or
 from ascend_dsa.render.live import live_figure
 from ascend_dsa.render.pipeline_schedule import op_waits
-from ascend_dsa.render.svg import FONT_FAMILIES
+from ascend_dsa.render.svg import FONT_FAMILIES, min_text_units
 from ascend_dsa.render.trace import CUBE_UNITS, LANE, VECTOR_UNITS
 from ascend_dsa.render.trace_compare import CORE_KIND, MeasuredTrace
 from ascend_dsa.report.scenarios import SIMULATED_BLOCKS
@@ -35,8 +35,8 @@ if TYPE_CHECKING:
 
 #: Width of the drawing in SVG user units; it is drawn at the column's width (``width="100%"``).
 WIDTH: Final = 600
-#: Font size of every text in user units: in a phone's 390 px column it is drawn at 10.4 px.
-FONT_SIZE: Final = 16
+#: Font size of every text in user units: the smallest that reads at every width the site checks (render.svg).
+FONT_SIZE: Final = math.ceil(min_text_units(WIDTH))
 #: The narrowest column the figure is meant for, in CSS pixels (a phone), and the smallest text there.
 PHONE_COLUMN_PX: Final = 390
 MIN_PHONE_TEXT_PX: Final = 10.0
@@ -52,10 +52,10 @@ MEASURED_FILL: Final = "#7f7f7f"
 _LEFT: Final = 104  # the lanes' labels end here; the plot starts here
 _RIGHT: Final = 14  # margin right of the plot
 _PLOT: Final = WIDTH - _LEFT - _RIGHT
-_LANE: Final = 22  # a lane's height
+_LANE: Final = math.ceil(1.3 * FONT_SIZE)  # a lane's height: with the gap, a CJK label's line box
 _LANE_GAP: Final = 4
 _CORE_GAP: Final = 10  # between the lanes of two cores
-_LINE: Final = 22  # baseline to baseline of text rows
+_LINE: Final = math.ceil(1.5 * FONT_SIZE)  # baseline to baseline of text rows (a CJK line box is ~1.45 em)
 _TICKS: Final = 4  # about this many ticks on the axis
 _SWATCH: Final = 22
 _DARK: Final = "#1a1a1a"
@@ -191,14 +191,24 @@ def _draw(  # noqa: PLR0915 - one figure, drawn top to bottom
         TimelineLabel(
             pick(
                 lang,
-                f"稳态：每块 {whole_or(timeline.cycles_per_block, 1)} 周期，CUBE 利用率 "
-                f"{percent(timeline.cube_utilisation, 1)}",
-                f"steady state: {whole_or(timeline.cycles_per_block, 1)} cycles per block, CUBE use "
-                f"{percent(timeline.cube_utilisation, 1)}",
+                f"稳态：每块 {whole_or(timeline.cycles_per_block, 1)} 周期",
+                f"steady state: {whole_or(timeline.cycles_per_block, 1)} cycles per block",
             ),
             8,
             y,
             bold=True,
+        )
+    )
+    y += _LINE
+    labels.append(
+        TimelineLabel(
+            pick(
+                lang,
+                f"CUBE 利用率 {percent(timeline.cube_utilisation, 1)}",
+                f"CUBE use {percent(timeline.cube_utilisation, 1)}",
+            ),
+            8,
+            y,
         )
     )
     y += _LINE
