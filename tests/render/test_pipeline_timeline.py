@@ -15,14 +15,13 @@ from ascend_dsa.render.pipeline_timeline import (
     FONT_SIZE,
     IDLE_FILL,
     MEASURED_FILL,
-    MIN_PHONE_TEXT_PX,
-    PHONE_COLUMN_PX,
     TIMELINE_BLOCKS_MAX,
     WIDTH,
     pipeline_timeline_labels,
     pipeline_timeline_svg,
     render_pipeline_timeline,
 )
+from ascend_dsa.render.svg import READING_VIEWS
 from ascend_dsa.render.trace import pipeline_trace, trace_json
 from ascend_dsa.render.trace_compare import read_trace
 from ascend_dsa.report.scenarios import SIMULATED_BLOCKS
@@ -129,8 +128,9 @@ def test_labels_do_not_overlap_and_stay_inside(lang: str, blocks: int) -> None:
 
 
 def test_text_is_readable_in_a_phones_column() -> None:
-    """Drawn at a 390 px column's width, every text is at least 10 px."""
-    assert FONT_SIZE * PHONE_COLUMN_PX / WIDTH >= MIN_PHONE_TEXT_PX
+    """Every text is as large as the site's reading rule asks at every width it checks (render.svg.READING_VIEWS)."""
+    for column_px, smallest_px in READING_VIEWS:
+        assert FONT_SIZE * min(1.0, column_px / WIDTH) >= smallest_px
 
 
 def test_a_measured_trace_is_drawn_under_the_model() -> None:

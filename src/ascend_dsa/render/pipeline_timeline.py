@@ -37,9 +37,6 @@ if TYPE_CHECKING:
 WIDTH: Final = 600
 #: Font size of every text in user units: the smallest that reads at every width the site checks (render.svg).
 FONT_SIZE: Final = math.ceil(min_text_units(WIDTH))
-#: The narrowest column the figure is meant for, in CSS pixels (a phone), and the smallest text there.
-PHONE_COLUMN_PX: Final = 390
-MIN_PHONE_TEXT_PX: Final = 10.0
 #: Most blocks drawn: a longer job is drawn up to the start of this block's QK, and the heading says so.
 TIMELINE_BLOCKS_MAX: Final = 64
 #: Colours of the blocks, by index modulo their count: no red, which marks waits.
