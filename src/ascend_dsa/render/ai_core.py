@@ -10,8 +10,7 @@ and all stay inside the figure.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from html import escape
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, require_ascend
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
@@ -19,8 +18,8 @@ from ascend_dsa.facts.kv_formats import Mode
 from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.lang import Lang, pick
 from ascend_dsa.models.memory_plans import l0c_output_bytes, l0c_scores_bytes, l1_plan, ub_plan
-from ascend_dsa.render.format import count_word, is_wide, kib
-from ascend_dsa.render.svg import FONT_FAMILIES, wrap_svg
+from ascend_dsa.render.format import count_word, kib
+from ascend_dsa.render.svg import FONT_FAMILIES, LABEL_FONT_SIZE, Label, svg_text, wrap_svg
 from ascend_dsa.units import TB, MHz
 from ascend_dsa.validate import require_instance
 
@@ -32,34 +31,8 @@ WIDTH: Final = 860
 HEIGHT: Final = 770
 #: Font size of every label, in user units: at the 1280 px layout the column is 688 px wide, so a label
 #: is drawn at 11.2 px or more.
-FONT_SIZE: Final = 14
+FONT_SIZE: Final = LABEL_FONT_SIZE
 _LINE: Final = 21  # baseline to baseline
-
-Anchor = Literal["start", "middle", "end"]
-
-
-@dataclass(frozen=True)
-class Label:
-    """One text of the figure: where its baseline starts, how it is anchored, and its estimated box."""
-
-    text: str
-    x: float
-    y: float
-    anchor: Anchor = "start"
-    bold: bool = False
-    colour: str = "#1a1a1a"
-
-    @property
-    def width(self) -> float:
-        """Estimated width: a CJK character is one em, anything else at most 0.6 em (a generous sans-serif)."""
-        ems = sum(1.0 if is_wide(ch) else 0.6 for ch in self.text)
-        return ems * FONT_SIZE * (1.05 if self.bold else 1.0)
-
-    @property
-    def box(self) -> tuple[float, float, float, float]:
-        """``(left, top, right, bottom)`` of the text, ascenders and descenders included."""
-        left = {"start": self.x, "middle": self.x - self.width / 2, "end": self.x - self.width}[self.anchor]
-        return left, self.y - 0.8 * FONT_SIZE, left + self.width, self.y + 0.25 * FONT_SIZE
 
 
 @dataclass(frozen=True)
@@ -288,14 +261,6 @@ def _arrows(config: KernelConfig) -> tuple[_Arrow, ...]:
     return tuple(arrows)
 
 
-def _svg_text(label: Label) -> str:
-    weight = ' font-weight="700"' if label.bold else ""
-    return (
-        f'<text x="{label.x:g}" y="{label.y:g}" text-anchor="{label.anchor}" fill="{label.colour}"{weight}>'
-        f"{escape(label.text)}</text>"
-    )
-
-
 def _svg_box(box: _Box) -> str:
     dash = ' stroke-dasharray="6 4"' if box.dashed else ""
     return (
@@ -333,7 +298,7 @@ def render_ai_core_figure(
             *(_svg_box(box) for box in _boxes(config)),
             *(_svg_arrow(arrow, marker) for arrow in arrows),
             f'<g font-size="{FONT_SIZE}">',
-            *(_svg_text(label) for label in labels),
+            *(svg_text(label) for label in labels),
             "</g>",
         ]
     )
