@@ -184,8 +184,11 @@ if TYPE_CHECKING:
         render_rule_list,
         render_what_if_table,
     )
+    from ascend_dsa.render.double_buffering import render_buffer_counts, render_double_buffering_figure
     from ascend_dsa.render.flow import render_b_topk_divisibility, render_rescale_threshold
+    from ascend_dsa.render.fractal import render_fractal_cells
     from ascend_dsa.render.glossary import render_glossary
+    from ascend_dsa.render.intensity import render_intensity_figure, render_intensity_table
     from ascend_dsa.render.layouts import (
         render_gather2_example,
         render_kv_block_layout,
@@ -392,6 +395,7 @@ __all__ = [
     "render_ai_core_figure",
     "render_assumptions",
     "render_b_topk_divisibility",
+    "render_buffer_counts",
     "render_chapter_claims",
     "render_claim",
     "render_claim_ledger",
@@ -400,12 +404,14 @@ __all__ = [
     "render_cube_order",
     "render_design_alternatives",
     "render_design_limits",
+    "render_double_buffering_figure",
     "render_feasibility_map",
     "render_fixpipe_table",
     "render_fixpipe_with_skip_scale",
     "render_forward_comparison",
     "render_forward_shapes",
     "render_fp8_roofline",
+    "render_fractal_cells",
     "render_gather2_example",
     "render_gather2_requests",
     "render_glossary",
@@ -413,6 +419,8 @@ __all__ = [
     "render_hopper_claims",
     "render_identity_rescale",
     "render_index_example",
+    "render_intensity_figure",
+    "render_intensity_table",
     "render_kv_block_layout",
     "render_kv_roundtrip",
     "render_kv_token_formats",
