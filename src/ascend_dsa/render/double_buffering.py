@@ -14,12 +14,13 @@ from typing import Final
 
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, require_ascend
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
+from ascend_dsa.facts.provenance import ReportLines, Source
 from ascend_dsa.lang import Lang, Text, check_lang, pick, term
 from ascend_dsa.models.memory_plans import JOB_PARITY_BUFFERS
 from ascend_dsa.models.pipeline import buffer_depth
 from ascend_dsa.models.schedule import vector_stage
 from ascend_dsa.render.format import group_digits
-from ascend_dsa.render.markdown import table
+from ascend_dsa.render.markdown import citation, table
 from ascend_dsa.render.svg import Label, hand_drawn_svg, svg_text
 from ascend_dsa.report.scenarios import PRIMER_RING_BUFFERS, primer_ring
 from ascend_dsa.validate import require_instance
@@ -182,7 +183,7 @@ class BufferRing:
     reader: Text
     implied: int
     shipped: int
-    source: str
+    source: Source
 
 
 def buffer_rings(config: KernelConfig = SHIPPED_KERNEL) -> tuple[BufferRing, ...]:
@@ -201,7 +202,7 @@ def buffer_rings(config: KernelConfig = SHIPPED_KERNEL) -> tuple[BufferRing, ...
             Text(f"VECTOR 对块 i+{nd2nz} 做 ND2NZ", f"VECTOR converts block i+{nd2nz} (ND2NZ)"),
             buffer_depth.trusted(gather, nd2nz, reader_first_in_order=False),
             config.ub_kv_buffers,
-            "config.h:68; report (zh) lines 190, 200",
+            Source(("config.h:68", _lines(190, 200)), "code"),
         ),
         BufferRing(
             Text("L1：KV 块（NZ）", "L1: KV block (NZ)"),
@@ -209,7 +210,7 @@ def buffer_rings(config: KernelConfig = SHIPPED_KERNEL) -> tuple[BufferRing, ...
             Text(f"CUBE 的 SV[{_block(scale_o)}] 还在读", f"the CUBE's SV[{_block(scale_o)}] still reads"),
             buffer_depth.trusted(nd2nz, scale_o, reader_first_in_order=False),
             config.l1_kv_buffers,
-            "config.h:67; report (zh) lines 176, 190",
+            Source(("config.h:67", _lines(176, 190)), "code"),
         ),
         BufferRing(
             Text("L1：Q", "L1: Q"),
@@ -217,7 +218,7 @@ def buffer_rings(config: KernelConfig = SHIPPED_KERNEL) -> tuple[BufferRing, ...
             Text("CUBE 的 QK 读本 job 的 Q", "the CUBE's QK reads this job's Q"),
             JOB_PARITY_BUFFERS,
             config.l1_q_buffers,
-            "config.h:66; kernel_body.h run_load_q (job_idx % NUM_L1_Q_BUFS)",
+            Source(("config.h:66", "kernel_body.h run_load_q (job_idx % NUM_L1_Q_BUFS)"), "code"),
         ),
         BufferRing(
             Text("UB：index", "UB: indices"),
@@ -228,9 +229,14 @@ def buffer_rings(config: KernelConfig = SHIPPED_KERNEL) -> tuple[BufferRing, ...
             ),
             buffer_depth.trusted(index, softmax, reader_first_in_order=True),
             config.index_buffers,
-            "config.h:69; report (zh) lines 192, 194",
+            Source(("config.h:69", _lines(192, 194)), "code"),
         ),
     )
+
+
+def _lines(*lines: int) -> ReportLines:
+    """Report (zh) lines cited one by one (``lines 190, 200``), not as a range."""
+    return ReportLines(tuple((line, line) for line in lines))
 
 
 def _block(offset: int) -> str:
@@ -242,7 +248,14 @@ def render_buffer_counts(config: KernelConfig = SHIPPED_KERNEL, *, lang: Lang = 
     """The kernel's rings: writer, reader, the buffers their lead implies and the count the kernel ships (Markdown)."""
     lang = check_lang(lang)
     rows = [
-        (ring.name.in_(lang), ring.writer.in_(lang), ring.reader.in_(lang), ring.implied, ring.shipped, ring.source)
+        (
+            ring.name.in_(lang),
+            ring.writer.in_(lang),
+            ring.reader.in_(lang),
+            ring.implied,
+            ring.shipped,
+            citation(ring.source, lang),
+        )
         for ring in buffer_rings(config)
     ]
     headers = [
