@@ -88,7 +88,13 @@ def render_intensity_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh")
     xs = np.geomspace(low, high, 200)
     with figure(6.4, 3.8) as fig:
         ax = fig.add_subplot()
-        ax.plot(xs, np.minimum(peak, xs * bandwidth) / TFLOPS, color="black", linewidth=1.5)
+        ax.plot(
+            xs,
+            np.minimum(peak, xs * bandwidth) / TFLOPS,
+            color="black",
+            linewidth=1.5,
+            label=pick(lang, "上限：min(峰值, 强度 × L2 带宽)", "ceiling: min(peak, intensity × L2 bandwidth)"),
+        )
         ax.axvline(ridge, color="grey", linewidth=1, linestyle=":")
         ax.text(
             ridge * 1.05,
@@ -106,12 +112,14 @@ def render_intensity_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh")
         )
         for topk, colour in zip(REPORT_TOPK, TOPK_COLOURS, strict=False):
             mine = [(h, i) for h, k, i in points if k == topk]
-            ax.scatter(
+            ax.plot(
                 [i for _, i in mine],
                 [min(peak, i * bandwidth) / TFLOPS for _, i in mine],
                 color=colour,
+                linestyle="none",
+                marker="o",
                 zorder=3,
-                label=pick(lang, f"topk {topk}", f"topk {topk}"),
+                label=f"topk {topk}",
             )
         for heads in REPORT_HEADS:  # one label per heads, by the pair with the smaller topk: below it on the roof
             intensity = arithmetic_intensity(heads, REPORT_TOPK[0])
@@ -140,4 +148,4 @@ def render_intensity_figure(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh")
             f"{spec.name} 的 roofline：屋脊点左边受 L2 带宽限制，右边受 CUBE 算力限制",
             f"The {spec.name} roofline: left of the ridge L2 bandwidth bounds, right of it the CUBE",
         )
-        return to_svg_with_legend_below(fig, ax, title=title, drop=0.2, columns=len(REPORT_TOPK), fontsize=9)
+        return to_svg_with_legend_below(fig, ax, title=title, drop=0.2, columns=len(REPORT_TOPK) + 1, fontsize=9)
