@@ -9,6 +9,7 @@ takes, next to the count in the kernel's configuration.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Final
 
@@ -37,6 +38,8 @@ _TOP, _PANEL, _BAR, _LANE_GAP = 8.0, 112.0, 26.0, 6.0
 #: One fill per buffer of a ring (buffer 0, 1, 2), then the waits: the CUBE's (red) and MTE2's (grey).
 BUFFER_COLOURS: Final = ("#4e79a7", "#f28e2b", "#59a14f")
 _CUBE_IDLE, _LOADER_IDLE = "#f4c7c3", "#d9d9d9"
+#: Most ticks on the time axis, past the one at 0: a tick every compute while they fit, every few computes after.
+MAX_TICKS: Final = 7
 
 
 @dataclass(frozen=True)
@@ -113,14 +116,16 @@ def _x(cycles: float, scale: float) -> float:
 
 
 def _axis(spec: AscendSpec, top: float, scale: float, lang: Lang) -> tuple[list[str], list[Label]]:
-    """The time axis under the panels: a tick at every compute's length, and the legend below it."""
-    step = primer_ring(PRIMER_RING_BUFFERS[0], spec).use_cycles
-    ticks, labels, k = [f'<line x1="{_X0:g}" y1="{top:g}" x2="{_X1:g}" y2="{top:g}" stroke="#555"/>'], [], 0
-    while k * step * scale <= _X1 - _X0 + 0.5:
+    """The time axis under the panels: a tick every whole number of computes, and the legend below it."""
+    use = primer_ring(PRIMER_RING_BUFFERS[0], spec).use_cycles
+    step = use * math.ceil((_X1 - _X0) / (use * scale) / MAX_TICKS)  # a whole number of computes, at most MAX_TICKS
+    ticks, labels = [f'<line x1="{_X0:g}" y1="{top:g}" x2="{_X1:g}" y2="{top:g}" stroke="#555"/>'], []
+    for k in range(MAX_TICKS + 1):
+        if k * step * scale > _X1 - _X0 + 0.5:
+            break
         x = _x(k * step, scale)
         ticks.append(f'<line x1="{x:g}" y1="{top:g}" x2="{x:g}" y2="{top + 5:g}" stroke="#555"/>')
         labels.append(Label(group_digits(k * step), x, top + 20, "middle", size=FONT_SIZE))
-        k += 1
     labels.append(Label(pick(lang, "周期", "cycles"), _X0 - 8, top + 20, "end", size=FONT_SIZE))
     legend_y = top + 48
     entries = [
