@@ -53,7 +53,7 @@ MODULE_NAMES = (
     "models.block_cycles", "report.claims", "models.design_point", "models.design_sweep", "models.gather2",
     "facts.hardware", "facts.kernel_config", "facts.kernel_rules", "models.l1_banks", "models.memory_plans",
     "models.mte2", "models.nd2nz_stride", "models.nz_layout", "models.peak_clock", "models.pipeline",
-    "models.roofline", "models.schedule", "models.throughput", "validate",
+    "models.ring_buffer", "models.roofline", "models.schedule", "models.throughput", "validate",
 )  # fmt: skip
 MODULES = tuple(importlib.import_module(f"ascend_dsa.{name}") for name in MODULE_NAMES)
 #: Classes whose constructors take user values, called like the functions.

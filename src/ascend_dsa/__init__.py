@@ -180,9 +180,12 @@ if TYPE_CHECKING:
         render_rule_list,
         render_what_if_table,
     )
+    from ascend_dsa.render.double_buffering import render_buffer_counts, render_double_buffering_figure
     from ascend_dsa.render.exercises import render_exercise_questions, render_exercises
     from ascend_dsa.render.flow import render_b_topk_divisibility, render_rescale_threshold
+    from ascend_dsa.render.fractal import render_fractal_cells
     from ascend_dsa.render.glossary import render_glossary
+    from ascend_dsa.render.intensity import render_intensity_figure, render_intensity_table
     from ascend_dsa.render.layouts import (
         render_gather2_example,
         render_kv_block_layout,
@@ -395,6 +398,7 @@ __all__ = [
     "render_ai_core_figure",
     "render_assumptions",
     "render_b_topk_divisibility",
+    "render_buffer_counts",
     "render_chapter_claims",
     "render_claim",
     "render_claim_ledger",
@@ -404,6 +408,7 @@ __all__ = [
     "render_cube_order",
     "render_design_alternatives",
     "render_design_limits",
+    "render_double_buffering_figure",
     "render_exercise_questions",
     "render_exercises",
     "render_feasibility_map",
@@ -412,6 +417,7 @@ __all__ = [
     "render_forward_comparison",
     "render_forward_shapes",
     "render_fp8_roofline",
+    "render_fractal_cells",
     "render_gather2_example",
     "render_gather2_requests",
     "render_glossary",
@@ -419,6 +425,8 @@ __all__ = [
     "render_hopper_claims",
     "render_identity_rescale",
     "render_index_example",
+    "render_intensity_figure",
+    "render_intensity_table",
     "render_kv_block_layout",
     "render_kv_roundtrip",
     "render_kv_token_formats",

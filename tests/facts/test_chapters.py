@@ -13,7 +13,14 @@ from typing import Final
 import pytest
 import yaml
 
-from ascend_dsa.facts.chapters import CHAPTERS_BY_KEY, SITE_CHAPTERS, Chapter, chapter_named, ledger_chapters
+from ascend_dsa.facts.chapters import (
+    CHAPTERS_BY_KEY,
+    SITE_CHAPTERS,
+    Chapter,
+    chapter_named,
+    ledger_chapters,
+    primer_chapters,
+)
 from ascend_dsa.lang import Text
 from ascend_dsa.report.ledgers import LEDGERS
 from ascend_dsa.report.rules import CHAPTERS
@@ -125,6 +132,18 @@ def test_each_ledger_names_its_chapters_from_the_registry() -> None:
     for key, ledger in LEDGERS.items():
         assert ledger.chapters == ledger_chapters(key)
     assert ledger_chapters("report") == CHAPTERS
+
+
+def test_primers_sit_in_the_algorithm_section_outside_every_ledger() -> None:
+    """The three primers are marked, under the algorithm recap, and no ledger's chapter (no claims, no exercises)."""
+    assert primer_chapters() == ("algorithm/double-buffering", "algorithm/roofline", "algorithm/nd-nz")
+    for key in primer_chapters():
+        chapter = chapter_named(key)
+        assert chapter.sections == (Text("算法回顾", "Algorithm recap"),)
+        assert chapter.ledger == ""
+        assert key not in CHAPTERS
+    with pytest.raises(ValueError, match=r"^a primer is no chapter of the report and carries no claims, got ledger"):
+        Chapter("algorithm/x.md", Text("甲", "x"), primer=True, ledger="report")
 
 
 @pytest.mark.parametrize(

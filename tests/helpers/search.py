@@ -39,6 +39,9 @@ BROWSER_QUERIES = {
     "MTE2 队列": (_ONE_VECTOR, "optimizations/gather2"),
     "skip-scale 同步": ("discussion/skip-scale-sync",),
     "q head": ("discussion/heads-per-core",),
+    "乒乓": ("algorithm/double-buffering",),
+    "屋脊点": ("algorithm/roofline",),
+    "分形": ("algorithm/nd-nz",),
 }
 #: The same for the English edition (chapters relative to en/); inflected forms find their stems' chapters.
 EN_BROWSER_QUERIES = {
@@ -50,7 +53,7 @@ EN_BROWSER_QUERIES = {
     "dequantisation": (_ONE_VECTOR, _KV_LAYOUT),
     "synchronised": ("discussion/skip-scale-sync",),
     "synchronization": ("discussion/skip-scale-sync",),
-    "roofline": ("discussion/heads-per-core",),
+    "roofline": ("discussion/heads-per-core", "algorithm/roofline"),
     "FixPipe": (_ONE_VECTOR,),
     "layouts": ("discussion/nd2nz-when", _KV_LAYOUT),
     "bank conflict": ("optimizations/fast-nd2nz",),
@@ -76,6 +79,9 @@ EN_BROWSER_QUERIES = {
     "padded row": ("optimizations/fast-nd2nz",),
     "feasible region": ("design",),
     "sinks": ("algorithm/model",),
+    "ping-pong": ("algorithm/double-buffering",),
+    "ridge point": ("algorithm/roofline",),
+    "fractal": ("algorithm/nd-nz",),
 }
 
 #: Questions as readers ask them (not chapter titles), and the chapters that answer them; the browser test prints,

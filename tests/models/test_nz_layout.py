@@ -13,6 +13,7 @@ from ascend_dsa.models.nz_layout import (
     block_bytes,
     check_nz_padding,
     nd2nz_store_slots,
+    nd_offset_bytes,
     nd_to_nz,
     nz_offset_bytes,
     nz_to_nd,
@@ -97,3 +98,27 @@ def test_many_padding_rows_on_a_small_tile_are_within_the_size_limit() -> None:
     """16 tokens with the most padding rows (16) need 32 rows of NZ buffer per column block: small, and accepted."""
     nz = nd_to_nz(np.ones((16, 512), ml_dtypes.bfloat16), pad_rows=16)
     assert nz.size == 32 * 512
+
+
+def test_nd_offset_is_row_major() -> None:
+    """Element (token, dim) of an ND tile sits at (token x dims + dim) x 2 B; the next token starts a row later."""
+    assert nd_offset_bytes(0, 0) == 0
+    assert nd_offset_bytes(1, 0) == 1024  # a KV token of 512 bf16 (report (zh) line 152)
+    assert nd_offset_bytes(2, 16, dims=64) == (2 * 64 + 16) * 2
+    for token, dim in ((0, 16), (3, 40)):
+        assert nd_offset_bytes(token, dim, dims=64) // 32 == token * 4 + dim // 16
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((-1, 0, 64), r"^token must be"),
+        ((0, 64, 64), r"^dim must lie in \[0, dims = 64\), got 64$"),
+        ((0, 0, 0), r"^dims must be"),
+    ],
+)
+def test_nd_offset_rejects_a_place_outside_the_tile(args: tuple[int, int, int], message: str) -> None:
+    """A negative token, a dim past the width or an empty width is named in one line."""
+    token, dim, dims = args
+    with pytest.raises(ValueError, match=message):
+        nd_offset_bytes(token, dim, dims=dims)

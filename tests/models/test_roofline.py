@@ -1,15 +1,17 @@
 import pytest
 
 from ascend_dsa.errors import OutOfRange
-from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.hardware import ASCEND_950, ridge_flop_per_byte
 from ascend_dsa.models.roofline import (
     RooflinePoint,
     Verdict,
+    arithmetic_intensity,
     cube_cycles,
     head_roofline,
     head_roofline_sweep,
     l2_bytes,
     l2_cycles,
+    matrix_flops,
 )
 
 
@@ -112,3 +114,14 @@ def test_h800_roofline_uses_its_own_numbers() -> None:
 
     (point,) = head_roofline_sweep(H800, (64,), (64,), MLA_V32)
     assert point.cube_cycles == 64 * 64 * 1088 // 2048
+
+
+def test_arithmetic_intensity_is_flops_over_l2_bytes() -> None:
+    """64 heads, topk 512: 2 x 64 x 512 x 1024 FLOP over 655,360 B = 102.4 FLOP/B (report (zh) lines 96-98)."""
+    assert matrix_flops(64, 512) == 2 * 64 * 512 * 1024
+    assert arithmetic_intensity(64, 512) == pytest.approx(102.4)
+    assert arithmetic_intensity(64, 512, kv_bytes_per_token=528) > arithmetic_intensity(64, 512)
+    ratio = arithmetic_intensity(64, 1024) / ridge_flop_per_byte(ASCEND_950)
+    assert ratio == pytest.approx(head_roofline(ASCEND_950, 64, 1024).ratio, rel=1e-3)
+    with pytest.raises(ValueError, match=r"^heads must be"):
+        arithmetic_intensity(0, 512)

@@ -10,9 +10,13 @@ from ascend_dsa.render.svg import (
     NARROW_CLASS,
     READING_VIEWS,
     WIDE_CLASS,
+    Label,
     figure,
+    hand_drawn_svg,
+    labels_overlap,
     min_text_units,
     svg_element,
+    svg_text,
     to_svg,
     to_svg_with_legend_below,
     wrap_svg,
@@ -129,3 +133,26 @@ def test_a_phone_layout_goes_beside_the_wide_one() -> None:
     assert f'<svg viewBox="0 0 860 770" class="{WIDE_CLASS}" role="img"' in html
     assert f'<svg viewBox="0 0 420 900" class="{NARROW_CLASS}" role="img"' in html
     assert '<svg viewBox="0 0 860 770" role="img"' in wrap_svg(wide, title="AI Core")
+
+
+def test_a_label_box_follows_its_anchor_size_and_script() -> None:
+    """A CJK character is one em wide, a Latin one 0.6 em; the anchor moves the box, the size scales it."""
+    latin = Label("ab", 100, 50, size=10)
+    assert latin.box == pytest.approx((100, 42, 112, 52.5))
+    assert Label("ab", 100, 50, "end", size=10).box[2] == pytest.approx(100)
+    assert Label("ab", 100, 50, "middle", size=10).box[0] == pytest.approx(94)
+    assert Label("中文", 0, 20, size=10).width == pytest.approx(20)
+
+
+def test_overlapping_labels_are_reported_in_pairs() -> None:
+    """Two labels on one baseline that touch are reported; one far below is not."""
+    a, b, c = Label("aaaa", 0, 20), Label("bbbb", 10, 20), Label("cccc", 0, 80)
+    assert labels_overlap([a, b, c]) == [("aaaa", "bbbb")]
+
+
+def test_hand_drawn_svg_scales_by_its_viewbox_and_escapes_text() -> None:
+    """The drawing has a viewBox of its size and a caption; a label's text is escaped."""
+    html = hand_drawn_svg(svg_text(Label("a < b", 1, 2, bold=True)), width=300, height=100, title="t")
+    assert 'viewBox="0 0 300 100"' in html
+    assert '<text x="1" y="2" text-anchor="start" fill="#1a1a1a" font-weight="700">a &lt; b</text>' in html
+    assert 'class="ascend-caption">t</div>' in html

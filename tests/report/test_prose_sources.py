@@ -108,6 +108,9 @@ CHANGES = (
                 "softmax_burst_limit_cycles",
                 "softmax_average_limit_cycles",
                 "softmax_first_wait_cycles",
+                "ring_one_buffer_cycles_per_block",
+                "ring_two_buffers_cycles_per_block",
+                "ring_two_buffers_loader_wait_cycles",
             }
         ),
     ),

@@ -38,7 +38,7 @@ EN_QUERIES = [
     pytest.param("dequantisation", ("discussion/one-vector-core",), id="en-dequantisation"),
     pytest.param("synchronised", ("discussion/skip-scale-sync",), id="en-synchronised"),
     pytest.param("accumulator", ("discussion/accumulator",), id="en-accumulator"),
-    pytest.param("roofline", ("discussion/heads-per-core",), id="en-roofline"),
+    pytest.param("roofline", ("discussion/heads-per-core", "algorithm/roofline"), id="en-roofline"),
     pytest.param("FixPipe", ("discussion/one-vector-core",), id="en-fixpipe"),
 ]
 

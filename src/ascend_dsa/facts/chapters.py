@@ -28,13 +28,16 @@ class Chapter:
     ``file`` is the Chinese source as the nav names it (``discussion/heads-per-core.md``; the English one adds
     ``.en`` before the suffix). ``title`` is None for a section's own page, which the nav lists bare and names by its
     section. ``sections`` are the nav sections around it, outermost first. ``ledger`` is the key of the claims ledger
-    (``report.ledgers.LEDGERS``) whose claims may name this chapter, or empty.
+    (``report.ledgers.LEDGERS``) whose claims may name this chapter, or empty. ``primer`` marks a primer: background
+    the report takes for granted (double buffering, the roofline, the NZ layout), not one of the report's chapters, so
+    it carries no claims and no exercises.
     """
 
     file: str
     title: Text | None
     sections: tuple[Text, ...] = ()
     ledger: str = ""
+    primer: bool = False
 
     def __post_init__(self) -> None:
         """Reject a file that is not a page's source, and a section's own page outside every section."""
@@ -42,6 +45,10 @@ class Chapter:
             raise ValueError(f"file must be a page's path under docs/ ending in .md or .ipynb, got {shown(self.file)}")
         if self.title is None and not self.sections:
             raise ValueError(f"a chapter without a title must be a section's own page, got {shown(self.file)}")
+        if self.primer and self.ledger:
+            raise ValueError(
+                f"a primer is no chapter of the report and carries no claims, got ledger {shown(self.ledger)}"
+            )
 
     @property
     def key(self) -> str:
@@ -73,6 +80,24 @@ SITE_CHAPTERS: Final = (
     Chapter("index.md", Text("前言", "Preface"), ledger="report"),
     Chapter("algorithm/model.md", Text("数学建模", "The mathematics"), (_ALGORITHM,)),
     Chapter("algorithm/flow.md", Text("计算流程", "The computation"), (_ALGORITHM,), ledger="report"),
+    Chapter(
+        "algorithm/double-buffering.md",
+        Text("入门：双缓冲与乒乓", "Primer: double buffering and ping-pong"),
+        (_ALGORITHM,),
+        primer=True,
+    ),
+    Chapter(
+        "algorithm/roofline.md",
+        Text("入门：roofline 直觉", "Primer: the roofline intuition"),
+        (_ALGORITHM,),
+        primer=True,
+    ),
+    Chapter(
+        "algorithm/nd-nz.md",
+        Text("入门：ND 与 NZ，逐格看", "Primer: ND and NZ, cell by cell"),
+        (_ALGORITHM,),
+        primer=True,
+    ),
     Chapter(
         "discussion/heads-per-core.md",
         Text("每个 AI Core 负责多少个 q head", "How many q heads per AI Core"),
@@ -144,6 +169,11 @@ def chapter_named(key: str) -> Chapter:
     if not isinstance(key, str) or key not in CHAPTERS_BY_KEY:
         raise ValueError(f"chapter must be a page of the site such as 'pipeline', got {shown(key)}")
     return CHAPTERS_BY_KEY[key]
+
+
+def primer_chapters() -> tuple[str, ...]:
+    """The keys of the primers, in nav order: pages that teach background, not chapters of the report."""
+    return tuple(chapter.key for chapter in SITE_CHAPTERS if chapter.primer)
 
 
 def ledger_chapters(ledger: str) -> tuple[str, ...]:

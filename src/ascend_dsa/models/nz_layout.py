@@ -76,6 +76,20 @@ def nz_to_nd(nz: NDArray[Any], tokens: int) -> NDArray[Any]:
     return np.ascontiguousarray(nz[:, :tokens, :].transpose(1, 0, 2)).reshape(tokens, column_blocks * width)
 
 
+def nd_offset_bytes(token: int, dim: int, *, dims: int = DSA_V41.d_qk) -> int:
+    """Byte offset in an ND tile of element ``(token, dim)``: row-major, ``dims`` bf16 values per token.
+
+    The order the KV cache has in global memory (report (zh) line 150: shape ``[s_kv, d_qk]``, stride ``[d_qk, 1]``);
+    ``dim`` must lie in ``[0, dims)``. [`nz_offset_bytes`][] gives the same element's place after ND2NZ.
+    """
+    token, dim = require_int("token", token, minimum=0), require_int("dim", dim, minimum=0)
+    width = require_int("dims", dims, minimum=1, maximum=LARGEST_EXACT_WHOLE)
+    if dim >= width:
+        raise ValueError(f"dim must lie in [0, dims = {width}), got {dim}")
+    require_within(f"token {token}", (token + 1) * width, LARGEST_EXACT_WHOLE, "elements before it")
+    return (token * width + dim) * BF16_BYTES
+
+
 def nz_offset_bytes(
     token: int,
     dim: int,

@@ -159,6 +159,41 @@ def l2_cycles(
     return _l2_cycles(spec, require_heads("heads", heads), require_tokens("topk", topk), model, kv_token)
 
 
+#: Floating-point operations in one fused multiply-add (a multiply and an add).
+FLOP_PER_FMA: Final = 2
+
+
+def _matrix_flops(heads: int, topk: int, model: ModelShape) -> int:
+    """[`matrix_flops`][] of values already checked (the package's own callers)."""
+    return FLOP_PER_FMA * heads * topk * (model.d_qk + model.d_v)
+
+
+@door(_matrix_flops)
+def matrix_flops(heads: int, topk: int, model: ModelShape = DSA_V41) -> int:
+    """FLOP of ``Q @ K^T`` plus ``S @ V`` for one query token: two per multiply-add of [`cube_cycles`][]."""
+    model = require_instance("model", model, ModelShape)
+    return _matrix_flops(require_heads("heads", heads), require_tokens("topk", topk), model)
+
+
+def _arithmetic_intensity(heads: int, topk: int, model: ModelShape, kv_token_bytes: int) -> float:
+    """[`arithmetic_intensity`][] of values already checked (the package's own callers)."""
+    return _matrix_flops(heads, topk, model) / _l2_bytes(heads, topk, model, kv_token_bytes)
+
+
+@door(_arithmetic_intensity)
+def arithmetic_intensity(
+    heads: int, topk: int, model: ModelShape = DSA_V41, kv_bytes_per_token: int | None = None
+) -> float:
+    """FLOP per byte through L2 for one query token: [`matrix_flops`][] over [`l2_bytes`][].
+
+    Above the chip's ridge point (``facts.hardware.ridge_flop_per_byte``) the matrix unit takes longer than the
+    bandwidth: its ratio to the ridge is [`RooflinePoint.ratio`][] before the report floors the CUBE cycles.
+    """
+    model = require_instance("model", model, ModelShape)
+    kv_token = _kv_token_bytes(model, kv_bytes_per_token)
+    return _arithmetic_intensity(require_heads("heads", heads), require_tokens("topk", topk), model, kv_token)
+
+
 def _head_roofline(
     spec: AnyChip, heads: int, topk: int, model: ModelShape, kv_bytes_per_token: int | None
 ) -> RooflinePoint:

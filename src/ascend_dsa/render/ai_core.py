@@ -10,8 +10,7 @@ and all stay inside the figure.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from html import escape
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, require_ascend
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
@@ -20,8 +19,8 @@ from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.lang import Lang, check_lang, pick
 from ascend_dsa.models.design_point import fixpipe_bytes_per_cycle
 from ascend_dsa.models.memory_plans import l0c_output_bytes, l0c_scores_bytes, l1_plan, ub_plan
-from ascend_dsa.render.format import count_word, is_wide, kib
-from ascend_dsa.render.svg import FONT_FAMILIES, wrap_svg
+from ascend_dsa.render.format import count_word, kib
+from ascend_dsa.render.svg import FONT_FAMILIES, LABEL_FONT_SIZE, Label, svg_text, wrap_svg
 from ascend_dsa.units import TB, MHz
 from ascend_dsa.validate import require_instance
 
@@ -33,7 +32,7 @@ WIDTH: Final = 860
 HEIGHT: Final = 770
 #: Font size of every label, in user units: at the 1280 px layout the column is 688 px wide, so a label
 #: is drawn at 11.2 px or more.
-FONT_SIZE: Final = 14
+FONT_SIZE: Final = LABEL_FONT_SIZE
 _LINE: Final = 21  # baseline to baseline
 #: The phone layout (issue 27): the same labels stacked in a drawing narrow enough that, scaled to the narrowest
 #: phone column (`COLUMN_PX_ON_PHONE`), every label is at least `MIN_TEXT_PX_ON_PHONE`: both VECTOR Cores above
@@ -41,37 +40,6 @@ _LINE: Final = 21  # baseline to baseline
 PHONE_WIDTH: Final = 420
 PHONE_FONT_SIZE: Final = 13
 _PHONE_LINE: Final = 20
-
-Anchor = Literal["start", "middle", "end"]
-
-
-@dataclass(frozen=True)
-class Label:
-    """One text of the figure: where its baseline starts, how it is anchored, and its estimated box."""
-
-    text: str
-    x: float
-    y: float
-    anchor: Anchor = "start"
-    bold: bool = False
-    colour: str = "#1a1a1a"
-    size: float = FONT_SIZE
-
-    @property
-    def width(self) -> float:
-        """Estimated width: a CJK character is one em, anything else at most 0.6 em (a generous sans-serif)."""
-        return text_width(self.text, self.size, bold=self.bold)
-
-    @property
-    def box(self) -> tuple[float, float, float, float]:
-        """``(left, top, right, bottom)`` of the text, ascenders and descenders included."""
-        left = {"start": self.x, "middle": self.x - self.width / 2, "end": self.x - self.width}[self.anchor]
-        return left, self.y - 0.8 * self.size, left + self.width, self.y + 0.25 * self.size
-
-
-def text_width(text: str, size: float, *, bold: bool = False) -> float:
-    """Estimated width of ``text`` at ``size``: a CJK character is one em, anything else at most 0.6 em."""
-    return sum(1.0 if is_wide(ch) else 0.6 for ch in text) * size * (1.05 if bold else 1.0)
 
 
 @dataclass(frozen=True)
@@ -332,7 +300,7 @@ def _packed(parts: Sequence[str], width: float) -> tuple[str, ...]:
     """``parts`` joined with `_JOIN` into as few lines as fit ``width`` at the phone's font size."""
     lines: list[str] = []
     for part in parts:
-        if lines and text_width(lines[-1] + _JOIN + part, PHONE_FONT_SIZE) <= width:
+        if lines and Label(lines[-1] + _JOIN + part, 0, 0, size=PHONE_FONT_SIZE).width <= width:
             lines[-1] += _JOIN + part
         else:
             lines.append(part)
@@ -437,7 +405,7 @@ def _phone_labels(texts: _Texts, layout: _PhoneLayout) -> tuple[Label, ...]:
         label("FixPipe", left, layout.l0c_bottom + 24, colour=_FIXPIPE, bold=True),
         label(
             texts.fixpipe_moves,
-            left + text_width("FixPipe ", PHONE_FONT_SIZE, bold=True),
+            left + Label("FixPipe ", 0, 0, bold=True, size=PHONE_FONT_SIZE).width,
             layout.l0c_bottom + 24,
             colour=_FIXPIPE,
         ),
@@ -503,14 +471,6 @@ def _phone_arrows(layout: _PhoneLayout) -> tuple[_Arrow, ...]:
     return tuple(arrows)
 
 
-def _svg_text(label: Label) -> str:
-    weight = ' font-weight="700"' if label.bold else ""
-    return (
-        f'<text x="{label.x:g}" y="{label.y:g}" text-anchor="{label.anchor}" fill="{label.colour}"{weight}>'
-        f"{escape(label.text)}</text>"
-    )
-
-
 def _svg_box(box: _Box) -> str:
     dash = ' stroke-dasharray="6 4"' if box.dashed else ""
     return (
@@ -550,7 +510,7 @@ def _svg(
             *(_svg_box(box) for box in boxes),
             *(_svg_arrow(arrow, marker) for arrow in arrows),
             f'<g font-size="{font_size}">',
-            *(_svg_text(label) for label in labels),
+            *(svg_text(label) for label in labels),
             "</g>",
         ]
     )

@@ -11,9 +11,11 @@ import io
 import re
 import warnings
 from contextlib import contextmanager
+from dataclasses import dataclass
 from html import escape
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Literal
 
+from ascend_dsa.render.format import is_wide
 from ascend_dsa.validate import shown
 
 if TYPE_CHECKING:
@@ -227,3 +229,70 @@ def svg_element(html: str) -> str:
     if start < 0 or end < start:
         raise ValueError(f"html must contain an <svg> element, got text starting {html[:30]!r}")
     return html[start : end + len("</svg>")]
+
+
+# --- figures drawn by hand: text placed by the renderer, its box estimated so tests can keep labels apart ------------
+
+#: Font size of a hand-drawn figure's labels, in SVG user units, unless a label says otherwise.
+LABEL_FONT_SIZE: Final = 14
+
+Anchor = Literal["start", "middle", "end"]
+
+
+@dataclass(frozen=True)
+class Label:
+    """One text of a hand-drawn figure: where its baseline starts, how it is anchored, and its estimated box.
+
+    ``size`` is the font size the figure draws it at (its ``<g font-size>``), in user units.
+    """
+
+    text: str
+    x: float
+    y: float
+    anchor: Anchor = "start"
+    bold: bool = False
+    colour: str = "#1a1a1a"
+    size: float = LABEL_FONT_SIZE
+
+    @property
+    def width(self) -> float:
+        """Estimated width: a CJK character is one em, anything else at most 0.6 em (a generous sans-serif)."""
+        ems = sum(1.0 if is_wide(ch) else 0.6 for ch in self.text)
+        return ems * self.size * (1.05 if self.bold else 1.0)
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        """``(left, top, right, bottom)`` of the text, ascenders and descenders included."""
+        left = {"start": self.x, "middle": self.x - self.width / 2, "end": self.x - self.width}[self.anchor]
+        return left, self.y - 0.8 * self.size, left + self.width, self.y + 0.25 * self.size
+
+
+def svg_text(label: Label) -> str:
+    """The ``<text>`` element of ``label``; its font size comes from the group around it."""
+    weight = ' font-weight="700"' if label.bold else ""
+    return (
+        f'<text x="{label.x:g}" y="{label.y:g}" text-anchor="{label.anchor}" fill="{label.colour}"{weight}>'
+        f"{escape(label.text)}</text>"
+    )
+
+
+def labels_overlap(labels: Sequence[Label]) -> list[tuple[str, str]]:
+    """The pairs of labels whose estimated boxes intersect (for a hand-drawn figure's tests), in order."""
+    found = []
+    for i, a in enumerate(labels):
+        for b in labels[i + 1 :]:
+            al, at, ar, ab = a.box
+            bl, bt, br, bb = b.box
+            if not (ar <= bl or br <= al or ab <= bt or bb <= at):
+                found.append((a.text, b.text))
+    return found
+
+
+def hand_drawn_svg(body: str, *, width: float, height: float, title: str) -> str:
+    """A hand-drawn figure's elements in an ``<svg>`` scaled to the column by its viewBox, wrapped by [`wrap_svg`][]."""
+    families = ", ".join((*FONT_FAMILIES, "sans-serif"))
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" width="{width:g}" '
+        f'height="{height:g}" font-family="{families}">{body}</svg>'
+    )
+    return wrap_svg(svg, title=title)

@@ -24,7 +24,7 @@ import numpy as np
 
 from ascend_dsa.facts.assumptions import FIXPIPE_1C2V_SPEEDUP, UB_ROW_BYTES, VECTOR_BYTES_PER_CYCLE
 from ascend_dsa.facts.code_figures import SHIPPED_UB_TOTALS
-from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, peak_flops
+from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, peak_flops, ridge_flop_per_byte
 from ascend_dsa.facts.hopper import H800, H800_THROTTLED_CLOCK_HZ, HOPPER_HEADS_PER_CTA
 from ascend_dsa.facts.hopper_figures import (
     DENSE_DECODE_ACHIEVED_BYTES_PER_S,
@@ -61,7 +61,14 @@ from ascend_dsa.models.hopper import (
     fp8_decode_bound_flops,
     mma_cycles_per_token,
 )
-from ascend_dsa.models.memory_plans import UbPlan, l0c_output_bytes, l0c_used_bytes, layout_bytes_per_bank, ub_plan
+from ascend_dsa.models.memory_plans import (
+    JOB_PARITY_BUFFERS,
+    UbPlan,
+    l0c_output_bytes,
+    l0c_used_bytes,
+    layout_bytes_per_bank,
+    ub_plan,
+)
 from ascend_dsa.models.mte2 import requests_per_block, tokens_in_flight
 from ascend_dsa.models.nd2nz_stride import (
     UB_BANK_GROUPS,
@@ -70,6 +77,7 @@ from ascend_dsa.models.nd2nz_stride import (
     nz_block_bytes,
     ub_nz_stride_bytes,
 )
+from ascend_dsa.models.nz_layout import nd_offset_bytes
 from ascend_dsa.models.online_softmax import ONLINE_SOFTMAX_START
 from ascend_dsa.models.peak_clock import flops_per_cycle
 from ascend_dsa.models.pipeline import (
@@ -82,7 +90,7 @@ from ascend_dsa.models.pipeline import (
     stage_costs,
 )
 from ascend_dsa.models.rescale_bound import raw_logit_threshold, rescale_factor_bound
-from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK, head_roofline
+from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK, arithmetic_intensity, head_roofline
 from ascend_dsa.models.schedule import VECTOR_STAGES, pipeline_depth, vector_stage
 from ascend_dsa.models.skip_scale import DEFAULT_SM_SCALE
 from ascend_dsa.models.ss_buffer import SS_BLOCK_SLOTS, SS_FLAG_BYTES, SS_JOB_SLOTS, ss_buffer_bytes
@@ -101,7 +109,10 @@ from ascend_dsa.report.scenarios import (
     ND2NZ_EXAMPLE_DIMS,
     ND2NZ_EXAMPLE_TOKENS,
     ONE_VECTOR_CORE,
+    PRIMER_RING_BLOCKS,
+    PRIMER_TILE_FRACTALS_ACROSS,
     SIMULATED_BLOCKS,
+    primer_ring,
 )
 from ascend_dsa.report.what_if import FEWER_AI_CORES, compute_bound_heads, with_fewer_cores, with_half_l2
 from ascend_dsa.units import FP32_BYTES, TB, TFLOPS, GHz, KiB, MHz
@@ -548,6 +559,46 @@ def _trace_blocks() -> _TraceBlocks:
     if at_threshold is None or len(rescales) < 2 or rescales[0][1] == rescales[-1][1]:  # noqa: PLR2004 - two events
         raise ValueError(f"the trace example must rise to the threshold and rescale for each head, got {rescales}")
     return _TraceBlocks(at_threshold, rescales[0][0], rescales[-1][0])
+
+
+def _primer_values() -> dict[str, Callable[[], Quantity]]:
+    """The primers' numbers: the double-buffering rings, the roofline's intensities and ridge, the ND/NZ tile."""
+    values: dict[str, Callable[[], Quantity]] = {
+        # --- double buffering (algorithm/double-buffering) ---------------------------------------------------------
+        "gather_cycles": partial(_cost, Task.GATHER),
+        "ring_one_buffer_cycles_per_block": lambda: Quantity(primer_ring(1).cycles_per_block, "cycles"),
+        "ring_one_buffer_idle_cycles": lambda: Quantity(primer_ring(1).consumer_waits[-1], "cycles"),
+        "ring_two_buffers_cycles_per_block": lambda: Quantity(primer_ring(2).cycles_per_block, "cycles"),
+        "ring_two_buffers_loader_wait_cycles": lambda: Quantity(primer_ring(2).loader_waits[-1], "cycles"),
+        "primer_ring_blocks": lambda: Quantity(PRIMER_RING_BLOCKS),
+        "ub_kv_buffers": lambda: Quantity(SHIPPED_KERNEL.ub_kv_buffers),
+        "index_buffers": lambda: Quantity(SHIPPED_KERNEL.index_buffers),
+        "job_parity_buffers": lambda: Quantity(JOB_PARITY_BUFFERS),
+        "offset_kv_gather": lambda: Quantity(vector_stage("kv-gather").offset),
+        "step_nd2nz": lambda: Quantity(vector_stage("nd2nz-and-copy-to-l1").report_step),
+        "offset_index_preprocess": lambda: Quantity(vector_stage("index-preprocess").offset),
+        # --- the roofline (algorithm/roofline) ----------------------------------------------------------------
+        "ridge_flop_per_byte": lambda: Quantity(ridge_flop_per_byte(ASCEND_950), "FLOP/B", 2),
+        # --- ND and NZ cell by cell (algorithm/nd-nz) -----------------------------------------------------------
+        "fractal_bytes": lambda: Quantity(SHIPPED_KERNEL.fractal_rows * nz_block_bytes(SHIPPED_KERNEL), "B"),
+        "primer_tile_dims": lambda: Quantity(PRIMER_TILE_FRACTALS_ACROSS * SHIPPED_KERNEL.fractal_cols),
+        "primer_tile_fractals": lambda: Quantity(PRIMER_TILE_FRACTALS_ACROSS),
+        "primer_tile_row_bytes": lambda: Quantity(
+            nd_offset_bytes(1, 0, dims=PRIMER_TILE_FRACTALS_ACROSS * SHIPPED_KERNEL.fractal_cols), "B"
+        ),
+    }
+    for heads in REPORT_HEADS:
+        for topk in REPORT_TOPK:
+            values[f"roofline_intensity_{heads}_{topk}"] = partial(_intensity, heads, topk)
+    return values
+
+
+def _intensity(heads: int, topk: int) -> Quantity:
+    """FLOP per byte through L2 at ``heads`` and ``topk`` (bf16 KV), to one decimal."""
+    return Quantity(arithmetic_intensity(heads, topk), "FLOP/B", 1)
+
+
+_VALUES.update(_primer_values())
 
 
 #: Every value prose may show, by name.

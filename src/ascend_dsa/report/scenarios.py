@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from typing import Final
 
+from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec
+from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.report_inputs import REPORT_ALTERNATIVE_B_TOPK
 from ascend_dsa.lang import Text
 from ascend_dsa.models.design_point import SHIPPED_DESIGN, DesignPoint, KvCache
+from ascend_dsa.models.pipeline import Task, stage_costs
+from ascend_dsa.models.ring_buffer import RingTimeline, ring_timeline
 
 #: The alternatives the design page discusses by name, each a change of one choice of the report's.
 ONE_VECTOR_CORE: Final = DesignPoint(vector_cores=1)
@@ -54,3 +58,20 @@ EXAMPLE_S_KV: Final = 6
 EXAMPLE_INDICES: Final = (2, -1, 5, 2, 6, 0)
 EXAMPLE_KEYS: Final = ((1.0, 0.0), (0.0, 1.0), (2.0, 1.0), (-1.0, 0.5), (0.5, 0.5), (1.5, -1.0))
 EXAMPLE_QUERY: Final = (1.0, 0.5)
+
+#: The double-buffering primer's rings: one buffer, two (ping-pong), and as many as the kernel's UB ring of KV blocks.
+PRIMER_RING_BUFFERS: Final = (1, 2, SHIPPED_KERNEL.ub_kv_buffers)
+#: Blocks each ring of the primer runs: enough that its steady period shows.
+PRIMER_RING_BLOCKS: Final = 4
+#: Fractals across the ND/NZ primer's tile (it is one fractal tall): enough that ND's strides show.
+PRIMER_TILE_FRACTALS_ACROSS: Final = 4
+
+
+def primer_ring(buffers: int, spec: AscendSpec = ASCEND_950) -> RingTimeline:
+    """The double-buffering primer's ring: MTE2 gathers one KV block at the AI Core's L2 share, the CUBE computes it.
+
+    The load is the pipeline model's ``gather`` and the use its ``QK + SV`` per block (``models.pipeline``), as if MTE2
+    wrote straight into the buffer the CUBE reads: the textbook picture, not the kernel's several rings.
+    """
+    cycles = stage_costs(spec, SHIPPED_KERNEL).cycles  # checks spec
+    return ring_timeline(cycles[Task.GATHER], cycles[Task.QK] + cycles[Task.SV], buffers, PRIMER_RING_BLOCKS)
