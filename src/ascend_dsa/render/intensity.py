@@ -21,7 +21,7 @@ from ascend_dsa.models.roofline import (
     matrix_flops,
 )
 from ascend_dsa.render.format import group_digits
-from ascend_dsa.render.markdown import table
+from ascend_dsa.render.markdown import number, table
 from ascend_dsa.render.svg import figure, to_svg_with_legend_below
 from ascend_dsa.units import TB, TFLOPS
 
@@ -48,10 +48,10 @@ def render_intensity_table(spec: AscendSpec = ASCEND_950, *, lang: Lang = "zh") 
                 (
                     heads,
                     topk,
-                    group_digits(matrix_flops(heads, topk)),
-                    group_digits(l2_bytes(heads, topk)),
-                    f"{intensity:.1f}",
-                    f"{intensity / ridge:.2f}",
+                    number(matrix_flops(heads, topk), group_digits(matrix_flops(heads, topk)), "FLOP"),
+                    number(l2_bytes(heads, topk), group_digits(l2_bytes(heads, topk)), "B"),
+                    number(intensity, f"{intensity:.1f}", "FLOP/B"),
+                    number(intensity / ridge, f"{intensity / ridge:.2f}"),
                     term(f"verdict:{head_roofline(spec, heads, topk).verdict().value}", lang),
                 )
             )
