@@ -185,7 +185,7 @@ if TYPE_CHECKING:
         render_what_if_table,
     )
     from ascend_dsa.render.flow import render_b_topk_divisibility, render_rescale_threshold
-    from ascend_dsa.render.glossary import render_glossary
+    from ascend_dsa.render.glossary import render_glossary, render_glossary_map
     from ascend_dsa.render.layouts import (
         render_gather2_example,
         render_kv_block_layout,
@@ -409,6 +409,7 @@ __all__ = [
     "render_gather2_example",
     "render_gather2_requests",
     "render_glossary",
+    "render_glossary_map",
     "render_head_roofline_table",
     "render_hopper_claims",
     "render_identity_rescale",
