@@ -458,6 +458,7 @@ RENDERERS = {
     "render_vector_schedule": "|",
     "render_ai_core_figure": "<svg",
     "render_glossary": "MTE2",
+    "render_glossary_map": "no counterpart",
     "render_hopper_claims": "656",
     "render_two_chips_disagreements": "640",
     "render_two_chips_roofline_figure": "<svg",
