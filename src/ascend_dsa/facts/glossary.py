@@ -210,9 +210,9 @@ GLOSSARY_TERMS: Final = (
         Text(
             f"每个 AI Core 有 {_VECTORS} 个 AIV，各有一个 UB。报告说 O 的累加器放在 UB 里时“必须用两个 AIV”"
             "（报告 (zh) 第 116 行），因为一个 UB 放不下全部行的 O。",
-            f"Each AI Core has {_VECTORS} AIVs, each with a UB. The report says that with O's accumulator in UB the "
-            "kernel “必须用两个 AIV” (“must use two AIVs”, report (zh) line 116), as one UB cannot hold O for "
-            "all rows.",
+            f"Each AI Core has {_VECTORS} AIVs, each with a UB. With O's accumulator in UB the kernel "
+            "“必须用两个 AIV” (report (zh) line 116); in the English edition, line 116 says it “requires two AIVs”, "
+            "as one UB cannot hold O for all rows.",
         ),
         Text(
             "FlashMLA 中跑 softmax 和 rescale 的 warpgroup（CUDA Core 上的 SIMT 代码）。",
