@@ -982,6 +982,7 @@ NOT_IN_GLOSSARY: Final = MappingProxyType(
         "V4": "part of the model's name, DeepSeek V4",
         "DSA": "the algorithm's name (DeepSeek Sparse Attention), spelt out in the preface",
         "NPU": "the class of chip (neural processing unit), not a unit of it",
+        "GPU": "the class of chip the readers know, not a unit of the Ascend one; each entry compares with it",
         "QK": "the name of the product Q Kᵀ, defined with the mathematics; the MMAD entry uses it",
         "VF": "the pages' short form of SIMD VF, which has the entry",
         "MMA": "the generic name of a matrix multiply-accumulate; the CUBE's instruction is MMAD",

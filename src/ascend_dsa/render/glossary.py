@@ -17,6 +17,7 @@ from ascend_dsa.facts.chapters import SITE_CHAPTERS, Chapter
 from ascend_dsa.facts.glossary import GLOSSARY_TERMS, NOT_IN_GLOSSARY, GlossaryTerm
 from ascend_dsa.lang import Lang, check_lang, pick
 from ascend_dsa.render.fences import CODE_SPAN, blank_fences, notebook_cells
+from ascend_dsa.render.markdown import table
 from ascend_dsa.validate import shown
 
 #: Where the site's pages are, seen from the project root that ``mkdocs build`` runs in.
@@ -158,16 +159,11 @@ def render_glossary(*, lang: Lang = "zh", docs_dir: Path = DOCS_DIR) -> str:
 def render_glossary_map(*, lang: Lang = "zh") -> str:
     """One row per term: its name linked to its entry, and its nearest CUDA/Hopper counterpart or none."""
     lang = check_lang(lang)
+    none = pick(lang, "没有对应物", "no counterpart")
     rows = [
-        f"| [{e.term}](#{e.anchor}) | "
-        + (pick(lang, "没有对应物", "no counterpart") if e.counterpart is None else e.counterpart.in_(lang))
-        + " |"
-        for e in GLOSSARY_TERMS
+        [f"[{e.term}](#{e.anchor})", none if e.counterpart is None else e.counterpart.in_(lang)] for e in GLOSSARY_TERMS
     ]
-    head = pick(
-        lang, "| 昇腾 | CUDA/Hopper 上最接近的 |\n| --- | --- |", "| Ascend | nearest on CUDA/Hopper |\n| --- | --- |"
-    )
-    return "\n".join([head, *rows]) + "\n"
+    return table([pick(lang, "昇腾", "Ascend"), pick(lang, "CUDA/Hopper 上最接近的", "nearest on CUDA/Hopper")], rows)
 
 
 def abbreviations(*, lang: Lang = "zh") -> str:
