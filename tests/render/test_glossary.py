@@ -178,3 +178,13 @@ def test_page_prose_leaves_out_front_matter_fences_and_values() -> None:
     assert "end" in prose
     for word in ("MTE2", "L1", "L0C", "CUBE"):
         assert word not in prose
+
+
+def test_a_docs_dir_that_is_not_one_is_refused(tmp_path: Path) -> None:
+    """The chapters using a term are read from a docs folder; anything else is a one-line error naming it."""
+    with pytest.raises(
+        ValueError, match=r"docs_dir must be the site's docs directory, got .*missing' \(not a directory\)"
+    ):
+        render_glossary(lang="en", docs_dir=tmp_path / "missing")
+    with pytest.raises(TypeError, match="docs_dir must be a path"):
+        term_chapters(42)  # type: ignore[arg-type]

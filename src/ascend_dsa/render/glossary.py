@@ -69,9 +69,17 @@ def page_prose(source: str, *, notebook: bool = False) -> str:
 
 def _chapter_prose(docs_dir: Path) -> dict[Chapter, str]:
     """The prose of each chapter outside the reference section, both editions together."""
-    if not isinstance(docs_dir, str | os.PathLike) or not Path(docs_dir).is_dir():
-        raise ValueError(f"docs_dir must be the site's docs directory, got {shown(docs_dir)}")
+    if not isinstance(docs_dir, str | os.PathLike):
+        raise TypeError(f"docs_dir must be a path (str or Path), got {type(docs_dir).__name__} {shown(docs_dir)}")
     docs_dir = Path(docs_dir)
+    try:
+        is_dir = docs_dir.is_dir()
+    except OSError as error:  # a name too long for the file system, say
+        raise ValueError(
+            f"docs_dir must be the site's docs directory, got {shown(str(docs_dir))} ({error.strerror})"
+        ) from error
+    if not is_dir:
+        raise ValueError(f"docs_dir must be the site's docs directory, got {shown(str(docs_dir))} (not a directory)")
     prose = {}
     for chapter in SITE_CHAPTERS:
         if chapter.file.startswith(_NOT_CHAPTERS):
