@@ -164,8 +164,9 @@ if TYPE_CHECKING:
     )
     from ascend_dsa.models.throughput import cycles_per_block_at, fraction_of_peak
     from ascend_dsa.render.accumulator import render_accumulator_ub_share, render_identity_rescale, render_l0c_budget
-    from ascend_dsa.render.ai_core import render_ai_core_figure
+    from ascend_dsa.render.ai_core import render_ai_core_figure, render_ai_core_sketch
     from ascend_dsa.render.assumptions import render_assumptions
+    from ascend_dsa.render.citation import render_citation, render_citation_cff
     from ascend_dsa.render.claims import (
         render_chapter_claims,
         render_claim,
@@ -184,7 +185,8 @@ if TYPE_CHECKING:
     from ascend_dsa.render.exercises import render_exercise_questions, render_exercises
     from ascend_dsa.render.flow import render_b_topk_divisibility, render_rescale_threshold
     from ascend_dsa.render.fractal import render_fractal_cells
-    from ascend_dsa.render.glossary import render_glossary
+    from ascend_dsa.render.glossary import render_glossary, render_glossary_map
+    from ascend_dsa.render.home import render_home_figure, render_reading_paths
     from ascend_dsa.render.intensity import render_intensity_figure, render_intensity_table
     from ascend_dsa.render.layouts import (
         render_gather2_example,
@@ -396,10 +398,13 @@ __all__ = [
     "raw_logit_threshold",
     "render_accumulator_ub_share",
     "render_ai_core_figure",
+    "render_ai_core_sketch",
     "render_assumptions",
     "render_b_topk_divisibility",
     "render_buffer_counts",
     "render_chapter_claims",
+    "render_citation",
+    "render_citation_cff",
     "render_claim",
     "render_claim_ledger",
     "render_cli_reference",
@@ -421,7 +426,9 @@ __all__ = [
     "render_gather2_example",
     "render_gather2_requests",
     "render_glossary",
+    "render_glossary_map",
     "render_head_roofline_table",
+    "render_home_figure",
     "render_hopper_claims",
     "render_identity_rescale",
     "render_index_example",
@@ -448,6 +455,7 @@ __all__ = [
     "render_pipeline_sensitivity",
     "render_pipeline_summary",
     "render_pipeline_timeline",
+    "render_reading_paths",
     "render_report_lines",
     "render_rescale_plot",
     "render_rescale_table",

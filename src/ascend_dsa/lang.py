@@ -7,6 +7,7 @@ chapter's title is its record's, in ``ascend_dsa.facts.chapters``). Imports noth
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final, Literal, get_args
@@ -14,6 +15,15 @@ from typing import Final, Literal, get_args
 from ascend_dsa.validate import shown
 
 Lang = Literal["zh", "en"]
+
+#: Chinese text's characters as a regular-expression class body: CJK punctuation, ideographs, full-width forms.
+CJK_CHARACTERS: Final = "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
+_CJK: Final = re.compile(f"[{CJK_CHARACTERS}]")
+
+
+def has_chinese(text: str) -> bool:
+    """Whether ``text`` holds a Chinese character (an ideograph, CJK punctuation or a full-width form)."""
+    return _CJK.search(text) is not None
 
 
 def check_lang(lang: str) -> Lang:

@@ -15,8 +15,11 @@ import yaml
 
 from ascend_dsa.facts.chapters import (
     CHAPTERS_BY_KEY,
+    READING_PATHS,
     SITE_CHAPTERS,
     Chapter,
+    ReadingPath,
+    ReadingStop,
     chapter_named,
     ledger_chapters,
     primer_chapters,
@@ -164,3 +167,15 @@ def test_an_unknown_chapter_is_named() -> None:
     """Looking up a chapter that is not in the registry names it and gives an example."""
     with pytest.raises(ValueError, match=r"^chapter must be a page of the site such as 'pipeline', got 'pipelines'$"):
         chapter_named("pipelines")
+
+
+def test_a_reading_path_names_chapters_the_site_has_once_each() -> None:
+    """A stop must be a chapter of the site, and a path must list its chapters once each."""
+    assert all(stop.chapter in CHAPTERS_BY_KEY for path in READING_PATHS for stop in path.stops)
+    with pytest.raises(ValueError, match="chapter must be a page of the site"):
+        ReadingStop("design", Text("问", "question"))
+    stop = ReadingStop("pipeline", Text("问", "question"))
+    with pytest.raises(ValueError, match="path twice must list its chapters once each"):
+        ReadingPath("twice", Text("读者", "reader"), (stop, stop))
+    with pytest.raises(ValueError, match="path none must list its chapters once each"):
+        ReadingPath("none", Text("读者", "reader"), ())

@@ -20,6 +20,7 @@ from ascend_dsa.render.ai_core import (
     ai_core_phone_labels,
     ai_core_phone_size,
     render_ai_core_figure,
+    render_ai_core_sketch,
 )
 from ascend_dsa.render.svg import COLUMN_PX_ON_PHONE, MIN_TEXT_PX_ON_PHONE, NARROW_CLASS, WIDE_CLASS
 from ascend_dsa.units import KiB
@@ -104,3 +105,15 @@ def test_figure_is_one_svg_named_for_screen_readers() -> None:
         assert f'id="ai-core-arrow-{lang}-' in html
         assert f'id="ai-core-phone-arrow-{lang}-' in html
     assert render_ai_core_figure(lang="zh") != render_ai_core_figure(lang="en")
+
+
+def test_the_sketch_draws_the_configs_buffer_counts_and_links_each_unit() -> None:
+    """The home page's sketch labels the buffer counts of the config it is given, and links names to the glossary."""
+    sketch = render_ai_core_sketch(lang="en", glossary_url="../reference/glossary/")
+    assert f"KV ×{SHIPPED_KERNEL.ub_kv_buffers}" in sketch
+    assert f"Q ×{SHIPPED_KERNEL.l1_q_buffers} · KV ×{SHIPPED_KERNEL.l1_kv_buffers}" in sketch
+    assert 'href="../reference/glossary/#mte2"' in sketch
+    wider = SHIPPED_KERNEL.with_overrides(ub_kv_buffers=SHIPPED_KERNEL.ub_kv_buffers + 1)
+    assert f"KV ×{wider.ub_kv_buffers}" in render_ai_core_sketch(config=wider, lang="zh")
+    with pytest.raises(ValueError, match="glossary_url must be a relative URL"):
+        render_ai_core_sketch(glossary_url='x" onload="y')

@@ -1,12 +1,36 @@
-"""The glossary page and the hover definitions come from the same entries."""
+"""The glossary page and the hover definitions come from the same entries; its chapter links come from the pages."""
 
 from __future__ import annotations
 
-import markdown
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ascend_dsa.facts.glossary import GLOSSARY_TERMS
-from ascend_dsa.render.glossary import abbreviations, render_glossary
+import markdown
+import pytest
+
+from ascend_dsa.facts.glossary import GLOSSARY_TERMS, NOT_IN_GLOSSARY, glossary_term
+from ascend_dsa.render.glossary import (
+    abbreviations,
+    page_prose,
+    render_glossary,
+    render_glossary_map,
+    term_chapters,
+    unlisted_terms,
+)
 from ascend_dsa.site.glossary import keep_first_titles, with_abbreviations, with_first_definitions, with_unit_link
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def _docs(tmp_path: Path, pages: Mapping[str, str]) -> Path:
+    """A docs folder holding ``pages`` (path under docs -> source)."""
+    for name, text in pages.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return tmp_path
 
 
 def test_page_and_abbreviations_agree() -> None:
@@ -74,3 +98,93 @@ def test_a_notebook_page_gets_each_terms_definition_on_its_first_prose_use() -> 
     assert "1C2V-ish" in out
     assert "<code>UB</code>, <abbr" in out
     assert keep_first_titles(out) == out
+
+
+def test_each_entry_shows_every_part_and_its_source() -> None:
+    """An entry shows its explanation, counterpart (or none), where it breaks and its GPU source, in each edition."""
+    page = render_glossary(lang="en", docs_dir=DOCS)
+    for entry in GLOSSARY_TERMS:
+        block = page.split(f"**{entry.term}**{{ #{entry.anchor} }}", 1)[1].split("\n\n**", 1)[0]
+        assert entry.explanation.en in block
+        assert entry.breaks.en in block
+        assert f"[{entry.gpu_source.label}]({entry.gpu_source.url})" in block
+        assert ("no counterpart" if entry.counterpart is None else entry.counterpart.en) in block
+    assert "**类比在哪里不成立**" in render_glossary(lang="zh", docs_dir=DOCS)
+
+
+def test_the_map_links_each_term_to_its_entry() -> None:
+    """The CUDA reader's map has a row per term, linked to the entry's anchor, naming its counterpart or none."""
+    table = render_glossary_map(lang="en")
+    assert table.count("\n| [") == len(GLOSSARY_TERMS)
+    assert "| [L0A](#l0a) | no counterpart |" in table
+    assert f"| [UB](#ub) | {glossary_term('UB').counterpart.en} |" in table  # type: ignore[union-attr]
+    assert "没有对应物" in render_glossary_map(lang="zh")
+
+
+def test_the_chapters_using_a_term_are_read_from_the_pages(tmp_path: Path) -> None:
+    """A chapter is listed under a term its prose (either edition) uses; code, page values and math are not uses."""
+    docs = _docs(
+        tmp_path,
+        {
+            "pipeline.md": "MTE2 拷贝。\n\n```python exec=\"true\"\nprint('HF32')\n```\n",
+            "index.en.md": "The SS\nbuffer, {{ HF32 }} and $UB$.\n",
+            "reference/claims.md": "MTE2 and the CUBE.\n",
+        },
+    )
+    used = term_chapters(docs)
+    assert [c.key for c in used["MTE2"]] == ["pipeline"]
+    assert [c.key for c in used["SS buffer"]] == ["index"]
+    assert used["HF32"] == used["UB"] == used["CUBE"] == ()
+    page = render_glossary(lang="en", docs_dir=docs)
+    assert "**Chapters using it**: [The pipeline](../../pipeline/)" in page
+    assert "**Chapters using it**: (no chapter yet)" in page
+
+
+def test_a_hardware_word_on_two_pages_needs_an_entry(tmp_path: Path) -> None:
+    """An all-capitals word or a named buffer on two chapters without an entry is reported; one page, code or an
+    entry's own term is not."""
+    docs = _docs(
+        tmp_path,
+        {
+            "pipeline.md": "BIU 与 XYZ buffer 和 `QQQ` 以及 AI Core、TB。\n",
+            "index.en.md": "The BIU, an XYZ buffer, `QQQ`, the AI Cores and TB; only here: PIPE_V.\n",
+        },
+    )
+    assert unlisted_terms(docs) == {
+        "BIU": ("index", "pipeline"),
+        "XYZ buffer": ("index", "pipeline"),
+    }
+
+
+def test_every_hardware_word_the_pages_use_twice_has_an_entry() -> None:
+    """The site's own pages: every hardware or kernel word used on two or more chapters is in the glossary or in
+    ``NOT_IN_GLOSSARY`` with its reason."""
+    assert unlisted_terms(DOCS) == {}
+
+
+@pytest.mark.parametrize("word", sorted(NOT_IN_GLOSSARY))
+def test_each_exception_is_needed(word: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without its exception, each word left out of the glossary would be reported: the list holds nothing stale."""
+    from ascend_dsa.render import glossary  # noqa: PLC0415
+
+    monkeypatch.setattr(glossary, "NOT_IN_GLOSSARY", {k: v for k, v in NOT_IN_GLOSSARY.items() if k != word})
+    assert word in glossary.unlisted_terms(DOCS)
+
+
+def test_page_prose_leaves_out_front_matter_fences_and_values() -> None:
+    """Front matter, fenced blocks, page values and math are not prose."""
+    prose = page_prose("---\nsearch: MTE2\n---\nUB {{ L1 }} $L0C$\n```\nCUBE\n```\nend\n")
+    assert "UB" in prose
+    assert "end" in prose
+    for word in ("MTE2", "L1", "L0C", "CUBE"):
+        assert word not in prose
+
+
+def test_a_docs_dir_that_is_not_one_is_refused(tmp_path: Path) -> None:
+    """The chapters using a term are read from a docs folder; anything else is a one-line error naming it."""
+    with pytest.raises(
+        ValueError, match=r"docs_dir must be the site's docs directory, got .*missing' \(not a directory\)"
+    ):
+        render_glossary(lang="en", docs_dir=tmp_path / "missing")
+    with pytest.raises(TypeError, match="docs_dir must be a path"):
+        term_chapters(42)  # type: ignore[arg-type]

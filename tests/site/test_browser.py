@@ -940,3 +940,35 @@ def test_an_exercise_checks_the_readers_answer_in_the_page(
     assert _check(page, "gather2-bytes", f"{kib * 1024 + 1024} B") == "wrong"
     assert _check(page, "gather2-bytes", f"{kib} cycles") == "unit"
     assert not [url for url in traffic.requests if "pyodide" in url]
+
+
+#: The window the home page's way in must fit without scrolling (the issue's "above the fold").
+FOLD = {"width": 1280, "height": 800}
+
+
+@EDITIONS
+def test_home_page_shows_the_picture_and_three_paths_above_the_fold(
+    page: Page, site_url: str, traffic: Traffic, edition: str
+) -> None:
+    """At 1280 x 800 the AI Core sketch and all three reading paths, each chapter of them, lie inside the window;
+    the provenance box comes after them."""
+    open_at(page, site_url, FOLD, edition)
+    boxes = page.evaluate(
+        """() => {
+          const box = (e) => { const r = e.getBoundingClientRect(); return [r.top, r.bottom, r.width]; };
+          return {
+            figure: box(document.querySelector('article .home-figure svg')),
+            paths: [...document.querySelectorAll('article .reading-paths__path')].map(box),
+            items: [...document.querySelectorAll('article .reading-paths li')].map(box),
+            quote: box(document.querySelector('article blockquote')),
+          };
+        }"""
+    )
+    top, bottom, width = boxes["figure"]
+    assert top >= 0
+    assert bottom <= FOLD["height"]
+    assert width > 200
+    assert len(boxes["paths"]) == 3
+    assert all(item[0] >= 0 and item[1] <= FOLD["height"] for item in boxes["paths"] + boxes["items"])
+    assert boxes["quote"][0] > max(item[1] for item in boxes["paths"])
+    assert traffic.requests

@@ -1,4 +1,4 @@
-"""ascend_dsa.site.cjk: a source line break between two Chinese characters is no space in the page."""
+"""ascend_dsa.site.cjk: a source line break between two Chinese characters is no space; no Chinese left untranslated."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from ascend_dsa.site import cjk
+from ascend_dsa.site.cjk import UntranslatedChinese, check_translated, untranslated_chinese
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -41,3 +42,27 @@ def test_built_chinese_pages_have_no_break_between_ideographs(built_site: Path) 
         if cjk.BREAK.search(outside_kept):
             offenders.append(str(page.relative_to(built_site)))
     assert offenders == []
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "<p>Line 192 stops after “发起第 <code>i+1</code> 个 KV 块的 softmax 计算，并将结果” (issue the softmax</p>",
+        "<td>1 (written <code>必须用两个 AIV</code>, English edition <code>requires two AIVs</code>)</td>",
+        "<td><code>两</code> (2), <code>大致均衡</code> (roughly balanced)</td>",
+        '<pre>中文 in a listing</pre><p abbr="中文">English only.</p>',
+    ],
+)
+def test_chinese_with_english_beside_it_passes(html: str) -> None:
+    """A quotation followed by its English in parentheses, an English edition's words or quotes, and code listings
+    and attribute values pass."""
+    assert untranslated_chinese(html) == []
+    check_translated(html)
+
+
+def test_chinese_alone_on_an_english_page_is_named() -> None:
+    """Chinese words with no English after them are named, in page order, and the check fails naming the first."""
+    html = "<p>kernel <code>必须用两个 AIV</code> here, and 中文 there.</p><td><code>两</code>, x</td>"
+    assert untranslated_chinese(html) == ["必须用两个", "中文", "两"]
+    with pytest.raises(UntranslatedChinese, match="'必须用两个' and 2 more; add the English"):
+        check_translated(html)

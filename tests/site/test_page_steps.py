@@ -30,6 +30,19 @@ def test_content_records_a_cdn_diagram_and_goes_on() -> None:
     assert files == {}
 
 
+def test_an_english_page_with_untranslated_chinese_is_a_failure() -> None:
+    """Chinese alone on an English prose page is recorded; the same on a Chinese page or an API page is not."""
+    html = "<p>the kernel <code>必须用两个 AIV</code>.</p>"
+    for lang, prose, expected in (
+        ("en", True, ["the page's language: UntranslatedChinese"]),
+        ("zh", True, []),
+        ("en", False, []),
+    ):
+        seen, record = _recorder()
+        assert page_steps.content(html, lang, record, prose=prose)[0] == html  # type: ignore[arg-type]
+        assert seen == expected
+
+
 def test_output_folds_white_space_between_tags() -> None:
     """The written page's indentation between tags goes; a page without a notebook keeps its styles."""
     assert page_steps.output("<body>\n    <p>x</p>\n</body>", "a/", {}) == "<body>\n<p>x</p>\n</body>"

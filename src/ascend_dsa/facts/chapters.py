@@ -179,3 +179,120 @@ def primer_chapters() -> tuple[str, ...]:
 def ledger_chapters(ledger: str) -> tuple[str, ...]:
     """The keys of the chapters whose claims ledger is ``ledger`` (a key of ``report.ledgers.LEDGERS``), in order."""
     return tuple(chapter.key for chapter in SITE_CHAPTERS if chapter.ledger == ledger)
+
+
+@dataclass(frozen=True)
+class ReadingStop:
+    """One chapter of a reading path and, in a line, the question it answers for that reader."""
+
+    chapter: str
+    answers: Text
+
+    def __post_init__(self) -> None:
+        """Reject a chapter the site does not have."""
+        chapter_named(self.chapter)
+
+
+@dataclass(frozen=True)
+class ReadingPath:
+    """An ordered way through the site for one kind of reader: who, and the chapters in the order to read them."""
+
+    key: str
+    reader: Text
+    stops: tuple[ReadingStop, ...]
+
+    def __post_init__(self) -> None:
+        """Reject a path with no chapter, or one that visits a chapter twice."""
+        keys = [stop.chapter for stop in self.stops]
+        if not keys or len(set(keys)) != len(keys):
+            raise ValueError(f"path {self.key} must list its chapters once each, got {shown(keys)}")
+
+
+def _stop(chapter: str, zh: str, en: str) -> ReadingStop:
+    return ReadingStop(chapter, Text(zh, en))
+
+
+#: The home page's reading paths: for a CUDA/Hopper kernel engineer, a student, an Ascend engineer.
+READING_PATHS: Final = (
+    ReadingPath(
+        "cuda",
+        Text("CUDA/Hopper 内核工程师", "CUDA/Hopper kernel engineer"),
+        (
+            _stop(
+                "reference/glossary",
+                "每个昇腾单元最像 Hopper 的什么，类比在哪里不成立？",
+                "Which Hopper unit is each Ascend unit like, and where does that break?",
+            ),
+            _stop(
+                "algorithm/model",
+                "一个 AI Core 长什么样，每个张量放在哪里？",
+                "What does one AI Core look like, and where does each tensor sit?",
+            ),
+            _stop(
+                "discussion/two-chips",
+                "同一把 roofline 尺子量昇腾 950 和 H800，结果如何？",
+                "How does one roofline judge the Ascend 950 and the H800?",
+            ),
+            _stop(
+                "discussion/accumulator",
+                "为什么 O 不能像在 GPU 寄存器里那样一直留在累加器里？",
+                "Why can't O stay in the accumulator, as it stays in registers on a GPU?",
+            ),
+            _stop(
+                "pipeline",
+                "没有 warp 切换，CUBE 和 VECTOR 怎样重叠？",
+                "Without warp switching, how do the CUBE and VECTOR Cores overlap?",
+            ),
+        ),
+    ),
+    ReadingPath(
+        "student",
+        Text("学生", "Student"),
+        (
+            _stop(
+                "index",
+                "报告说了什么成绩，占峰值多少？",
+                "What does the report claim, and what fraction of peak is it?",
+            ),
+            _stop(
+                "algorithm/model",
+                "算子算的是什么，在什么样的机器上算？",
+                "What does the kernel compute, and on what machine?",
+            ),
+            _stop("algorithm/flow", "一个 KV 块按什么顺序算完？", "In what order is one KV block computed?"),
+            _stop(
+                "discussion/heads-per-core",
+                "roofline 怎样决定每个核该负责几个 head？",
+                "How does a roofline decide how many heads a core takes?",
+            ),
+            _stop("design/what-if", "硬件数字变了，结论怎样变？", "What changes when a hardware number changes?"),
+        ),
+    ),
+    ReadingPath(
+        "ascend",
+        Text("昇腾工程师", "Ascend engineer"),
+        (
+            _stop(
+                "discussion/one-vector-core",
+                "为什么一个 CUBE 要配两侧的 VECTOR Core？",
+                "Why does one CUBE need both of its VECTOR Cores?",
+            ),
+            _stop(
+                "discussion/nd2nz-when",
+                "KV 逐 token gather 时，ND2NZ 该在哪里做？",
+                "Where should ND2NZ happen when KV is gathered token by token?",
+            ),
+            _stop(
+                "discussion/skip-scale-sync",
+                "VECTOR Core 怎样告诉 CUBE 跳过 rescale？",
+                "How does a VECTOR Core tell the CUBE to skip a rescale?",
+            ),
+            _stop(
+                "optimizations/fast-nd2nz", "ND2NZ 的向量函数怎样变快？", "How is the ND2NZ vector function made fast?"
+            ),
+            _stop(
+                "design/index", "换一个设计点，哪项限制先触顶？", "At another design point, which limit binds first?"
+            ),
+        ),
+    ),
+)

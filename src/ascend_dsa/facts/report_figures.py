@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, TypeAlias
 
 from ascend_dsa.facts.provenance import REPORT_COMMIT, REPORT_ZH_PATH, Citation
+from ascend_dsa.lang import has_chinese
 from ascend_dsa.validate import bounded_items, require_instance, require_items, shown
 
 if TYPE_CHECKING:
@@ -98,7 +99,9 @@ def report_zh(first: int, last: int | None = None) -> Citation:
 class PublishedFigure:
     """One figure as the report states it: a stable key, the value, its unit and where it stands.
 
-    ``written`` says how the report writes it when that is not the plain number (``exp(6)``, ``64 或 96``).
+    ``written`` says how the report writes it when that is not the plain number (``exp(6)``, ``64 或 96``);
+    ``written_en`` is how the report's English edition writes the same words on the same line, required when
+    ``written`` is Chinese, so that an English page never shows the Chinese alone.
     """
 
     key: str
@@ -106,11 +109,22 @@ class PublishedFigure:
     unit: str
     citation: Citation
     written: str = ""
+    written_en: str = ""
 
     def __post_init__(self) -> None:
-        """Reject a key that is not kebab-case."""
+        """Reject a key that is not kebab-case, and Chinese words without the English edition's, or mixed up."""
         if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", self.key):
             raise ValueError(f"key must be kebab-case, got {shown(self.key)}")
+        if has_chinese(self.written) and not self.written_en.strip():
+            raise ValueError(
+                f"{self.key}: written {shown(self.written)} is Chinese, so written_en must give the "
+                "English edition's words"
+            )
+        if has_chinese(self.written_en) or (self.written_en and not has_chinese(self.written)):
+            raise ValueError(
+                f"{self.key}: written_en must be the English words of a Chinese written, got "
+                f"{shown(self.written_en)} for {shown(self.written)}"
+            )
 
 
 #: Every figure of the report the ledger checks, besides the head-roofline rows above. One figure per entry, each
@@ -120,7 +134,14 @@ PUBLISHED_FIGURES: Final = (
     PublishedFigure(key="prefill-percent-of-peak", value=95, unit="%", citation=report_zh(5)),
     PublishedFigure(key="decode-tflops", value=360, unit="TFLOPS", citation=report_zh(5)),
     PublishedFigure(key="decode-percent-of-peak", value=83, unit="%", citation=report_zh(5)),
-    PublishedFigure(key="b-topk-choices", value=(64, 96), unit="tokens", citation=report_zh(43), written="64 或 96"),
+    PublishedFigure(
+        key="b-topk-choices",
+        value=(64, 96),
+        unit="tokens",
+        citation=report_zh(43),
+        written="64 或 96",
+        written_en="64 or 96",
+    ),
     PublishedFigure(
         key="online-softmax-initial-values",
         value=(-math.inf, -math.inf, 0),
@@ -152,19 +173,41 @@ PUBLISHED_FIGURES: Final = (
         written=":3d, :4d, :6d, :6.0f",
     ),
     PublishedFigure(key="compute-bound-from-heads", value=64, unit="heads", citation=report_zh(114)),
-    PublishedFigure(key="balanced-ratio-at-64-heads", value=1, unit="", citation=report_zh(114), written="大致均衡"),
+    PublishedFigure(
+        key="balanced-ratio-at-64-heads",
+        value=1,
+        unit="",
+        citation=report_zh(114),
+        written="大致均衡",
+        written_en="roughly balanced",
+    ),
     PublishedFigure(key="l0c-o-at-128-heads", value=256, unit="KiB", citation=report_zh(116), written="256KB"),
-    PublishedFigure(key="l0c-capacity", value=256, unit="KiB", citation=report_zh(116), written="完全占满"),
+    PublishedFigure(
+        key="l0c-capacity",
+        value=256,
+        unit="KiB",
+        citation=report_zh(116),
+        written="完全占满",
+        written_en="completely filled",
+    ),
     PublishedFigure(
         key="o-shape-at-128-heads", value=(128, 512), unit="", citation=report_zh(116), written="128 x 512"
     ),
-    PublishedFigure(key="mmad-m-saturating-cube", value=64, unit="rows", citation=report_zh(116), written="M 取 64"),
+    PublishedFigure(
+        key="mmad-m-saturating-cube",
+        value=64,
+        unit="rows",
+        citation=report_zh(116),
+        written="M 取 64",
+        written_en="M = 64",
+    ),
     PublishedFigure(
         key="accumulator-vector-cores-at-128-heads",
         value=2,
         unit="VECTOR Cores",
         citation=report_zh(116),
         written="必须用两个 AIV",
+        written_en="requires two AIVs",
     ),
     PublishedFigure(
         key="identity-rescale-shape", value=(64, 64, 512), unit="", citation=report_zh(126), written="64x64x512"
@@ -185,11 +228,23 @@ PUBLISHED_FIGURES: Final = (
         citation=report_zh(142),
         written="1024 + B_TOPK * 2",
     ),
-    PublishedFigure(key="mma-m-heads", value=64, unit="heads", citation=report_zh(142), written="应该是 64"),
+    PublishedFigure(
+        key="mma-m-heads",
+        value=64,
+        unit="heads",
+        citation=report_zh(142),
+        written="应该是 64",
+        written_en="should be 64",
+    ),
     PublishedFigure(key="fixpipe-break-even-b-topk", value=73.14, unit="tokens", citation=report_zh(142)),
     PublishedFigure(key="fixpipe-margin-b-topk", value=(96, 128), unit="tokens", citation=report_zh(142)),
     PublishedFigure(
-        key="token-as-blocks", value=(512, 32, 32), unit="", citation=report_zh(152), written="512 个 bf16 = 32 个 32B"
+        key="token-as-blocks",
+        value=(512, 32, 32),
+        unit="",
+        citation=report_zh(152),
+        written="512 个 bf16 = 32 个 32B",
+        written_en="(512 bfloat16 values) as 32 blocks of 32B",
     ),
     PublishedFigure(key="design-vector-cores-per-cube", value=2, unit="VECTOR Cores", citation=report_zh(144)),
     PublishedFigure(key="nd-kv-strides", value=(512, 1), unit="elements", citation=report_zh(150), written="[d_qk, 1]"),
@@ -198,7 +253,12 @@ PUBLISHED_FIGURES: Final = (
         key="cube-step-offsets", value=(-1, 1), unit="blocks", citation=report_zh(176, 178), written="i-1, i+1"
     ),
     PublishedFigure(
-        key="softmax-slack-cycles", value=1024, unit="cycles", citation=report_zh(184), written="大约 1024"
+        key="softmax-slack-cycles",
+        value=1024,
+        unit="cycles",
+        citation=report_zh(184),
+        written="大约 1024",
+        written_en="about 1024",
     ),
     PublishedFigure(key="vector-step-1-offset", value=5, unit="blocks", citation=report_zh(188), written="i+5"),
     PublishedFigure(key="vector-step-2-offset", value=3, unit="blocks", citation=report_zh(190), written="i+3"),
@@ -212,14 +272,35 @@ PUBLISHED_FIGURES: Final = (
         key="gather2-burst-count", value=2, unit="tokens", citation=report_zh(216), written="burst_count=2"
     ),
     PublishedFigure(
-        key="mte2-copies-per-token", value=(2, 1), unit="copies", citation=report_zh(220), written="两次 MTE2 拷贝"
+        key="mte2-copies-per-token",
+        value=(2, 1),
+        unit="copies",
+        citation=report_zh(220),
+        written="两次 MTE2 拷贝",
+        written_en="two MTE2 copies",
     ),
-    PublishedFigure(key="nz-padding-rows", value=1, unit="rows", citation=report_zh(228), written="额外 pad 一行"),
-    PublishedFigure(key="nd2nz-vector-pair", value=(2, 256), unit="B", citation=report_zh(232), written="一对 256B"),
+    PublishedFigure(
+        key="nz-padding-rows",
+        value=1,
+        unit="rows",
+        citation=report_zh(228),
+        written="额外 pad 一行",
+        written_en="Pad one extra row",
+    ),
+    PublishedFigure(
+        key="nd2nz-vector-pair",
+        value=(2, 256),
+        unit="B",
+        citation=report_zh(232),
+        written="一对 256B",
+        written_en="a pair of adjacent 256B elements",
+    ),
     PublishedFigure(key="icache-cube", value=32, unit="KiB", citation=report_zh(238)),
     PublishedFigure(key="icache-vector", value=16, unit="KiB", citation=report_zh(238)),
     PublishedFigure(key="icache-simd-vf", value=8, unit="KiB", citation=report_zh(238)),
-    PublishedFigure(key="l1-banks", value=2, unit="banks", citation=report_zh(242), written="两个 bank"),
+    PublishedFigure(
+        key="l1-banks", value=2, unit="banks", citation=report_zh(242), written="两个 bank", written_en="two banks"
+    ),
     PublishedFigure(key="l1-bank-ranges", value=((0, 256), (256, 512)), unit="KiB", citation=report_zh(242)),
 )
 

@@ -9,9 +9,12 @@ and all stay inside the figure.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
+from html import escape
 from typing import TYPE_CHECKING, Final
 
+from ascend_dsa.facts.glossary import glossary_term
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, require_ascend
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.facts.kv_formats import Mode
@@ -22,7 +25,7 @@ from ascend_dsa.models.memory_plans import l0c_output_bytes, l0c_scores_bytes, l
 from ascend_dsa.render.format import count_word, kib
 from ascend_dsa.render.svg import FONT_FAMILIES, LABEL_FONT_SIZE, Label, svg_text, wrap_svg
 from ascend_dsa.units import TB, MHz
-from ascend_dsa.validate import require_instance
+from ascend_dsa.validate import require_instance, shown
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -568,3 +571,99 @@ def render_ai_core_figure(
         "data sits",
     )
     return wrap_svg(wide, title=title, narrow=narrow)
+
+
+#: The home page's sketch of an AI Core: its size in SVG user units and its font size (drawn at about its own size).
+SKETCH_WIDTH: Final = 444
+SKETCH_HEIGHT: Final = 352
+SKETCH_FONT_SIZE: Final = 15
+
+
+def _sketch_link(text: str, term: str, x: float, y: float, glossary_url: str, **style: str) -> str:
+    """A text of the sketch linked to the glossary entry of ``term``."""
+    anchor = glossary_term(term).anchor
+    attributes = "".join(f' {name.replace("_", "-")}="{value}"' for name, value in style.items())
+    return f'<a href="{escape(glossary_url)}#{anchor}"><text x="{x:g}" y="{y:g}"{attributes}>{escape(text)}</text></a>'
+
+
+def render_ai_core_sketch(
+    spec: AscendSpec = ASCEND_950,
+    config: KernelConfig = SHIPPED_KERNEL,
+    *,
+    lang: Lang = "zh",
+    glossary_url: str = "reference/glossary/",
+) -> str:
+    """A light AI Core for the home page: its units and buffer counts, each name linked to its glossary entry.
+
+    ``glossary_url`` is the glossary page's URL relative to the page showing the sketch. The full figure, with
+    capacities and bandwidths, is [`render_ai_core_figure`][].
+    """
+    spec = require_ascend("spec", spec)
+    config = require_instance("config", config, KernelConfig)
+    if not isinstance(glossary_url, str) or any(ch in glossary_url for ch in "\"'<> #"):
+        raise ValueError(
+            f"glossary_url must be a relative URL without quotes, blanks or '#', got {shown(glossary_url)}"
+        )
+    link = functools.partial(_sketch_link, glossary_url=glossary_url)
+    boxes = [_Box(10, 8, 420, 36, _MEMORY_FILL), _Box(10, 196, 420, 124, _CUBE_FILL)]
+    texts = [link("HBM · L2", "L2", 220, 31, text_anchor="middle", font_weight="700")]
+    arrows = [_Arrow(((220, 44), (220, 206)), _MTE2)]
+    for core in range(config.vector_cores_per_cube):
+        left = 10 + 220 * core
+        boxes += [_Box(left, 70, 200, 100, _VECTOR_FILL), _Box(left + 10, 106, 180, 52, _MEMORY_FILL)]
+        texts += [
+            link("VECTOR", "VECTOR", left + 10, 94, font_weight="700"),
+            link("UB", "UB", left + 20, 138, font_weight="700"),
+            link(f"KV ×{config.ub_kv_buffers}", "ping-pong", left + 60, 138),
+        ]
+        arrows += [
+            _Arrow(((left + 170, 44), (left + 170, 106)), _MTE2),
+            _Arrow(((left + 100, 158), (left + 100, 206)), _MTE3),
+        ]
+    boxes += [
+        _Box(20, 206, 400, 30, _MEMORY_FILL),
+        _Box(20, 250, 110, 26, _MEMORY_FILL),
+        _Box(140, 250, 110, 26, _MEMORY_FILL),
+        _Box(260, 250, 160, 26, _UNIT_FILL),
+        _Box(260, 288, 160, 26, _MEMORY_FILL),
+    ]
+    texts += [
+        link("L1", "L1", 30, 226, font_weight="700"),
+        link(f"Q ×{config.l1_q_buffers} · KV ×{config.l1_kv_buffers}", "ping-pong", 60, 226),
+        link("L0A", "L0A", 75, 268, text_anchor="middle"),
+        link("L0B", "L0B", 195, 268, text_anchor="middle"),
+        link("CUBE", "CUBE", 340, 268, text_anchor="middle", font_weight="700"),
+        link("L0C", "L0C", 340, 306, text_anchor="middle"),
+    ]
+    arrows += [
+        _Arrow(((75, 236), (75, 250)), _LOCAL),
+        _Arrow(((195, 236), (195, 250)), _LOCAL),
+        _Arrow(((340, 276), (340, 288)), _LOCAL),
+        _Arrow(((420, 301), (436, 301), (436, 132), (420, 132)), _FIXPIPE),
+    ]
+    legend = [("MTE2", _MTE2), ("MTE3", _MTE3), ("MTE1", _LOCAL), ("FixPipe", _FIXPIPE)]
+    for index, (name, colour) in enumerate(legend):
+        x = 20 + 105 * index
+        arrows.append(_Arrow(((x, 340), (x + 24, 340)), colour))
+        texts.append(link(name, name, x + 30, 345, fill=colour))
+    marker = f"ai-core-sketch-arrow-{lang}"
+    body = "".join(
+        [
+            f"<defs>{_markers(sorted({a.colour for a in arrows}), marker)}</defs>",
+            *(_svg_box(box) for box in boxes),
+            *(_svg_arrow(arrow, marker) for arrow in arrows),
+            f'<g font-size="{SKETCH_FONT_SIZE}" fill="#1a1a1a">',
+            *texts,
+            "</g>",
+        ]
+    )
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {SKETCH_WIDTH} {SKETCH_HEIGHT}" width="{SKETCH_WIDTH}" '
+        f'height="{SKETCH_HEIGHT}" font-family="{", ".join((*FONT_FAMILIES, "sans-serif"))}">{body}</svg>'
+    )
+    title = pick(
+        lang,
+        "一个 AI Core：各单元、缓冲份数与搬运通路（点击名字看术语表）",
+        "One AI Core: its units, buffer counts and copy paths (a name opens its glossary entry)",
+    )
+    return wrap_svg(svg, title=title)

@@ -14,7 +14,7 @@ from ascend_dsa.facts.chapters import chapter_named
 from ascend_dsa.facts.hopper import HOPPER_FILE_LABELS
 from ascend_dsa.facts.provenance import report_lines
 from ascend_dsa.lang import Lang, check_lang, pick, term
-from ascend_dsa.render.format import format_figure, percent, published_cell, with_unit
+from ascend_dsa.render.format import format_figure, percent, published_cell, stated_number, with_unit
 from ascend_dsa.render.markdown import (
     Align,
     Cell,
@@ -234,7 +234,7 @@ def render_report_lines(design: ClaimContext = SHIPPED_CONTEXT, *, lang: Lang = 
     rows = [
         [
             pick(lang, f"第 {entry.line.line} 行", f"line {entry.line.line}"),
-            label(pick(lang, "、", ", ").join(f"`{n.written}`" for n in entry.line.numbers)),
+            label(pick(lang, "、", ", ").join(stated_number(n, lang) for n in entry.line.numbers)),
             ", ".join(f"`{c.claim_id}`" for c in entry.claims),
             status_cell(all(results[c.claim_id].passed for c in entry.claims), lang),
         ]

@@ -11,12 +11,14 @@ import math
 import unicodedata
 from typing import TYPE_CHECKING, Final
 
-from ascend_dsa.lang import COUNT_UNITS, Lang, check_lang, pick, unit_name
+from ascend_dsa.facts.report_figures import published_figure
+from ascend_dsa.lang import COUNT_UNITS, Lang, check_lang, has_chinese, pick, unit_name
 from ascend_dsa.report.rules import RuleKind
 from ascend_dsa.units import KiB
 
 if TYPE_CHECKING:
     from ascend_dsa.facts.report_figures import FigureValue
+    from ascend_dsa.facts.report_lines import StatedNumber
     from ascend_dsa.report.claims import ClaimResult
     from ascend_dsa.report.prose_values import Quantity
 
@@ -154,7 +156,22 @@ def published_cell(result: ClaimResult, lang: Lang) -> str:
     text = with_unit(published_text(figure.value), figure.value, unit, lang)
     if not figure.written:
         return text
-    return pick(lang, f"{text}（原文 `{figure.written}`）", f"{text} (written `{figure.written}`)")
+    english = f", English edition `{figure.written_en}`" if figure.written_en else ""
+    return pick(lang, f"{text}（原文 `{figure.written}`）", f"{text} (written `{figure.written}`{english})")
+
+
+def stated_number(number: StatedNumber, lang: Lang) -> str:
+    """A number as a report line writes it, as code; on an English page a Chinese one is followed by its English.
+
+    The English is the English edition's words where the number's figure records them for the same writing, else
+    the number's value (``两`` (2)).
+    """
+    written = f"`{number.written}`"
+    if not has_chinese(number.written):
+        return written
+    figure = published_figure(number.figure)
+    english = figure.written_en if figure.written == number.written and figure.written_en else f"{number.value:g}"
+    return pick(lang, written, f"{written} ({english})")
 
 
 def is_wide(char: str) -> bool:

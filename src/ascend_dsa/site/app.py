@@ -37,6 +37,7 @@ from ascend_dsa.site import (
     live,
     notebooks,
     offline,
+    page_actions,
     page_cache,
     page_steps,
     prefetch,
@@ -88,11 +89,19 @@ def execution_disabled() -> bool:
 class SiteApp:
     """One build of the site: its state, and one method per MkDocs event the plugin forwards."""
 
-    def __init__(self, config: MkDocsConfig, limits: Limits, speedups: Speedups, session: ServeSession | None) -> None:
-        """Start a build of the project whose mkdocs.yml ``config`` read."""
+    def __init__(
+        self,
+        config: MkDocsConfig,
+        limits: Limits,
+        speedups: Speedups,
+        session: ServeSession | None,
+        repo: tuple[str, str] = ("", "main"),
+    ) -> None:
+        """Start a build of the project whose mkdocs.yml ``config`` read; ``repo`` is its repository URL and branch."""
         root = Path(config.config_file_path or "mkdocs.yml").resolve().parent
         execute = not execution_disabled()
         self.build = Build(root, Path(config.docs_dir), limits, session, execute=execute, speedups=speedups)
+        self.repo = page_actions.repository(*repo)
         self.block_errors = blocks.catching_block_errors()
         self.errors = self.block_errors.__enter__()
         self.warnings = _Warnings(self)
@@ -535,8 +544,12 @@ class SiteApp:
         else:
             parts = ("content", self._code_digest(page_steps.__name__), src_uri, html)
             html, files = self.build.steps.result(
-                parts, self._kept_unless_failed(lambda: page_steps.content(html, lang, record))
+                parts,
+                self._kept_unless_failed(
+                    lambda: page_steps.content(html, lang, record, prose=not src_uri.startswith(links.API_FOLDER))
+                ),
             )
+        html = page_actions.with_page_actions(html, src_uri, page.title or src_uri, lang, self.repo)
         folder = Path(config.site_dir) / page.url
         for name, data in files.items():
             folder.mkdir(parents=True, exist_ok=True)

@@ -20,8 +20,9 @@ GLOSSARY_PAGES: Final = ("reference/glossary.md", "reference/glossary.en.md")
 
 _ABBR: Final = re.compile(r'<abbr title="([^"]*)">([^<]*)</abbr>')
 
-#: Pages that get no pointer to the AI Core figure: the figure's own page and the reference section.
-_NO_UNIT_LINK: Final = re.compile(r"^(?:algorithm/model|reference/)")
+#: Pages that get no pointer to the AI Core figure: the figure's own page, the home page (which draws its sketch and
+#: links to it) and the reference section.
+_NO_UNIT_LINK: Final = re.compile(r"^(?:algorithm/model|index\.|reference/)")
 #: A hardware unit named in a page's prose.
 _UNIT: Final = re.compile(r"\b(?:" + "|".join(re.escape(e.term) for e in GLOSSARY_TERMS if e.unit) + r")\b")
 #: The page's title and opening quote ("Covers report (zh) lines ..."), up to the quote's last line (under

@@ -20,15 +20,22 @@ if TYPE_CHECKING:
 Record = Callable[[str, Exception], None]
 
 
-def content(html: str, lang: Lang, record: Record) -> tuple[str, dict[str, bytes]]:
-    """The article with first titles kept, the tables' downloads taken out (returned by name) and Chinese lines joined.
+def content(html: str, lang: Lang, record: Record, *, prose: bool = True) -> tuple[str, dict[str, bytes]]:
+    """The article checked, first titles kept, the tables' downloads taken out (returned by name), Chinese lines joined.
 
-    A step that fails is ``record``-ed and leaves the HTML as it was.
+    It is checked for a diagram needing a CDN and, on an English page of ``prose`` (not an API page, whose
+    docstrings show the Chinese text the code writes), for Chinese with no English beside it. A step that fails is
+    ``record``-ed and leaves the HTML as it was.
     """
     try:
         offline.check_no_cdn_diagram(html)
     except offline.CdnDiagram as error:
         record("the page", error)
+    if lang == "en" and prose:
+        try:
+            cjk.check_translated(html)
+        except cjk.UntranslatedChinese as error:
+            record("the page's language", error)
     html = glossary.keep_first_titles(html)
     files: dict[str, bytes] = {}
     if DATA_MARKER in html:

@@ -10,7 +10,9 @@ are the only ones a running server keeps, so editing them needs a restart of ``m
 Options (mkdocs.yml, under ``plugins: - ascend-dsa:``): ``block_time_limit_s`` and ``block_output_limit_bytes``,
 the limits every block and notebook cell runs under (`ascend_dsa.site.limits`); ``compute_ahead`` and
 ``share_api_objects`` (both true by default), the build's two speedups (`ascend_dsa.site.state.Speedups`): turned
-off, the site is the same and takes longer to build.
+off, the site is the same and takes longer to build; ``repo_url`` and ``repo_branch``, the repository the pages'
+``edit this page`` and ``report an error`` links point to (`ascend_dsa.site.page_actions`), none when ``repo_url`` is
+empty.
 """
 
 from __future__ import annotations
@@ -38,12 +40,14 @@ APP_MODULE = "ascend_dsa.site.app"
 
 
 class SiteConfig(base.Config):
-    """The plugin's options: the limits of each block and notebook cell, and the build's speedups."""
+    """The plugin's options: the limits of each block and notebook cell, the build's speedups, the repository."""
 
     block_time_limit_s = c.Type((int, float), default=DEFAULT_TIME_LIMIT_S)
     block_output_limit_bytes = c.Type(int, default=DEFAULT_OUTPUT_LIMIT_BYTES)
     compute_ahead = c.Type(bool, default=True)
     share_api_objects = c.Type(bool, default=True)
+    repo_url = c.Type(str, default="")
+    repo_branch = c.Type(str, default="main")
 
 
 class SitePlugin(BasePlugin[SiteConfig]):
@@ -71,7 +75,8 @@ class SitePlugin(BasePlugin[SiteConfig]):
         if self._app is None or self._app.build.depth == 0:  # a new build; the other edition's runs inside it
             limits = Limits(self.config.block_time_limit_s, self.config.block_output_limit_bytes)
             speedups = Speedups(self.config.compute_ahead, self.config.share_api_objects)
-            self._app = importlib.import_module(APP_MODULE).SiteApp(config, limits, speedups, self.session)
+            repo = (self.config.repo_url, self.config.repo_branch)
+            self._app = importlib.import_module(APP_MODULE).SiteApp(config, limits, speedups, self.session, repo)
         self.app.config_early(config)
 
     def _config(self, config: MkDocsConfig) -> None:
