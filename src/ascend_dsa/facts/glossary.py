@@ -986,6 +986,9 @@ NOT_IN_GLOSSARY: Final = MappingProxyType(
         "QK": "the name of the product Q Kᵀ, defined with the mathematics; the MMAD entry uses it",
         "VF": "the pages' short form of SIMD VF, which has the entry",
         "MMA": "the generic name of a matrix multiply-accumulate; the CUBE's instruction is MMAD",
+        "FLOP": "a unit of measure (floating-point operations), not a term; the roofline primer counts them",
+        "SV": "the name of the product S V, defined with the mathematics beside QK; the MMAD entry uses it",
+        "Tensor Core": "NVIDIA's matrix unit, the GPU side of a comparison: the CUBE entry names it as the counterpart",
     }
 )
 
