@@ -347,8 +347,8 @@ _WIDE_TABLES = """() => {
 #: its two drawings: the one displayed is measured), the problems a reader would see: a drawing wider than its
 #: column (which would scroll sideways), texts whose boxes overlap (by more than a pixel both ways), texts on another
 #: legend's box, texts smaller than ``minimum`` px, texts outside the figure. A notebook's figure (an image) is
-#: checked for its width only. Figures whose aria-label starts with one of ``exempt`` are left out.
-_FIGURE_TEXT = """([minimum, exempt]) => [...document.querySelectorAll(
+#: checked for its width only.
+_FIGURE_TEXT = """(minimum) => [...document.querySelectorAll(
     "article .ascend-figure > svg, article .ascend-figure > .live-figure > svg, "
     + "article .jp-RenderedSVG img")].filter((svg) => svg.getClientRects().length)
   .map((svg) => {
@@ -381,20 +381,16 @@ _FIGURE_TEXT = """([minimum, exempt]) => [...document.querySelectorAll(
         || t.box.bottom > frame.bottom + 0.5) problems.push(`outside ${t.name}`);
   });
   return [svg.getAttribute("aria-label"), problems];
-}).filter(([label, problems]) => problems.length && !exempt.some((start) => (label || "").startsWith(start)))"""
+}).filter(([, problems]) => problems.length)"""
 #: Smallest text in a figure at 1280 px, less what rounding the SVG's sizes can take off.
 MIN_FIGURE_TEXT_PX = 10.95
 #: Smallest text in a figure on a 390 px phone (render/svg.py `MIN_TEXT_PX_ON_PHONE`), less the same rounding.
 MIN_PHONE_FIGURE_TEXT_PX = MIN_TEXT_PX_ON_PHONE - 0.05
-#: Figures another change of issue 27 redraws as hand-written SVG (the heads-per-core roofline and the design page's
-#: UB budgets), by the start of their aria-label: their matplotlib drawings keep overlapping labels until then.
-#: Remove an entry when its figure is replaced; the rule the new drawing must meet is the one above.
-AWAITING_REDRAW: tuple[str, ...] = ()
 
 
 def figure_problems(page: Page, minimum: float) -> list[list[object]]:
     """[aria-label, problems] of each figure of the open page a reader would find hard to read (`_FIGURE_TEXT`)."""
-    problems: list[list[object]] = page.evaluate(_FIGURE_TEXT, [minimum, list(AWAITING_REDRAW)])
+    problems: list[list[object]] = page.evaluate(_FIGURE_TEXT, minimum)
     return problems
 
 
