@@ -179,3 +179,12 @@ def test_a_reading_path_names_chapters_the_site_has_once_each() -> None:
         ReadingPath("twice", Text("读者", "reader"), (stop, stop))
     with pytest.raises(ValueError, match="path none must list its chapters once each"):
         ReadingPath("none", Text("读者", "reader"), ())
+
+
+def test_the_student_path_goes_through_the_primers_before_the_chapters_that_use_them() -> None:
+    """A student reads the three primers (issue 26 item 4), the roofline one before the heads-per-core chapter."""
+    student = next(path for path in READING_PATHS if path.key == "student")
+    keys = [stop.chapter for stop in student.stops]
+    primers = ["algorithm/nd-nz", "algorithm/double-buffering", "algorithm/roofline"]
+    assert [key for key in keys if key in primers] == primers
+    assert keys.index("algorithm/roofline") < keys.index("discussion/heads-per-core")

@@ -18,10 +18,7 @@ from ascend_dsa.render.double_buffering import (
     render_buffer_counts,
     render_double_buffering_figure,
 )
-from ascend_dsa.render.svg import labels_overlap
-
-#: The text column at the 1280 px layout (Material's content column with both sidebars).
-COLUMN_PX_AT_1280 = 688
+from ascend_dsa.render.svg import READING_VIEWS, labels_overlap
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -37,9 +34,10 @@ def test_labels_do_not_overlap_and_stay_inside(lang: str) -> None:
     assert labels_overlap(labels) == []
 
 
-def test_text_is_legible_at_1280() -> None:
-    """The drawing is scaled to the column: its font size times the scale is at least 11 px."""
-    assert FONT_SIZE * min(1.0, COLUMN_PX_AT_1280 / WIDTH) >= 11
+@pytest.mark.parametrize(("column", "smallest"), READING_VIEWS)
+def test_text_is_legible_at_1280_and_on_a_phone(column: float, smallest: float) -> None:
+    """The drawing is scaled to the column: its font size times the scale is at least 11 px at 1280, 10 on a phone."""
+    assert FONT_SIZE * min(1.0, column / WIDTH) >= smallest
 
 
 def test_panel_titles_carry_the_rings_periods() -> None:

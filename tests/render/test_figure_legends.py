@@ -22,7 +22,6 @@ from matplotlib.patches import Patch, Rectangle
 import ascend_dsa.render
 from ascend_dsa.render import svg
 from ascend_dsa.render.design_figures import render_feasibility_map, render_mma_fixpipe_figure
-from ascend_dsa.render.intensity import render_intensity_figure
 from ascend_dsa.render.memory_plan import render_l1_bank_figure
 from ascend_dsa.render.pipeline import render_pipeline_gantt
 from ascend_dsa.render.skip_scale import render_rescale_plot
@@ -41,7 +40,6 @@ if TYPE_CHECKING:
 #: Every renderer that draws a matplotlib figure (a test below finds them in the source, so a new one is not missed).
 FIGURES: dict[str, Callable[..., str]] = {
     "render_feasibility_map": render_feasibility_map,
-    "render_intensity_figure": render_intensity_figure,
     "render_l1_bank_figure": render_l1_bank_figure,
     "render_mma_fixpipe_figure": render_mma_fixpipe_figure,
     "render_pipeline_gantt": render_pipeline_gantt,

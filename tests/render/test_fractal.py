@@ -7,8 +7,8 @@ import re
 import pytest
 
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
-from ascend_dsa.render.fractal import fractal_cells, fractal_labels, render_fractal_cells
-from ascend_dsa.render.svg import labels_overlap
+from ascend_dsa.render.fractal import FONT_SIZE, WIDTH, fractal_cells, fractal_labels, render_fractal_cells
+from ascend_dsa.render.svg import READING_VIEWS, labels_overlap
 from ascend_dsa.report.scenarios import PRIMER_TILE_FRACTALS_ACROSS
 
 
@@ -44,9 +44,25 @@ def test_a_smaller_fractal_changes_the_numbers() -> None:
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_labels_do_not_overlap(lang: str) -> None:
-    """No two texts of the figure share space."""
-    assert labels_overlap(fractal_labels(lang=lang)) == []  # type: ignore[arg-type]
+def test_labels_do_not_overlap_and_stay_inside(lang: str) -> None:
+    """No two texts of the figure share space, and every text is inside the drawing's width."""
+    labels = fractal_labels(lang=lang)  # type: ignore[arg-type]
+    assert labels_overlap(labels) == []
+    assert [label.text for label in labels if label.box[0] < 0 or label.box[2] > WIDTH] == []
+
+
+@pytest.mark.parametrize(("column", "smallest"), READING_VIEWS)
+def test_text_is_legible_at_1280_and_on_a_phone(column: float, smallest: float) -> None:
+    """Scaled to the column at 1280 px and on a phone, the figure's text is at least 11 and 10 px."""
+    assert FONT_SIZE * min(1.0, column / WIDTH) >= smallest
+
+
+def test_the_drawing_holds_its_lowest_text() -> None:
+    """The viewBox is as tall as the footnote's last line, in either edition (the English one takes two)."""
+    for lang in ("zh", "en"):
+        html = render_fractal_cells(lang=lang)  # type: ignore[arg-type]
+        height = float(re.search(r'viewBox="0 0 [\d.]+ ([\d.]+)"', html).group(1))  # type: ignore[union-attr]
+        assert max(label.box[3] for label in fractal_labels(lang=lang)) <= height  # type: ignore[arg-type]
 
 
 def test_figure_is_one_svg_with_a_text_per_label() -> None:

@@ -6,7 +6,8 @@ import pytest
 
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK, arithmetic_intensity, head_roofline
-from ascend_dsa.render.intensity import render_intensity_figure, render_intensity_table
+from ascend_dsa.render.chart import WIDTH, overlapping
+from ascend_dsa.render.intensity import intensity_chart, render_intensity_figure, render_intensity_table
 
 
 def test_table_rows_are_the_report_grid_with_its_verdicts() -> None:
@@ -46,3 +47,26 @@ def test_figure_names_the_ridge_and_peak_in_both_editions() -> None:
     for heads in REPORT_HEADS:
         assert f"h_q={heads}" in en
     assert arithmetic_intensity(64, 512) == pytest.approx(102.4)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_figure_texts_do_not_overlap_and_stay_inside(lang: str) -> None:
+    """No two texts of the roofline meet (ticks, axis labels, the h_q names, the legend), and all are inside it."""
+    chart = intensity_chart(lang=lang)  # type: ignore[arg-type]
+    texts = chart.drawing.every_text
+    assert overlapping(texts) == []
+    outside = [t.text for t in texts if t.box[0] < 0 or t.box[1] < 0 or t.box[2] > WIDTH or t.box[3] > chart.height]
+    assert outside == []
+
+
+def test_figure_scales_to_its_column() -> None:
+    """The chart is drawn as wide as its column (``width="100%"``), not at a fixed size that scrolls on a phone."""
+    assert 'width="100%"' in render_intensity_figure(lang="en")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_colour_drawn_has_a_legend_entry(lang: str) -> None:
+    """The ceiling and each topk's dots are named in the legend, and the legend names nothing else."""
+    drawing = intensity_chart(lang=lang).drawing  # type: ignore[arg-type]
+    assert drawing.data_colours == set(drawing.legend_colours)
+    assert len(drawing.legend_colours) == 1 + len(REPORT_TOPK)

@@ -249,23 +249,14 @@ READING_PATHS: Final = (
         "student",
         Text("学生", "Student"),
         (
+            _stop("algorithm/model", "算子算的是什么，在什么样的机器上算？", "What is computed, and on what machine?"),
+            _stop("algorithm/nd-nz", "ND 与 NZ 怎样排一块数据？", "How do ND and NZ lay out a tile?"),
+            _stop("algorithm/double-buffering", "搬运怎样藏在计算底下？", "How do loads hide under computes?"),
             _stop(
-                "index",
-                "报告说了什么成绩，占峰值多少？",
-                "What does the report claim, and what fraction of peak is it?",
+                "algorithm/roofline", "什么时候受带宽限制，什么时候受算力限制？", "When is a kernel bound by bandwidth?"
             ),
-            _stop(
-                "algorithm/model",
-                "算子算的是什么，在什么样的机器上算？",
-                "What does the kernel compute, and on what machine?",
-            ),
-            _stop("algorithm/flow", "一个 KV 块按什么顺序算完？", "In what order is one KV block computed?"),
-            _stop(
-                "discussion/heads-per-core",
-                "roofline 怎样决定每个核该负责几个 head？",
-                "How does a roofline decide how many heads a core takes?",
-            ),
-            _stop("design/what-if", "硬件数字变了，结论怎样变？", "What changes when a hardware number changes?"),
+            _stop("discussion/heads-per-core", "每个核该负责几个 head？", "How many heads should a core take?"),
+            _stop("design/what-if", "硬件数字变了，结论怎样变？", "What if a hardware number changes?"),
         ),
     ),
     ReadingPath(

@@ -22,24 +22,38 @@ from ascend_dsa.models.pipeline import buffer_depth
 from ascend_dsa.models.schedule import vector_stage
 from ascend_dsa.render.format import group_digits
 from ascend_dsa.render.markdown import citation, table
-from ascend_dsa.render.svg import Label, hand_drawn_svg, svg_text
+from ascend_dsa.render.svg import Label, hand_drawn_svg, min_text_units, svg_text
 from ascend_dsa.report.scenarios import PRIMER_RING_BUFFERS, primer_ring
 from ascend_dsa.validate import require_instance
 
-#: Width and height of the timeline, in SVG user units (the page scales it to the text column).
-WIDTH: Final = 640
-HEIGHT: Final = 424
-#: Font size of the labels, in user units: at the 688 px column of the 1280 px layout, 13 x 688 / 640 = 14 px.
-FONT_SIZE: Final = 13
+#: Width of the timeline, in SVG user units (the page scales it to the text column, a phone's too).
+WIDTH: Final = 560
+#: Font size of the labels, in user units: the smallest that reads at 11 px in the 1280 px layout and at 10 px on a
+#: phone once the drawing is scaled to the column (render/svg.py `READING_VIEWS`).
+FONT_SIZE: Final = math.ceil(min_text_units(WIDTH))
+#: Baseline to baseline of stacked rows of text: a CJK line box is about 1.45 em tall in the browser.
+_LINE: Final = math.ceil(1.5 * FONT_SIZE)
+#: Room left and right of the drawing's texts, in user units.
+_MARGIN: Final = 8.0
 #: Where the time axis starts and ends, in user units (the lane names sit left of it).
-_X0, _X1 = 128.0, 620.0
-#: Top of the first panel, height of one panel, of one bar, and the gap between a panel's two lanes.
-_TOP, _PANEL, _BAR, _LANE_GAP = 8.0, 112.0, 26.0, 6.0
+_X0, _X1 = _MARGIN + math.ceil(0.6 * len("CUBE compute") * FONT_SIZE) + 8.0, WIDTH - 12.0  # the widest lane name
+#: Height of one bar (a lane's label is centred on it), the gap between a panel's two lanes, and a panel's title row.
+_BAR, _LANE_GAP, _TITLE = float(_LINE), 6.0, 30.0
+#: Top of the first panel, and the height of one panel: its title, two lanes and a gap to the next title.
+_TOP, _PANEL = 4.0, _TITLE + 2 * _BAR + _LANE_GAP + 12.0
+#: Legend rows under the axis (its entries wrap to a second row when one is not wide enough).
+LEGEND_ROWS: Final = 2
+#: Height of the drawing: the panels, the axis and its labels, then the legend's rows.
+HEIGHT: Final = math.ceil(
+    _TOP + len(PRIMER_RING_BUFFERS) * _PANEL + 8 + FONT_SIZE + LEGEND_ROWS * _LINE + 0.5 * FONT_SIZE
+)
 #: One fill per buffer of a ring (buffer 0, 1, 2), then the waits: the CUBE's (red) and MTE2's (grey).
 BUFFER_COLOURS: Final = ("#4e79a7", "#f28e2b", "#59a14f")
 _CUBE_IDLE, _LOADER_IDLE = "#f4c7c3", "#d9d9d9"
 #: Most ticks on the time axis, past the one at 0: a tick every compute while they fit, every few computes after.
 MAX_TICKS: Final = 7
+#: From a bar's top to the baseline of the text centred on it.
+_BAR_BASELINE: Final = _BAR / 2 + 0.35 * FONT_SIZE
 
 
 @dataclass(frozen=True)
@@ -60,7 +74,7 @@ def _scale(spec: AscendSpec) -> float:
 def _panel(spec: AscendSpec, buffers: int, top: float, scale: float, lang: Lang) -> tuple[list[_Rect], list[Label]]:
     """One ring's panel: its title, the MTE2 lane above the CUBE lane, each bar numbered by its block."""
     ring = primer_ring(buffers, spec)
-    load_y, use_y = top + 22, top + 22 + _BAR + _LANE_GAP
+    load_y, use_y = top + _TITLE, top + _TITLE + _BAR + _LANE_GAP
     cycles, idle = group_digits(ring.cycles_per_block), group_digits(ring.consumer_waits[-1])
     labels = [
         Label(
@@ -70,12 +84,12 @@ def _panel(spec: AscendSpec, buffers: int, top: float, scale: float, lang: Lang)
                 f"{buffers} buffer{'s' if buffers > 1 else ''}: {cycles} cycles per block, CUBE idle {idle}",
             ),
             8,
-            top + 14,
+            top + _TITLE - 10,
             bold=True,
             size=FONT_SIZE,
         ),
-        Label(pick(lang, "MTE2 载入", "MTE2 load"), _X0 - 8, load_y + 18, anchor="end", size=FONT_SIZE),
-        Label(pick(lang, "CUBE 计算", "CUBE compute"), _X0 - 8, use_y + 18, anchor="end", size=FONT_SIZE),
+        Label(pick(lang, "MTE2 载入", "MTE2 load"), _X0 - 8, load_y + _BAR_BASELINE, anchor="end", size=FONT_SIZE),
+        Label(pick(lang, "CUBE 计算", "CUBE compute"), _X0 - 8, use_y + _BAR_BASELINE, anchor="end", size=FONT_SIZE),
     ]
     rects: list[_Rect] = []
     previous = None
@@ -100,7 +114,7 @@ def _panel(spec: AscendSpec, buffers: int, top: float, scale: float, lang: Lang)
                 Label(
                     f"{block.block}",
                     _x((start + end) / 2, scale),
-                    y + 18,
+                    y + _BAR_BASELINE,
                     "middle",
                     bold=True,
                     colour="#ffffff",
@@ -116,18 +130,27 @@ def _x(cycles: float, scale: float) -> float:
 
 
 def _axis(spec: AscendSpec, top: float, scale: float, lang: Lang) -> tuple[list[str], list[Label]]:
-    """The time axis under the panels: a tick every whole number of computes, and the legend below it."""
+    """The time axis under the panels: a tick every whole number of computes, and the legend below it.
+
+    The ticks are as many computes apart as keeps their labels from meeting, and at most `MAX_TICKS`; the legend's
+    entries wrap to the next row when the drawing is not wide enough for them.
+    """
     use = primer_ring(PRIMER_RING_BUFFERS[0], spec).use_cycles
-    step = use * math.ceil((_X1 - _X0) / (use * scale) / MAX_TICKS)  # a whole number of computes, at most MAX_TICKS
+    longest = max(primer_ring(n, spec).makespan for n in PRIMER_RING_BUFFERS)
+    widest = Label(group_digits(longest), 0, 0, size=FONT_SIZE).width + 8
+    step = use * max(math.ceil(longest / use / MAX_TICKS), math.ceil(widest / (use * scale)))
     ticks, labels = [f'<line x1="{_X0:g}" y1="{top:g}" x2="{_X1:g}" y2="{top:g}" stroke="#555"/>'], []
+    baseline = top + 8 + FONT_SIZE
     for k in range(MAX_TICKS + 1):
         if k * step * scale > _X1 - _X0 + 0.5:
             break
         x = _x(k * step, scale)
         ticks.append(f'<line x1="{x:g}" y1="{top:g}" x2="{x:g}" y2="{top + 5:g}" stroke="#555"/>')
-        labels.append(Label(group_digits(k * step), x, top + 20, "middle", size=FONT_SIZE))
-    labels.append(Label(pick(lang, "周期", "cycles"), _X0 - 8, top + 20, "end", size=FONT_SIZE))
-    legend_y = top + 48
+        label = Label(group_digits(k * step), x, baseline, "middle", size=FONT_SIZE)
+        labels.append(
+            label if label.box[2] <= WIDTH - 2 else Label(label.text, WIDTH - 2, baseline, "end", size=FONT_SIZE)
+        )
+    labels.append(Label(pick(lang, "周期", "cycles"), _X0 - 14, baseline, "end", size=FONT_SIZE))
     entries = [
         *(
             (colour, pick(lang, f"缓冲 {i}", f"buffer {i}"))
@@ -136,12 +159,17 @@ def _axis(spec: AscendSpec, top: float, scale: float, lang: Lang) -> tuple[list[
         (_CUBE_IDLE, pick(lang, "CUBE 空等", "CUBE idle")),
         (_LOADER_IDLE, pick(lang, "MTE2 等空缓冲", "MTE2 waits")),
     ]
-    x = 8.0
+    x, legend_y = _MARGIN, baseline + _LINE
+    swatch = math.ceil(0.8 * FONT_SIZE)
     for colour, text in entries:
-        ticks.append(f'<rect x="{x:g}" y="{legend_y - 11:g}" width="14" height="14" fill="{colour}"/>')
-        label = Label(text, x + 19, legend_y, size=FONT_SIZE)
+        if x > _MARGIN and x + swatch + 5 + Label(text, 0, 0, size=FONT_SIZE).width > WIDTH - _MARGIN:
+            x, legend_y = _MARGIN, legend_y + _LINE
+        ticks.append(
+            f'<rect x="{x:g}" y="{legend_y - swatch + 2:g}" width="{swatch}" height="{swatch}" fill="{colour}"/>'
+        )
+        label = Label(text, x + swatch + 5, legend_y, size=FONT_SIZE)
         labels.append(label)
-        x = label.box[2] + 14
+        x = label.box[2] + 16
     return ticks, labels
 
 

@@ -9,21 +9,35 @@ numbered one after another in NZ and scattered in ND.
 
 from __future__ import annotations
 
+import math
+from dataclasses import replace
 from typing import Final
 
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.lang import Lang, check_lang, pick
 from ascend_dsa.models.nz_layout import block_bytes, nd_offset_bytes, nz_offset_bytes
-from ascend_dsa.render.svg import Label, hand_drawn_svg, svg_text
+from ascend_dsa.render.svg import Label, hand_drawn_svg, labels_overlap, min_text_units, svg_text
 from ascend_dsa.report.scenarios import PRIMER_TILE_FRACTALS_ACROSS
 from ascend_dsa.validate import require_instance
 
-#: Font size of the labels, in SVG user units (the figure is drawn at its own width up to the column's).
-FONT_SIZE: Final = 13
-#: One cell: a fractal row of 32 B, drawn this wide and this tall.
-CELL_W, CELL_H = 44.0, 20.0
-#: Left edge of the first grid, the gap between the grids, and the top of the cells, in user units.
-_LEFT, _GAP, _CELLS_TOP = 46.0, 88.0, 66.0
+#: One cell: a fractal row of 32 B, drawn this wide and this tall (a row of text: a CJK line box is ~1.45 em tall).
+CELL_W, CELL_H = 46.0, 24.0
+#: Left edge of the first grid (the token names sit left of it), the gap between the grids, and the right margin.
+_LEFT, _GAP, _RIGHT = 46.0, 60.0, 12.0
+#: Width of the drawing, in SVG user units: both grids of the tile, as many fractals across as the primer draws.
+WIDTH: Final = _LEFT + 2 * PRIMER_TILE_FRACTALS_ACROSS * CELL_W + _GAP + _RIGHT
+#: Font size of the labels, in user units: the smallest that reads at 11 px in the 1280 px layout and at 10 px on a
+#: phone once the drawing is scaled to the column (render/svg.py `READING_VIEWS`).
+FONT_SIZE: Final = math.ceil(min_text_units(WIDTH))
+#: Baseline to baseline of stacked rows of text, and room left of the drawing's texts, in user units.
+_LINE: Final = math.ceil(1.5 * FONT_SIZE)
+_MARGIN: Final = 8.0
+#: Baselines of the grids' headings, of their "dims" line and of their column names; then the top of the cells.
+_HEAD_Y: Final = FONT_SIZE + 5.0
+_DIMS_Y, _COLUMNS_Y = _HEAD_Y + _LINE, _HEAD_Y + 2 * _LINE
+_CELLS_TOP: Final = _COLUMNS_Y + 10.0
+#: From a cell's top to the baseline of the text centred in it.
+_CELL_BASELINE: Final = CELL_H / 2 + 0.35 * FONT_SIZE
 #: Light fills, one per fractal across the tile, dark text readable on each.
 FRACTAL_FILLS: Final = ("#dbe7f4", "#fde2c7", "#d9eed6", "#f6d5d5", "#e6dcef", "#f3ead0")
 
@@ -39,10 +53,9 @@ def _grid_lefts(config: KernelConfig) -> tuple[float, float]:
     return _LEFT, _LEFT + _tile(config)[2] * CELL_W + _GAP
 
 
-def _size(config: KernelConfig) -> tuple[float, float]:
-    """Width and height of the drawing, in user units: both grids, their headings and the two lines below."""
-    tokens, _, across = _tile(config)
-    return _grid_lefts(config)[1] + across * CELL_W + 12, _CELLS_TOP + tokens * CELL_H + 60
+def _height(labels: tuple[Label, ...]) -> float:
+    """Height of the drawing, in user units: down to the bottom of its lowest text, and a margin."""
+    return math.ceil(max(label.box[3] for label in labels) + _MARGIN)
 
 
 def fractal_cells(config: KernelConfig = SHIPPED_KERNEL) -> tuple[tuple[int, int, int, int], ...]:
@@ -83,21 +96,21 @@ def _labels(config: KernelConfig, lang: Lang) -> tuple[Label, ...]:
     labels: list[Label] = []
     for grid, head in enumerate(heads):
         left = lefts[grid]
-        labels.append(Label(head, left + across * CELL_W / 2, 18, "middle", bold=True, size=FONT_SIZE))
+        labels.append(_inside(Label(head, left + across * CELL_W / 2, _HEAD_Y, "middle", bold=True, size=FONT_SIZE)))
         labels += [
-            Label(f"{c * fc}-{(c + 1) * fc - 1}", left + (c + 0.5) * CELL_W, _CELLS_TOP - 8, "middle", size=FONT_SIZE)
+            Label(f"{c * fc}-{(c + 1) * fc - 1}", left + (c + 0.5) * CELL_W, _COLUMNS_Y, "middle", size=FONT_SIZE)
             for c in range(across)
         ]
-        labels.append(Label(pick(lang, "维", "dims"), left + across * CELL_W / 2, 40, "middle", size=FONT_SIZE))
+        labels.append(Label(pick(lang, "维", "dims"), left + across * CELL_W / 2, _DIMS_Y, "middle", size=FONT_SIZE))
     labels += [
-        Label(f"t{t}", left - 6, _CELLS_TOP + (t + 0.5) * CELL_H + 4.5, "end", size=FONT_SIZE)
+        Label(f"t{t}", left - 6, _CELLS_TOP + t * CELL_H + _CELL_BASELINE, "end", size=FONT_SIZE)
         for left in lefts
         for t in range(tokens)
     ]
     for token, column, nd, nz in fractal_cells(config):
         for grid, number in enumerate((nd, nz)):
             x = lefts[grid] + (column + 0.5) * CELL_W
-            labels.append(Label(f"{number}", x, _CELLS_TOP + (token + 0.5) * CELL_H + 4.5, "middle", size=FONT_SIZE))
+            labels.append(Label(f"{number}", x, _CELLS_TOP + token * CELL_H + _CELL_BASELINE, "middle", size=FONT_SIZE))
     bottom = _CELLS_TOP + tokens * CELL_H
     fractal_bytes = config.fractal_rows * piece
     captions = (
@@ -106,23 +119,31 @@ def _labels(config: KernelConfig, lang: Lang) -> tuple[Label, ...]:
         ),
         pick(lang, f"一个分形：连续的 {fractal_bytes} B", f"a fractal: one run of {fractal_bytes} B"),
     )
-    labels += [
-        Label(caption, left + across * CELL_W / 2, bottom + 22, "middle", size=FONT_SIZE)
-        for left, caption in zip(lefts, captions, strict=True)
-    ]
-    labels.append(
-        Label(
-            pick(
-                lang,
-                f"格子里的数：它在内存中是第几个 {piece} B（{fc} 个 bf16）",
-                f"In each cell: its place in memory, in {piece} B pieces ({fc} bf16)",
-            ),
-            8,
-            bottom + 48,
-            size=FONT_SIZE,
-        )
-    )
+    y = bottom + _LINE
+    placed: list[Label] = []
+    for left, caption in zip(lefts, captions, strict=True):  # under its grid; a row lower when the first is in the way
+        label = _inside(Label(caption, left + across * CELL_W / 2, y, "middle", size=FONT_SIZE))
+        if labels_overlap([*placed, label]):
+            y += _LINE
+            label = replace(label, y=y)
+        placed.append(label)
+    lines = pick(
+        lang,
+        f"格子里的数：它在内存中是第几个 {piece} B（{fc} 个 bf16）",
+        f"In each cell: its place in memory,\ncounted in {piece} B pieces ({fc} bf16)",
+    ).split("\n")
+    labels += placed
+    labels += [Label(line, _MARGIN, y + (row + 1) * _LINE + 4, size=FONT_SIZE) for row, line in enumerate(lines)]
     return tuple(labels)
+
+
+def _inside(label: Label) -> Label:
+    """``label`` moved to start or end at the drawing's margin when it would reach past it."""
+    if label.box[0] < _MARGIN:
+        return replace(label, x=_MARGIN, anchor="start")
+    if label.box[2] > WIDTH - _MARGIN:
+        return replace(label, x=WIDTH - _MARGIN, anchor="end")
+    return label
 
 
 def render_fractal_cells(config: KernelConfig = SHIPPED_KERNEL, *, lang: Lang = "zh") -> str:
@@ -147,5 +168,4 @@ def render_fractal_cells(config: KernelConfig = SHIPPED_KERNEL, *, lang: Lang = 
         f"One tile of {tokens} tokens × {across * config.fractal_cols} bf16 dims, laid out ND and NZ: each cell "
         "numbered by its place in memory",
     )
-    width, height = _size(config)
-    return hand_drawn_svg(body, width=width, height=height, title=title)
+    return hand_drawn_svg(body, width=WIDTH, height=_height(labels), title=title)
