@@ -78,7 +78,9 @@ EN_BROWSER_QUERIES = {
     "KV cache": (_KV_LAYOUT,),
     "padded row": ("optimizations/fast-nd2nz",),
     "feasible region": ("design",),
-    "sinks": ("algorithm/model",),
+    # The model defines the sink (as `attn_sink`, one token to the English index); the design page sizes every UB
+    # plan with and without one: both hold "sink" as often, in text only.
+    "sinks": ("algorithm/model", "design"),
     "ping-pong": ("algorithm/double-buffering",),
     "ridge point": ("algorithm/roofline",),
     "fractal": ("algorithm/nd-nz",),
@@ -89,7 +91,7 @@ EN_BROWSER_QUERIES = {
 #: asserts `QUESTION_FLOOR`, the share reached without text that names the questions on the pages (raise it as
 #: they come).
 QUESTION_HIT_RATE = 0.9
-QUESTION_FLOOR = 0.72
+QUESTION_FLOOR = 0.78
 _FLOW = "algorithm/flow"
 _MODEL = "algorithm/model"
 _HEADS = "discussion/heads-per-core"
@@ -100,7 +102,8 @@ _SKIP = "optimizations/skip-scale"
 _FAST_ND2NZ = "optimizations/fast-nd2nz"
 _GATHER2 = "optimizations/gather2"
 _L1 = "optimizations/l1-banks"
-_BUFFERS = ("pipeline", _L1, "design")
+#: The double-buffering primer explains the idea; the chapters use it (buffer depths in pipeline, l1-banks, design).
+_BUFFERS = ("algorithm/double-buffering", "pipeline", _L1, "design")
 BROWSER_QUESTIONS = {
     "为什么要两个 VECTOR 核": (_ONE_VECTOR,),
     "UB 不够怎么办": ("design",),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING
 
 import pytest
@@ -68,6 +69,13 @@ def test_figures_tables_and_permalinks_leave_the_index() -> None:
     )
     marked = search_index.exclude_from_search(html)
     assert marked.count("data-search-exclude") == 10
+    exercises = (
+        '<div class="exercises" data-search-exclude>\n'
+        '<div class="exercise" id="e1">1</div>\n<div class="exercise" id="e2">2</div></div>'
+    )
+    # Material ends an exclusion at the first nested </div>: each exercise is marked, not only their wrapper.
+    assert search_index.exclude_from_search(exercises).count('class="exercise" id="e1" data-search-exclude>') == 1
+    assert search_index.exclude_from_search(exercises).count("data-search-exclude") == 3
     assert '<div class="jp-MarkdownOutput">prose' in marked
     assert "<p>x</p>" in marked
     assert '<svg width="1" data-search-exclude>' in marked
@@ -130,8 +138,25 @@ def test_every_section_holds_its_pages_outline() -> None:
         {"location": "a/#one", "title": "First heading", "text": ""},
         {"location": "b/", "title": "Page B", "text": ""},
     ]
-    outlines = [doc[search_index.OUTLINE_FIELD] for doc in search_index.with_outlines(docs)]
+    outlines = [doc[search_index.OUTLINE_FIELD] for doc in search_index.with_outlines(docs, "en")]
     assert outlines == ["Page A First heading", "Page A First heading", "Page B"]
+
+
+def test_a_chapters_opening_questions_weigh_as_its_headings() -> None:
+    """The questions under "After this chapter you can answer:" (cut by jieba in Chinese) join the page's outline."""
+    zwsp = search_index.ZWSP
+    opening = zwsp.join(["读完", "本章", "，", "你", "能", "回答", "："])
+    docs = [
+        {"location": "a/", "title": "A", "text": f"<p>{opening}</p><ul><li>NZ{zwsp}分形{zwsp}多大？</li></ul><p>x</p>"},
+        {"location": "a/#one", "title": "One", "text": "<ul><li>not a question</li></ul>"},
+        {"location": "b/", "title": "B", "text": "<p>读完本章</p><ul><li>no opening</li></ul>"},
+    ]
+    outlines = [doc[search_index.OUTLINE_FIELD] for doc in search_index.with_outlines(docs, "zh")]
+    assert outlines[0] == outlines[1] == f"A NZ{zwsp}分形{zwsp}多大？ One"
+    assert outlines[2] == "B"
+    english = "<p>After this chapter you can answer:</p>\n<ul><li><a href='#e'>Why?</a></li></ul>"
+    assert search_index.opening_questions(english, "en") == "Why?"
+    assert search_index.opening_questions(english, "zh") == ""
 
 
 def test_each_edition_names_its_question_words() -> None:
@@ -141,4 +166,18 @@ def test_each_edition_names_its_question_words() -> None:
     assert "why" in en[search_index.QUESTION_WORDS_KEY]
     assert "why" not in zh[search_index.QUESTION_WORDS_KEY]
     assert en["pipeline"] == search_index.ENGLISH_PIPELINE
-    assert "separator" not in zh
+    assert zh["separator"] == search_index.CHINESE_SEPARATOR
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("能\u200b不能\u200b（1C1V）", ["能", "不能", "1C1V"]),
+        ("bank：\u200b一个", ["bank", "一个"]),
+        ("config.h:71-72 的 1.5 倍", ["config", "h", "71", "72", "的", "1.5", "倍"]),
+        ("「双缓冲」与《指南》", ["双缓冲", "与", "指南"]),
+    ],
+)
+def test_chinese_separator_parts_words_from_full_width_punctuation(text: str, words: list[str]) -> None:
+    """Punctuation against a word ("（1C1V）", "bank：") is no part of it, so a query for the word finds it."""
+    assert [word for word in re.split(search_index.CHINESE_SEPARATOR, text) if word] == words

@@ -43,7 +43,8 @@ _KIND: Final = {
     ExerciseKind.REASON: Text("用数推理", "reason with a number"),
 }
 _EXERCISE: Final = Text("练习", "Exercise")
-_OPENING: Final = Text("读完本章，你能回答：", "After this chapter you can answer:")
+#: The heading of a chapter's opening questions (the site's search weighs the questions under it as headings).
+OPENING: Final = Text("读完本章，你能回答：", "After this chapter you can answer:")
 _CHECK: Final = Text("检查", "Check")
 _ANSWER_LABEL: Final = Text("你的答案", "Your answer")
 _SHOW: Final = Text("答案与解法", "Answer and worked solution")
@@ -197,5 +198,5 @@ def render_exercise_questions(chapter: str, *, lang: Lang = "zh", context: Claim
     )
     return (
         f'<div class="admonition question exercise-questions"><p class="admonition-title">'
-        f"{escape(_OPENING.in_(lang))}</p><ul>{items}</ul></div>"
+        f"{escape(OPENING.in_(lang))}</p><ul>{items}</ul></div>"
     )

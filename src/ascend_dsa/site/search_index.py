@@ -28,6 +28,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from ascend_dsa.render.exercises import OPENING
 from ascend_dsa.site.editions import ENGLISH_PREFIX
 from ascend_dsa.site.search_words import QUESTION_WORDS, synonyms_for
 
@@ -37,6 +38,13 @@ if TYPE_CHECKING:
 ZWSP = "\u200b"
 #: Material's documented default separator for English: whitespace, punctuation, dots not inside a number.
 ENGLISH_SEPARATOR = r'[\s\-,:!=\[\]()"`/]+|\.(?!\d)|&[lg]t;'
+#: Material's default Chinese separator (whitespace, jieba's zero-width space, the ideographic space, "-" and the
+#: full-width 、。，．？！；) with the other full-width and ASCII punctuation the pages put against a word
+#: ("（1C1V）", "bank：", "(zh)"), which otherwise stayed part of the indexed word so that a query missed it.
+IDEOGRAPHIC_SPACE = "\u3000"
+CHINESE_SEPARATOR = (
+    rf'[\s{ZWSP}{IDEOGRAPHIC_SPACE}\-、。，．？！；：（）《》「」【】“”‘’…—,:;!?()\[\]"`/]+|\.(?!\d)|&[lg]t;'
+)
 #: The index is stemmed (pipelining -> pipelin); the worker stems each query word too, before Material's wildcard
 #: (search_stemming.js), so any inflected form meets any other. The spellings field covers -ise / -ize.
 ENGLISH_PIPELINE = ["trimmer", "stopWordFilter", "stemmer"]
@@ -51,7 +59,7 @@ _EXCLUDED_OPENINGS = re.compile(
     r"<(svg|table|pre|clipboard-copy)((?:\s[^>]*)?)>"
     r"|<(blockquote)()>(?=\s*<p>(?:Covers |对应报告))"
     r'|<a class="anchor-link"'
-    r'|<(div)( class="(?:[^"]*\s)?(?:jp-InputArea|jp-OutputPrompt|jp-OutputArea-output|clipboard-copy-txt)'
+    r'|<(div)( class="(?:[^"]*\s)?(?:jp-InputArea|jp-OutputPrompt|jp-OutputArea-output|clipboard-copy-txt|exercise)'
     r'(?:\s[^"]*)?"[^>]*)>'
 )
 #: British -ise/-isation spellings; their -ize twins go into an extra field so both queries stem alike.
@@ -121,11 +129,30 @@ def with_synonyms(doc: dict[str, Any], lang: Lang) -> dict[str, Any]:
     return {**doc, SYNONYMS_FIELD: synonyms} if synonyms else doc
 
 
-def with_outlines(docs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``docs`` (pages first, each before its sections) with each page's title and headings in every section."""
+def _opening_questions(lang: Lang) -> re.Pattern[str]:
+    """The list of questions under a chapter's opening (`OPENING`), which jieba may have cut with zero-width spaces."""
+    opening = f"{ZWSP}?".join(re.escape(char) for char in OPENING.in_(lang))
+    return re.compile(rf"{opening}{ZWSP}?</p>\s*<ul>(.*?)</ul>", re.DOTALL)
+
+
+def opening_questions(text: str, lang: Lang) -> str:
+    """The questions a chapter opens with ("After this chapter you can answer:"), found in ``text``, without markup."""
+    found = _opening_questions(lang).search(text)
+    return re.sub(r"<[^>]*>", " ", found.group(1)).strip() if found else ""
+
+
+def with_outlines(docs: list[dict[str, Any]], lang: Lang) -> list[dict[str, Any]]:
+    """``docs`` (pages first, each before its sections) with each page's title, headings and opening questions.
+
+    Every section holds its page's outline; the questions a chapter says it answers weigh as its headings do.
+    """
     outlines: dict[str, list[str]] = {}
     for doc in docs:
-        outlines.setdefault(str(doc["location"]).split("#")[0], []).append(str(doc["title"]))
+        outline = outlines.setdefault(str(doc["location"]).split("#")[0], [])
+        outline.append(str(doc["title"]))
+        questions = opening_questions(str(doc["text"]), lang)
+        if questions:
+            outline.append(questions)
     return [{**doc, OUTLINE_FIELD: " ".join(outlines[str(doc["location"]).split("#")[0]])} for doc in docs]
 
 
@@ -133,6 +160,8 @@ def edition_config(config: dict[str, Any], lang: Lang) -> dict[str, Any]:
     """Material's index configuration for one edition: its language, fields, and the question words to drop."""
     fields = {**config.get("fields", {}), SYNONYMS_FIELD: SYNONYMS_SPEC, OUTLINE_FIELD: OUTLINE_SPEC}
     edition = {**config, "lang": [lang], "fields": fields, QUESTION_WORDS_KEY: list(QUESTION_WORDS[lang])}
+    if lang == "zh":
+        edition["separator"] = CHINESE_SEPARATOR
     if lang == "en":
         edition |= {"separator": ENGLISH_SEPARATOR, "pipeline": ENGLISH_PIPELINE}
         edition["fields"] = {**fields, SPELLINGS_FIELD: SPELLINGS_SPEC}
@@ -174,8 +203,8 @@ def split_index(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     chinese = [doc for doc in docs if not str(doc["location"]).startswith(ENGLISH_PREFIX)]
     english = [english_doc(doc) for doc in docs if str(doc["location"]).startswith(ENGLISH_PREFIX)]
     english = _pages_first(english + _dropped_twins(chinese, english))
-    chinese = with_outlines([with_synonyms(doc, "zh") for doc in chinese])
-    english = with_outlines([with_synonyms(doc, "en") for doc in english])
+    chinese = with_outlines([with_synonyms(doc, "zh") for doc in chinese], "zh")
+    english = with_outlines([with_synonyms(doc, "en") for doc in english], "en")
     zh_data = {**data, "config": edition_config(config, "zh"), "docs": chinese}
     return zh_data, {**data, "config": edition_config(config, "en"), "docs": english}
 

@@ -12,13 +12,20 @@
 //    dropped from a query that has other words, before stemming, so "why*" no longer finds "which" and "while".
 // 4. Material's Chinese segmenter ends each segment with a wildcard and then adds another ("累加器**"), so its
 //    query terms never matched the index's words and nothing was highlighted: trailing wildcards become one.
-// 5. A result's page link carries the query words its page matched (?h=...), so the page opens with them
+// 5. Material repeats a hyphenated word once per piece ("compute-to-memory" three times, with only its last piece
+//    wildcarded), so a query's clauses are made unique, and a word lunr stems itself (no wildcard) is stemmed here
+//    too before it is compared with the index's terms for coverage.
+// 6. A Chinese word the index holds matches only itself, not every word it begins:
+//    "双*" found 双缓冲 and 双份 for "双 bank", "核*" found 核对 (checking). A word the index does not hold (one still
+//    being typed) keeps its wildcard, unless it is one character: 双 alone is no word of the pages.
+// 7. A result's page link carries the query words its page matched (?h=...), so the page opens with them
 //    highlighted: Material gives a page it lists only for its sections an empty ?h=.
 ;(() => {
   const lunr = self.lunr;
   let stemming = null;
   let questionWords = new Set();
   let pageCount = 1;
+  let vocabulary = {};
   const HEADED = new Set(["title", "outline"]);
   const HEADED_WEIGHT = 2;
   const COVERAGE_BASE = 100;
@@ -29,6 +36,7 @@
   const build = lunr.Builder.prototype.build;
   lunr.Builder.prototype.build = function () {
     const index = build.call(this);
+    vocabulary = index.invertedIndex;
     stemming = this.searchPipeline._stack.includes(lunr.stemmer) ? this.searchPipeline : null;
     pageCount = new Set(Object.keys(this.fieldLengths).map((key) => key.slice(key.indexOf("/") + 1).split("#")[0])).size;
     return index;
@@ -36,7 +44,16 @@
   const parse = lunr.QueryParser.prototype.parse;
   lunr.QueryParser.prototype.parse = function () {
     const query = parse.call(this);
-    for (const clause of query.clauses) clause.term = clause.term.replace(/\*+$/, "*");
+    const seen = new Set();
+    query.clauses = query.clauses.filter((clause) => {
+      clause.term = clause.term.replace(/\*+$/, "*");
+      const key = `${clause.term} ${clause.presence} ${clause.usePipeline}`;
+      return !seen.has(key) && seen.add(key);
+    });
+    for (const clause of query.clauses) {
+      const word = /^(\p{Script=Han}+)\*$/u.exec(clause.term);
+      if (word && (word[1].length === 1 || Object.hasOwn(vocabulary, word[1]))) clause.term = word[1];
+    }
     const topical = query.clauses.filter((clause) => !questionWords.has(clause.term.replace(/\*$/, "")));
     if (topical.length) query.clauses = topical;
     for (const clause of stemming ? query.clauses : []) {
@@ -50,11 +67,14 @@
   const search = lunr.Index.prototype.query;
   lunr.Index.prototype.query = function (fn) {
     let words = [];
+    const pipeline = this.pipeline;
     const results = search.call(this, function (query) {
       fn.call(this, query, query);
-      words = query.clauses
+      const terms = query.clauses
         .filter((clause) => clause.presence !== lunr.Query.presence.PROHIBITED)
-        .map((clause) => clause.term.toLowerCase());
+        .flatMap((clause) => (clause.usePipeline ? pipeline.runString(clause.term, { fields: clause.fields }) : [clause.term]))
+        .map((term) => term.toLowerCase());
+      words = [...new Set(terms)];
     });
     const matches = (word, term) => (word.endsWith("*") ? term.startsWith(word.slice(0, -1)) : term === word);
     const held = new Map();
