@@ -238,9 +238,9 @@ SHOWS = """([selector, text]) => {
 }"""
 
 
-def live_svg(page: Page) -> str:
+def live_svg(page: Page, figure: str = FIGURE) -> str:
     """What the last ``--svg -`` run in the page printed (live.js keeps it on the figure's container)."""
-    return str(page.evaluate(f"document.querySelector('{FIGURE}').liveSource"))
+    return str(page.evaluate(f"document.querySelector('{figure}').liveSource"))
 
 
 def test_the_pipeline_form_redraws_the_timeline_as_the_command_draws_it(
@@ -264,6 +264,33 @@ def test_the_pipeline_form_redraws_the_timeline_as_the_command_draws_it(
     assert assert_same_as_cli(form, "pipeline").returncode == 2
     assert live_svg(page) == redrawn.stdout
     assert "live-stale" in (page.locator(FIGURE).get_attribute("class") or "")
+    assert traffic.external() == []
+
+
+@pytest.mark.parametrize(
+    ("path", "command", "change"),
+    [
+        ("discussion/heads-per-core/", "head-roofline", {"heads": "16,48,96"}),
+        ("en/design/", "ub-plan", {"mode": "decode", "sink": True}),
+    ],
+)
+def test_the_roofline_and_ub_figures_redraw_as_their_commands_draw_them(
+    page: Page, site_url: str, traffic: Traffic, path: str, command: str, change: Inputs
+) -> None:
+    """The build's roofline (Chinese page) and UB figure (English page) are their command's SVG for the form's
+    inputs; a change redraws each with what ``--svg -`` prints, byte for byte."""
+    figure = f'[data-live-figure="{command}"]'
+    open_page(page, site_url, path)
+    built = cli([*argv_of(page.locator(f'form[data-live="{command}"]'), command), "--svg", "-"])
+    assert page.evaluate(SHOWS, [figure, built.stdout])  # the build-time figure, before anything ran
+    form = start(page, site_url, path, command)
+    assert live_svg(page, figure) == built.stdout
+    set_inputs(form, change)
+    assert_same_as_cli(form, command)
+    redrawn = cli([*argv_of(form, command), "--svg", "-"])
+    assert redrawn.stdout != built.stdout
+    assert live_svg(page, figure) == redrawn.stdout
+    assert page.evaluate(SHOWS, [figure, redrawn.stdout])
     assert traffic.external() == []
 
 
