@@ -15,6 +15,14 @@ def test_a_group_holding_a_word_gives_all_its_words() -> None:
     assert synonyms_for("nothing to see", "en") == ""
 
 
+def test_readers_words_for_not_fitting_agreeing_and_the_plain_version() -> None:
+    """'UB 不够' finds a page saying 放不下; 'match' one saying 'agree'; 'naive' the 'plain version'."""
+    assert "不够" in synonyms_for("UB\u200b放不下", "zh").split()
+    assert "match" in synonyms_for("the two implementations agree", "en").split()
+    assert "naive" in synonyms_for("the plain version, one softmax", "en").split()
+    assert "naive" not in synonyms_for("a plain list", "en").split()
+
+
 def test_groups_of_one_language_do_not_answer_the_other() -> None:
     """An English page mentioning 累加器 gets no Chinese synonyms, and the reverse."""
     assert synonyms_for("累加器", "en") == ""

@@ -65,11 +65,14 @@ SYNONYMS: Final = (
     _zh("峰值的多少", "占峰值的比例", "算力利用率", "峰值利用率", "MFU"),
     _zh("累加器", "accumulator", "out_accum"),
     _zh("指令缓存", "icache"),
+    _zh("放不下", "装不下", "不够", "容量不足"),
     _en("buffer depth", "buffer depths", "double buffering", "double buffer", "ping-pong", "multi-buffering"),
     _en("bandwidth", "throughput"),
     _en("memory-bound", "bandwidth-bound", "memory bottleneck", "bandwidth bottleneck"),
     _en("fraction of peak", "utilisation", "utilization", "MFU"),
     _en("instruction cache", "icache"),
+    _en("agree", "match"),
+    _en("plain version", "naive", "unblocked"),
 )
 
 #: Words of a question that name no topic, per language: dropped from a query that has other words.
