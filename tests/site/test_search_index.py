@@ -131,15 +131,15 @@ def test_sections_get_the_synonyms_of_their_words() -> None:
         assert search_index.SYNONYMS_FIELD in data["config"]["fields"]
 
 
-def test_every_section_holds_its_pages_outline() -> None:
-    """The outline field of each entry is its page's title and headings, so a heading's words lift the whole page."""
+def test_each_page_entry_holds_its_pages_outline() -> None:
+    """A page's own entry holds its title and headings (its sections hold none), so a heading's words lift the page."""
     docs = [
         {"location": "a/", "title": "Page A", "text": ""},
         {"location": "a/#one", "title": "First heading", "text": ""},
         {"location": "b/", "title": "Page B", "text": ""},
     ]
-    outlines = [doc[search_index.OUTLINE_FIELD] for doc in search_index.with_outlines(docs, "en")]
-    assert outlines == ["Page A First heading", "Page A First heading", "Page B"]
+    outlines = [doc.get(search_index.OUTLINE_FIELD) for doc in search_index.with_outlines(docs, "en")]
+    assert outlines == ["Page A First heading", None, "Page B"]
 
 
 def test_a_chapters_opening_questions_weigh_as_its_headings() -> None:
@@ -151,8 +151,9 @@ def test_a_chapters_opening_questions_weigh_as_its_headings() -> None:
         {"location": "a/#one", "title": "One", "text": "<ul><li>not a question</li></ul>"},
         {"location": "b/", "title": "B", "text": "<p>读完本章</p><ul><li>no opening</li></ul>"},
     ]
-    outlines = [doc[search_index.OUTLINE_FIELD] for doc in search_index.with_outlines(docs, "zh")]
-    assert outlines[0] == outlines[1] == f"A NZ{zwsp}分形{zwsp}多大？ One"
+    outlines = [doc.get(search_index.OUTLINE_FIELD) for doc in search_index.with_outlines(docs, "zh")]
+    assert outlines[0] == f"A NZ{zwsp}分形{zwsp}多大？ One"
+    assert outlines[1] is None
     assert outlines[2] == "B"
     english = "<p>After this chapter you can answer:</p>\n<ul><li><a href='#e'>Why?</a></li></ul>"
     assert search_index.opening_questions(english, "en") == "Why?"

@@ -70,8 +70,9 @@ SPELLINGS_SPEC = {"boost": 1.0}
 #: The synonyms of a section's words (`ascend_dsa.site.search_words`): searched, never shown, weighing as the text.
 SYNONYMS_FIELD = "synonyms"
 SYNONYMS_SPEC = {"boost": 1.0}
-#: Every section of a page also holds the page's outline (its title and headings), so that the page a query's words
-#: head wins over one that only mentions them: searched, never shown, weighing between a heading and the text.
+#: A page's entry also holds the page's outline (its title and headings), so that the page a query's words head wins
+#: over one that only mentions them: searched, never shown, weighing between a heading and the text. Only the page's
+#: own entry holds it (its sections are grouped under it): a copy on every section made the index a third larger.
 OUTLINE_FIELD = "outline"
 OUTLINE_SPEC = {"boost": 100.0}
 #: The index configuration's key for the words of a question the worker drops from a query (search_stemming.js).
@@ -144,7 +145,7 @@ def opening_questions(text: str, lang: Lang) -> str:
 def with_outlines(docs: list[dict[str, Any]], lang: Lang) -> list[dict[str, Any]]:
     """``docs`` (pages first, each before its sections) with each page's title, headings and opening questions.
 
-    Every section holds its page's outline; the questions a chapter says it answers weigh as its headings do.
+    The page's own entry holds its outline; the questions a chapter says it answers weigh as its headings do.
     """
     outlines: dict[str, list[str]] = {}
     for doc in docs:
@@ -153,7 +154,10 @@ def with_outlines(docs: list[dict[str, Any]], lang: Lang) -> list[dict[str, Any]
         questions = opening_questions(str(doc["text"]), lang)
         if questions:
             outline.append(questions)
-    return [{**doc, OUTLINE_FIELD: " ".join(outlines[str(doc["location"]).split("#")[0]])} for doc in docs]
+    return [
+        {**doc, OUTLINE_FIELD: " ".join(outlines[str(doc["location"])])} if "#" not in str(doc["location"]) else doc
+        for doc in docs
+    ]
 
 
 def edition_config(config: dict[str, Any], lang: Lang) -> dict[str, Any]:
