@@ -5,8 +5,7 @@ Apart from ``cli/__init__.py`` so that a command can name the version without im
 
 from __future__ import annotations
 
-#: The distribution whose metadata holds the version.
-DISTRIBUTION = "ascend-dsa"
+from ascend_dsa.facts.citation import DISTRIBUTION
 
 
 def package_version() -> str:

@@ -16,6 +16,9 @@ from ascend_dsa.validate import shown
 
 #: The Citation File Format version the file follows.
 CFF_VERSION: Final = "1.2.0"
+#: The distribution (pyproject.toml's name) whose installed metadata holds the package's version: what
+#: ``--version`` prints, a trace file records and a citation names.
+DISTRIBUTION: Final = "ascend-dsa"
 
 
 @dataclass(frozen=True)

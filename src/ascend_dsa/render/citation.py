@@ -8,12 +8,10 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError, version
 from typing import Final
 
-from ascend_dsa.facts.citation import CFF_VERSION, PROJECT_CITATION, ProjectCitation
+from ascend_dsa.facts.citation import CFF_VERSION, DISTRIBUTION, PROJECT_CITATION, ProjectCitation
 from ascend_dsa.lang import Lang, check_lang, pick
 from ascend_dsa.validate import require_instance, shown
 
-#: The distribution whose version a citation names.
-DISTRIBUTION: Final = "ascend-dsa"
 #: What CITATION.cff asks of a reader (the format requires a message).
 CFF_MESSAGE: Final = "If you use this package or its site, please cite it as below."
 
