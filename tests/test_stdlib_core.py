@@ -177,16 +177,11 @@ def test_every_live_command_runs_captured_without_heavy_libraries() -> None:
             status, out, err = run_captured(["ub-plan", "--mode", "prefill", "--b-topk", "96"])
             assert (status, out) == (2, ""), (status, out)
             assert err.startswith("ascend-dsa ub-plan: error: forbidden by rule") and err.count("\\n") == 1, err
-            from ascend_dsa.render.live import LIVE_FIGURES, LIVE_FORMS
+            from ascend_dsa.render.live import LIVE_FIGURES
+            from tests.helpers.cli import form_defaults
 
             for command in sorted(LIVE_FIGURES):  # and the figures their forms redraw, from the forms' start values
-                given = [
-                    word
-                    for item in LIVE_FORMS[command]
-                    if item.value and not item.hidden
-                    for word in ([f"--{item.option}"] if item.flag else [f"--{item.option}", item.value])
-                ]
-                status, out, err = run_captured([command, *given, "--svg", "-"])
+                status, out, err = run_captured([command, *form_defaults(command), "--svg", "-"])
                 assert (status, err) == (0, "") and out.startswith("<svg "), (command, status, err)
             """
         )

@@ -151,14 +151,8 @@ _CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]")
 
 
 def form_argv(command: str, lang: Lang) -> list[str]:
-    """What a form submits with its start values, as live.js does: each given option, then ``--lang`` hidden."""
-    argv = [command, "--lang", lang]
-    for item in LIVE_FORMS[command]:
-        if item.flag:
-            argv += [f"--{item.option}"] if item.value else []
-        elif item.value:
-            argv += [f"--{item.option}", item.value]
-    return argv
+    """What a form submits with its start values, as live.js does: ``--lang`` hidden, then each given option."""
+    return [command, "--lang", lang, *form_defaults(command)]
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
