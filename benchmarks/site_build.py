@@ -46,7 +46,8 @@ MAX_PAGE_GZIP_BYTES = 300_000  # what the browser fetches, as a server that gzip
 ASSET = re.compile(r"""<(?:script|img)\b[^>]*\bsrc="([^"]+)"|<link\b[^>]*\bhref="([^"]+)"[^>]*>""")
 LOADED_LINK = re.compile(r"""\brel="(?:stylesheet|icon|preload|modulepreload|manifest)\"""")
 WOFF2 = re.compile(r"""url\(["']?([^"')]+\.woff2)["']?\)""")
-#: Fetched by Material's search on every page, whatever the page links (the worker, then the index).
+#: Fetched by Material's search, whatever the page links: the worker on every page, the index on the first search
+#: (ascend_dsa.site.search_loading; counted here anyway, as an upper bound, and printed on its own).
 SEARCH_ASSETS = ("assets/javascripts/workers/search.*.min.js", "search/search_index.json")
 #: Loaded by assets/javascripts/katex-init.js on pages with a formula.
 KATEX_ASSETS = ("assets/vendor/katex/katex.min.js", "assets/vendor/katex/katex.min.css")
@@ -244,6 +245,10 @@ def main() -> int:
                 else f"{'—':>10}  {'—':>10}"
             )
             print(f"  {raw / 1e3:7.1f} kB  {packed / 1e3:7.1f} kB  {real}  {name}")
+        print("  search index, fetched on a page's first search and then cached for every page of its edition:")
+        for index in (site / "search" / "search_index.json", site / "en" / "search" / "search_index.json"):
+            body = index.read_bytes()
+            print(f"  {len(body) / 1e3:7.1f} kB  {_gzipped(index.name, body) / 1e3:7.1f} kB  {index.relative_to(site)}")
         if CHROMIUM.is_file():
             print_pdfs(site)
     heaviest = max(raw for raw, _ in fetched.values()) if fetched else rows[0][0]

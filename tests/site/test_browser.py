@@ -327,11 +327,20 @@ def test_search_result_opens_its_page_with_the_query_highlighted(
 
 
 def test_chinese_search_returns_only_chinese_pages(page: Page, site_url: str, traffic: Traffic) -> None:
-    """A word both editions use (FixPipe) finds only Chinese pages from the Chinese edition."""
-    results = search(page, site_url, "FixPipe")
+    """A word both editions use (FixPipe) finds only Chinese pages from the Chinese edition.
+
+    The page fetches the Chinese index when the search box is first focused, not as it loads
+    (`ascend_dsa.site.search_loading`).
+    """
+    open_page(page, site_url, "pipeline/")
+    page.wait_for_load_state("networkidle")
+    assert not [url for url in traffic.requests if url.endswith("search_index.json")]
+    results = search(page, site_url, "FixPipe", load=False)
     assert results
     assert not [path for path in results if path.startswith("en/")], results
-    assert traffic.requests
+    assert [url for url in traffic.requests if url.endswith("search_index.json")] == [
+        f"{site_url}search/search_index.json"
+    ]
 
 
 #: JavaScript: each table in the article wider than the article's text column, as [index, width, column].

@@ -44,6 +44,7 @@ from ascend_dsa.site import (
     prose_numbers,
     search_entries,
     search_index,
+    search_loading,
     templates,
 )
 from ascend_dsa.site.failures import Failure
@@ -265,10 +266,11 @@ class SiteApp:
         raise Abort(f"Aborted: {failures.summary(ours)}")
 
     def finish_site(self, config: MkDocsConfig) -> None:
-        """After both editions (outermost build only): one search index per edition, the English sitemap."""
+        """After both editions (outermost build only): a search index per edition, fetched on first search; sitemap."""
         if self.build.depth:
             return
         search_index.split_site_index(self.site_dir)
+        search_loading.defer_index_request(self.site_dir)
         editions.write_english_sitemap(self.site_dir, str(config.site_url or ""))
 
     def pack_live_core(self) -> None:
