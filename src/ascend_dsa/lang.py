@@ -71,6 +71,7 @@ _UNITS: Final = {
     "cycles": Text("周期", "cycles"),
     "cycles/block": Text("周期/块", "cycles/block"),
     "cycles/token": Text("周期/token", "cycles/token"),
+    "fractals": Text("个分形", "fractals"),
     "heads": Text("个 head", "heads"),
     "requests": Text("个请求", "requests"),
     "rows": Text("行", "rows"),

@@ -138,7 +138,7 @@ def test_each_ledger_names_its_chapters_from_the_registry() -> None:
 
 
 def test_primers_sit_in_the_algorithm_section_outside_every_ledger() -> None:
-    """The three primers are marked, under the algorithm recap, and no ledger's chapter (no claims, no exercises)."""
+    """The three primers are marked, under the algorithm recap, and no ledger's chapter (no claims)."""
     assert primer_chapters() == ("algorithm/double-buffering", "algorithm/roofline", "algorithm/nd-nz")
     for key in primer_chapters():
         chapter = chapter_named(key)

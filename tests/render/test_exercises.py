@@ -55,8 +55,9 @@ def test_opening_questions_link_to_the_chapters_exercises(chapter: str) -> None:
 
 
 @pytest.mark.parametrize("chapter", EXERCISE_CHAPTERS)
-def test_every_leaf_page_opens_with_questions_and_ends_with_exercises(chapter: str) -> None:
-    """Both editions call the questions near the top and the exercises last, under an Exercises heading."""
+def test_every_exercise_page_opens_with_questions_and_ends_with_exercises(chapter: str) -> None:
+    """Every leaf chapter, primer and the design space: both editions call the questions near the top and the
+    exercises last, under an Exercises heading."""
     for suffix, heading in ((".md", "## 练习 {#exercises}"), (".en.md", "## Exercises")):
         text = (DOCS / f"{chapter}{suffix}").read_text(encoding="utf-8")
         first_section = text.find("\n## ")

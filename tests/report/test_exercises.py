@@ -2,19 +2,36 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 
+import numpy as np
 import pytest
 
-from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.chapters import ledger_chapters, primer_chapters
+from ascend_dsa.facts.hardware import ASCEND_950, ridge_flop_per_byte
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.models.block_cycles import mma_cycles_per_block
 from ascend_dsa.models.design_point import fixpipe_cycles
-from ascend_dsa.models.roofline import REPORT_TOPK, cube_cycles, head_roofline, l2_cycles
-from ascend_dsa.report.exercise_rules import EXERCISE_CHAPTERS, ExerciseKind, shown_value
-from ascend_dsa.report.exercises import EXERCISES, WHAT_IF_HEADS, chapter_exercises
+from ascend_dsa.models.memory_plans import Mode, ub_plan
+from ascend_dsa.models.nz_layout import nd_to_nz
+from ascend_dsa.models.roofline import REPORT_TOPK, arithmetic_intensity, cube_cycles, head_roofline, l2_cycles
+from ascend_dsa.report.exercise_rules import (
+    EXERCISE_CHAPTERS,
+    Exercise,
+    ExerciseKind,
+    Outcome,
+    answer_bounds,
+    check_answer,
+    shown_value,
+)
+from ascend_dsa.report.exercises import EXERCISES, NZ_EXAMPLE, WHAT_IF_HEADS, chapter_exercises
+from ascend_dsa.report.prose_values import PROSE_VALUES
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
+from ascend_dsa.report.scenarios import PRIMER_TILE_FRACTALS_ACROSS
+from ascend_dsa.units import BF16_BYTES, KiB
 from tests.helpers.cli import run_cli
 
 BY_KEY = {exercise.key: exercise for exercise in EXERCISES}
@@ -32,6 +49,25 @@ def test_enough_exercises_of_every_kind_in_every_chapter() -> None:
     assert {chapter: counts[chapter] for chapter in EXERCISE_CHAPTERS if counts[chapter] < 2} == {}
     assert {exercise.kind for exercise in EXERCISES} == set(ExerciseKind)
     assert len(BY_KEY) == len(EXERCISES)
+
+
+def test_every_leaf_chapter_and_every_primer_has_at_least_two() -> None:
+    """The rule of issue 26: every chapter of the report's ledger, every primer and the design space end with two or
+    more exercises (and so open with their questions)."""
+    counts = Counter(exercise.chapter for exercise in EXERCISES)
+    chapters = {*ledger_chapters("report"), *primer_chapters(), "design/index"} - {"index"}
+    assert chapters <= set(EXERCISE_CHAPTERS)
+    assert {chapter: counts[chapter] for chapter in chapters if counts[chapter] < 2} == {}
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=lambda exercise: exercise.key)
+def test_the_checker_takes_each_answer_as_shown_and_not_just_outside(exercise: Exercise) -> None:
+    """Each answer, typed as the page shows it with its unit, is right; a hair beyond its range is wrong."""
+    solved = exercise.solution(SHIPPED_CONTEXT).answer
+    shown = f"{shown_value(solved):.{solved.decimals}f}"
+    assert check_answer(f"{shown} {solved.unit}", solved, exercise.relative_tolerance) is Outcome.RIGHT
+    high = answer_bounds(solved, exercise.relative_tolerance)[1]
+    assert check_answer(f"{high + 1e-6}", solved, exercise.relative_tolerance) is Outcome.WRONG
 
 
 def test_every_exercise_solves_for_the_shipped_design() -> None:
@@ -115,3 +151,55 @@ def test_a_changed_constant_changes_the_answers() -> None:
     assert answer("heads-cube-cycles", slower) == answer("heads-cube-cycles")
     fewer = ClaimContext(config=SHIPPED_KERNEL.with_overrides(b_topk=2 * SHIPPED_KERNEL.b_topk))
     assert answer("gather2-requests", fewer) == 2 * answer("gather2-requests")
+
+
+def test_double_buffering_answers_equal_the_primer_and_the_kernel() -> None:
+    """The idle share is the primer's one-buffer ring; the UB ring's depth and bytes are the kernel's constant and
+    the UB plan's ``gathered_kv`` field."""
+    idle, period = PROSE_VALUES["ring_one_buffer_idle_cycles"](), PROSE_VALUES["ring_one_buffer_cycles_per_block"]()
+    assert answer("db-one-buffer-idle") == pytest.approx(100 * float(idle.value) / float(period.value))
+    assert answer("db-ub-ring-depth") == SHIPPED_KERNEL.ub_kv_buffers
+    plan = ub_plan(SHIPPED_KERNEL, Mode.PREFILL)
+    gathered = next(field for field in plan.fields if field.name == "gathered_kv")
+    assert answer("db-ub-kv-bytes") == gathered.bytes / KiB
+
+
+def test_roofline_answers_equal_the_chips_ridge_and_the_intensity_model() -> None:
+    """The ridge is the chip's; at the crossover's heads rounded down the intensity is below it, rounded up above."""
+    assert answer("roofline-ridge") == pytest.approx(ridge_flop_per_byte(ASCEND_950))
+    heads, topk = answer("roofline-crossover-heads"), int(BY_KEY["roofline-crossover-heads"].inputs["topk"])
+    ridge = ridge_flop_per_byte(ASCEND_950)
+    assert arithmetic_intensity(math.floor(heads), topk) < ridge < arithmetic_intensity(math.ceil(heads), topk)
+    halved = ClaimContext(ASCEND_950.with_overrides(bandwidth_bytes_per_s=ASCEND_950.bandwidth_bytes_per_s / 2))
+    assert answer("roofline-ridge", halved) == pytest.approx(2 * answer("roofline-ridge"))
+    assert answer("roofline-crossover-heads", halved) > answer("roofline-crossover-heads")
+
+
+def test_nz_answers_equal_where_nd_to_nz_moves_the_element() -> None:
+    """The NZ offset is where ``nd_to_nz`` puts the element in the primer's tile; the fractals are its NZ blocks."""
+    rows, cols = SHIPPED_KERNEL.fractal_rows, SHIPPED_KERNEL.fractal_cols
+    tile = np.arange(rows * PRIMER_TILE_FRACTALS_ACROSS * cols, dtype=np.int32).reshape(rows, -1)
+    token, dim = NZ_EXAMPLE["token"], NZ_EXAMPLE["dim"]
+    nz = nd_to_nz(tile).reshape(-1)
+    assert answer("nz-offset") == int(np.flatnonzero(nz == tile[token, dim])[0]) * BF16_BYTES
+    tokens = SHIPPED_KERNEL.b_topk_per_vector_core
+    blocks = nd_to_nz(np.zeros((tokens, DSA_V41.d_qk), dtype=np.int32))
+    assert answer("nz-fractals-per-block") == blocks.shape[0] * math.ceil(tokens / rows)
+
+
+def test_design_answers_equal_the_design_point_command() -> None:
+    """UB headroom, UB use at a larger B_TOPK and the L2 use at fewer heads are the ``design-point`` rows."""
+
+    def row(argv: list[str], label: str) -> tuple[float, float, float]:
+        out = run_cli(["design-point", *argv])[1]
+        match = re.search(
+            rf"^{re.escape(label)}.*?\s(?:fits|EXCEEDED)\s+([\d.]+)%\s+([\d,.]+) / ([\d,.]+)", out, re.MULTILINE
+        )
+        assert match is not None, out
+        return tuple(float(group.replace(",", "")) for group in match.groups())  # type: ignore[return-value]
+
+    _, used, capacity = row([], "UB per VECTOR Core")
+    assert answer("design-ub-headroom") == pytest.approx((capacity - used) / KiB)
+    for key, label in (("design-ub-bigger-block", "UB per VECTOR Core"), ("design-l2-fewer-heads", "L2 roofline")):
+        argv = [f"--{option}={value}" for option, value in BY_KEY[key].inputs.items()]
+        assert round(answer(key), 1) == row(argv, label)[0], key

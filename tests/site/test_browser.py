@@ -943,6 +943,38 @@ def test_an_exercise_checks_the_readers_answer_in_the_page(
     assert not [url for url in traffic.requests if "pyodide" in url]
 
 
+@EDITIONS
+def test_primers_and_the_design_space_open_with_questions_and_check_answers(
+    page: Page, site_url: str, traffic: Traffic, edition: str
+) -> None:
+    """Each primer and the design space: its questions above its first section, its exercises checked in the page
+    (right answer accepted, a value just outside rejected), at the desktop and the phone width."""
+    from ascend_dsa.facts.chapters import primer_chapters  # noqa: PLC0415 - only this test reads the chapters
+    from ascend_dsa.report.exercise_rules import OPENING_QUESTIONS, shown_value  # noqa: PLC0415
+    from ascend_dsa.report.exercises import chapter_exercises  # noqa: PLC0415
+    from ascend_dsa.report.rules import SHIPPED_CONTEXT  # noqa: PLC0415
+
+    for size, chapter in zip((DESKTOP, PHONE, DESKTOP, PHONE), (*primer_chapters(), "design/index"), strict=True):
+        page.set_viewport_size(size)
+        open_page(page, site_url, f"{edition}{chapter.removesuffix('index')}/".replace("//", "/"))
+        questions = page.locator("article .exercise-questions li")
+        exercises = chapter_exercises(chapter)
+        assert questions.count() == len(exercises[:OPENING_QUESTIONS]), chapter
+        first_section = page.locator("article h2").first.bounding_box()
+        opening = page.locator("article .exercise-questions").bounding_box()
+        assert opening is not None, chapter
+        assert first_section is not None, chapter
+        assert opening["y"] < first_section["y"], chapter
+        for exercise in exercises:
+            solved = exercise.solution(SHIPPED_CONTEXT).answer
+            high = float(page.locator(f"#exercise-{exercise.key} form").get_attribute("data-high") or "nan")
+            assert _check(page, exercise.key, f"{shown_value(solved):.{solved.decimals}f}") == "right", exercise.key
+            assert _check(page, exercise.key, f"{high + 1e-4}") == "wrong", exercise.key
+    page.locator("#exercise-design-ub-bigger-block a.exercise-live").click()
+    page.wait_for_url(re.compile(r"\?live=design-point&b-topk="))
+    assert not [url for url in traffic.requests if "pyodide" in url]
+
+
 #: The window the home page's way in must fit without scrolling (the issue's "above the fold").
 FOLD = {"width": 1280, "height": 800}
 

@@ -30,7 +30,7 @@ class Chapter:
     section. ``sections`` are the nav sections around it, outermost first. ``ledger`` is the key of the claims ledger
     (``report.ledgers.LEDGERS``) whose claims may name this chapter, or empty. ``primer`` marks a primer: background
     the report takes for granted (double buffering, the roofline, the NZ layout), not one of the report's chapters, so
-    it carries no claims and no exercises.
+    it carries no claims; like every leaf chapter it opens with questions its exercises then ask.
     """
 
     file: str

@@ -31,10 +31,14 @@ if TYPE_CHECKING:
 
     from ascend_dsa.report.rules import ClaimContext
 
-#: The chapters that end with exercises: every leaf chapter of the report (and the two chips' comparison).
+#: The chapters that open with questions and end with exercises: every leaf chapter of the report (and the two chips'
+#: comparison), every primer, and the design space.
 EXERCISE_CHAPTERS: Final = (
     "algorithm/model",
     "algorithm/flow",
+    "algorithm/double-buffering",
+    "algorithm/roofline",
+    "algorithm/nd-nz",
     "discussion/heads-per-core",
     "discussion/accumulator",
     "discussion/one-vector-core",
@@ -48,6 +52,7 @@ EXERCISE_CHAPTERS: Final = (
     "optimizations/icache",
     "optimizations/l1-banks",
     "optimizations/skip-scale",
+    "design/index",
 )
 #: Questions a chapter's opening lists: its first exercises, at most this many.
 OPENING_QUESTIONS: Final = 3
@@ -75,6 +80,8 @@ ANSWER_UNITS: Final = (
     "FLOP/cycle",
     "SMs",
     "TFLOPS",
+    "TB/s",
+    "FLOP/B",
     "B/cycle",
 )
 

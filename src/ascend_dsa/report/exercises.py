@@ -16,7 +16,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Final
 
-from ascend_dsa.facts.hardware import ASCEND_950, peak_flops
+from ascend_dsa.facts.hardware import ASCEND_950, peak_flops, ridge_flop_per_byte
 from ascend_dsa.facts.hopper import H800, H800_THROTTLED_CLOCK_HZ, HOPPER_HEADS_PER_CTA, MLA_V32
 from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, SHIPPED_KERNEL
 from ascend_dsa.facts.kv_formats import FP8_V41, KvFormat, kv_bytes_per_token
@@ -30,7 +30,7 @@ from ascend_dsa.models.block_cycles import (
     identity_rescale_cycles,
     mma_cycles_per_block,
 )
-from ascend_dsa.models.design_point import fixpipe_cycles
+from ascend_dsa.models.design_point import SHIPPED_DESIGN, DesignPoint, Limit, evaluate, fixpipe_cycles
 from ascend_dsa.models.hopper import crossover_gain, dequant_cycles_per_token, mma_cycles_per_token
 from ascend_dsa.models.memory_plans import (
     SHIPPED_L1_LAYOUT_SOURCE,
@@ -48,9 +48,10 @@ from ascend_dsa.models.nd2nz_stride import (
     token_bytes,
     ub_nz_stride_bytes,
 )
-from ascend_dsa.models.pipeline import Task, cube_wait_bounds, stage_costs
+from ascend_dsa.models.nz_layout import nd_offset_bytes, nz_offset_bytes
+from ascend_dsa.models.pipeline import Task, buffer_depth, cube_wait_bounds, stage_costs
 from ascend_dsa.models.rescale_bound import rescale_factor_bound
-from ascend_dsa.models.roofline import REPORT_TOPK, head_roofline
+from ascend_dsa.models.roofline import FLOP_PER_FMA, REPORT_TOPK, head_roofline
 from ascend_dsa.models.schedule import VECTOR_STAGES, pipeline_depth, vector_stage
 from ascend_dsa.models.ss_buffer import (
     SS_BLOCK_SLOTS,
@@ -63,8 +64,14 @@ from ascend_dsa.models.ss_buffer import (
 from ascend_dsa.report.exercise_rules import EXERCISE_CHAPTERS, RATIO_UNIT, Exercise, ExerciseKind, Solution, Step
 from ascend_dsa.report.ledger_discussion import MARGIN_CANDIDATES
 from ascend_dsa.report.prose_values import Quantity
-from ascend_dsa.report.scenarios import FEWER_HEADS, MORE_HEADS, ONE_VECTOR_CORE
-from ascend_dsa.units import FP32_BYTES, TFLOPS, GHz, KiB
+from ascend_dsa.report.scenarios import (
+    FEWER_HEADS,
+    MORE_HEADS,
+    ONE_VECTOR_CORE,
+    PRIMER_TILE_FRACTALS_ACROSS,
+    primer_ring,
+)
+from ascend_dsa.units import BF16_BYTES, FP32_BYTES, TB, TFLOPS, GHz, KiB
 from ascend_dsa.validate import shown
 
 if TYPE_CHECKING:
@@ -78,6 +85,9 @@ WHAT_IF_HEADS: Final = (FEWER_HEADS.heads_per_core + SHIPPED_KERNEL.heads_per_co
 L2_BANDWIDTH_DIVISOR: Final = 2
 #: The skip-scale handshake example: job, block and VECTOR Core whose flag the reader locates.
 FLAG_EXAMPLE: Final = MappingProxyType({"job": 3, "block": 5, "core": 1})
+#: The ND/NZ primer's example: the element of its tile (one fractal tall) whose NZ offset the reader finds; its
+#: column lies past the first fractal and off a fractal's edge, so every part of the offset counts.
+NZ_EXAMPLE: Final = MappingProxyType({"token": 5, "dim": 37})
 
 
 def _q(value: float | Fraction, unit: str, decimals: int = 0) -> Quantity:
@@ -96,6 +106,9 @@ def _count(value: int) -> Quantity:
 _ROOFLINE: Final = report_line(94, 99)
 _ROOFLINE_CUBE: Final = report_line(96)
 _ROOFLINE_KV: Final = report_line(98)
+_PRIMER_MMA: Final = report_line(184)
+_VECTOR_STEPS: Final = report_line(188, 200)
+_UB_PLAN: Final = code_line("config.h", 77, 125)
 
 
 # --- algorithm/model ------------------------------------------------------------------------------------------------
@@ -203,6 +216,205 @@ def _flow_remainder(d: ClaimContext, x: Mapping[str, int | float]) -> Solution:
             _step("剩下的 index", "indices left over", _q(left, "tokens"), c.sources["index_block_size"]),
         ),
         _q(left, "tokens"),
+    )
+
+
+# --- the primers: algorithm/double-buffering, algorithm/roofline, algorithm/nd-nz -----------------------------------
+
+
+def _db_one_buffer(d: ClaimContext, _x: Mapping[str, int | float]) -> Solution:
+    ring = primer_ring(1, d.spec)
+    idle = ring.consumer_waits[-1] / ring.cycles_per_block
+    return Solution(
+        {
+            "b_topk": _count(SHIPPED_KERNEL.b_topk),
+            "load": _q(ring.load_cycles, "cycles"),
+            "use": _q(ring.use_cycles, "cycles"),
+        },
+        (
+            _step("MTE2 搬一块", "MTE2 gathers a block", _q(ring.load_cycles, "cycles"), report_line(142)),
+            _step("CUBE 算一块：QK + SV", "the CUBE computes it: QK + SV", _q(ring.use_cycles, "cycles"), _PRIMER_MMA),
+            _step(
+                "单份缓冲：搬完再算，每块的周期",
+                "one buffer: load, then compute, cycles per block",
+                _q(ring.cycles_per_block, "cycles"),
+                report_line(170),
+            ),
+            _step(
+                "CUBE 每块空等：每块周期减去 CUBE 的工作",
+                "the CUBE idles per block: the period less its own work",
+                _q(ring.consumer_waits[-1], "cycles"),
+                report_line(170),
+            ),
+            _step("空等的份额：空等 ÷ 每块周期", "idle share: idle ÷ period", _q(idle, "%", 1), report_line(170)),
+        ),
+        _q(idle, "%", 1),
+    )
+
+
+def _db_ub_ring(d: ClaimContext, _x: Mapping[str, int | float]) -> Solution:
+    gather, nd2nz = vector_stage("kv-gather").offset, vector_stage("nd2nz-and-copy-to-l1").offset
+    depth = buffer_depth(gather, nd2nz, reader_first_in_order=False)
+    return Solution(
+        {"gather": _count(gather), "nd2nz": _count(nd2nz)},
+        (
+            _step("写的一方（MTE2）的块", "the writer's (MTE2's) block", _q(gather, "blocks"), _VECTOR_STEPS),
+            _step("读的一方（ND2NZ）的块", "the reader's (ND2NZ's) block", _q(nd2nz, "blocks"), _VECTOR_STEPS),
+            _step(
+                "同时活着的块：写的偏移 − 读的偏移 + 1",
+                "blocks alive at once: writer's offset - reader's offset + 1",
+                _q(depth, "blocks"),
+                d.config.sources["ub_kv_buffers"],
+            ),
+        ),
+        _q(depth, "blocks"),
+    )
+
+
+def _db_ub_bytes(d: ClaimContext, _x: Mapping[str, int | float]) -> Solution:
+    c, m = d.config, d.model
+    block = c.b_topk_per_vector_core * token_bytes(m)
+    total = Fraction(c.ub_kv_buffers * block, KiB)
+    return Solution(
+        {"buffers": _count(c.ub_kv_buffers), "tokens": _count(c.b_topk_per_vector_core), "d_qk": _count(m.d_qk)},
+        (
+            _step(
+                "每个 VECTOR Core 的 token",
+                "tokens per VECTOR Core",
+                _q(c.b_topk_per_vector_core, "tokens"),
+                c.sources["vector_cores_per_cube"],
+            ),
+            _step("一个 bf16 token", "one bf16 token", _q(token_bytes(m), "B"), _ROOFLINE_KV),
+            _step("一份缓冲", "one buffer", _q(Fraction(block, KiB), "KiB"), report_line(216)),
+            _step("UB 里 KV 的缓冲份数", "KV buffers in UB", _q(c.ub_kv_buffers, "blocks"), c.sources["ub_kv_buffers"]),
+            _step("合计（gathered_kv）", "together (gathered_kv)", _q(total, "KiB"), code_line("config.h", 78)),
+        ),
+        _q(total, "KiB"),
+    )
+
+
+def _roofline_ridge(d: ClaimContext, _x: Mapping[str, int | float]) -> Solution:
+    spec = d.spec
+    peak, bandwidth = peak_flops(spec), spec.bandwidth_bytes_per_s
+    ridge = ridge_flop_per_byte(spec)
+    return Solution(
+        {"peak": _q(peak / TFLOPS, "TFLOPS", 1), "bandwidth": _q(bandwidth / TB, "TB/s", 1)},
+        (
+            _step(
+                "峰值：每核每周期 FLOP × 核数 × 频率",
+                "peak: FLOP per core per cycle × cores × clock",
+                _q(peak / TFLOPS, "TFLOPS", 1),
+                spec.sources["clock_hz"],
+            ),
+            _step("L2 带宽", "L2 bandwidth", _q(bandwidth / TB, "TB/s", 1), spec.sources["bandwidth_bytes_per_s"]),
+            _step("脊点：峰值 ÷ 带宽", "ridge point: peak ÷ bandwidth", _q(ridge, "FLOP/B", 2), report_line(85)),
+        ),
+        _q(ridge, "FLOP/B", 2),
+    )
+
+
+def _roofline_crossover(d: ClaimContext, x: Mapping[str, int | float]) -> Solution:
+    m, topk = d.model, int(x["topk"])
+    ridge = ridge_flop_per_byte(d.spec)
+    width, kv = m.d_qk + m.d_v, topk * token_bytes(m)
+    flop_per_head = FLOP_PER_FMA * topk * width
+    qo_per_head = width * m.element_bytes
+    heads = ridge * kv / (flop_per_head - ridge * qo_per_head)
+    return Solution(
+        {"topk": _count(topk), "ridge": _q(ridge, "FLOP/B", 2)},
+        (
+            _step("芯片的脊点", "the chip's ridge point", _q(ridge, "FLOP/B", 2), report_line(85)),
+            _step(
+                "每个 head 的 FLOP：topk × (d + d) × 每次乘加的运算数",
+                "FLOP per head: topk × (d + d) × FLOP per FMA",
+                _q(flop_per_head, "FLOP"),
+                _ROOFLINE_CUBE,
+            ),
+            _step(
+                "每个 head 的 Q 与 O：(d + d) × bf16",
+                "Q and O per head: (d + d) × bf16",
+                _q(qo_per_head, "B"),
+                report_line(97),
+            ),
+            _step(
+                "与 head 数无关的 KV：topk × d × bf16",
+                "KV, whatever the heads: topk × d × bf16",
+                _q(kv, "B"),
+                _ROOFLINE_KV,
+            ),
+            _step(
+                "h × FLOP = 脊点 × (h × QO + KV)，解出 h",
+                "h × FLOP = ridge × (h × QO + KV), solved for h",
+                _q(heads, "heads", 1),
+                report_line(114),
+            ),
+        ),
+        _q(heads, "heads", 1),
+    )
+
+
+def _nz_offset(d: ClaimContext, x: Mapping[str, int | float]) -> Solution:
+    c = d.config
+    token, dim = int(x["token"]), int(x["dim"])
+    tokens, dims = c.fractal_rows, PRIMER_TILE_FRACTALS_ACROSS * c.fractal_cols
+    row_bytes = nz_block_bytes(c, d.model)
+    column_block, within = divmod(dim, c.fractal_cols)
+    offset = nz_offset_bytes(token, dim, tokens, config=c, dims=dims)
+    return Solution(
+        {
+            "tokens": _count(tokens),
+            "dims": _count(dims),
+            "token": _count(token),
+            "dim": _count(dim),
+            "nd": _q(nd_offset_bytes(token, dim, dims=dims), "B"),
+        },
+        (
+            _step(
+                "所在列块之前：列块号 × token 数 × 分形一行",
+                "before its column block: column block × tokens × a fractal row",
+                _q(column_block * tokens * row_bytes, "B"),
+                c.sources["fractal_cols"],
+            ),
+            _step(
+                "列块内之前的 token：token × 分形一行",
+                "tokens before it in the column block: token × a fractal row",
+                _q(token * row_bytes, "B"),
+                report_line(150),
+            ),
+            _step(
+                "行内：列块内的列 × bf16",
+                "within the row: column in the block × bf16",
+                _q(within * BF16_BYTES, "B"),
+                report_line(150),
+            ),
+            _step("NZ 偏移", "NZ offset", _q(offset, "B"), report_line(150)),
+        ),
+        _q(offset, "B"),
+    )
+
+
+def _nz_fractals(d: ClaimContext, _x: Mapping[str, int | float]) -> Solution:
+    c, m = d.config, d.model
+    down = -(-c.b_topk_per_vector_core // c.fractal_rows)
+    across = blocks_per_token(c, m)
+    return Solution(
+        {
+            "tokens": _count(c.b_topk_per_vector_core),
+            "d_qk": _count(m.d_qk),
+            "rows": _count(c.fractal_rows),
+            "cols": _count(c.fractal_cols),
+        },
+        (
+            _step(
+                "竖向：token ÷ 分形行数（向上取整）",
+                "down: tokens ÷ fractal rows (rounded up)",
+                _q(down, "fractals"),
+                c.sources["fractal_rows"],
+            ),
+            _step("横向：每个 token 的列块", "across: column blocks per token", _q(across, "blocks"), report_line(152)),
+            _step("分形数", "fractals", _q(down * across, "fractals"), report_line(150)),
+        ),
+        _q(down * across, "fractals"),
     )
 
 
@@ -1028,6 +1240,71 @@ def _ss_flag_lead(_d: ClaimContext, _x: Mapping[str, int | float]) -> Solution:
     )
 
 
+# --- design/index ---------------------------------------------------------------------------------------------------
+
+
+def _design_ub_headroom(d: ClaimContext, _x: Mapping[str, int | float]) -> Solution:
+    ub = evaluate(SHIPPED_DESIGN, d.spec, d.model).check(Limit.UB)
+    return Solution(
+        {},
+        (
+            _step(
+                "prefill 的 UB 规划合计",
+                "the prefill UB plan, in all",
+                _q(Fraction(int(ub.demand), KiB), "KiB", 1),
+                _UB_PLAN,
+            ),
+            _step(
+                "每个 VECTOR Core 的 UB",
+                "UB per VECTOR Core",
+                _q(Fraction(int(ub.capacity), KiB), "KiB"),
+                d.spec.sources["staging_bytes_per_core"],
+            ),
+            _step("余量", "headroom", _q(Fraction(int(ub.headroom), KiB), "KiB", 1), report_line(142)),
+        ),
+        _q(Fraction(int(ub.headroom), KiB), "KiB", 1),
+    )
+
+
+def _design_ub_bigger_block(d: ClaimContext, x: Mapping[str, int | float]) -> Solution:
+    point = DesignPoint(b_topk=int(x["b-topk"]))
+    ub = evaluate(point, d.spec, d.model).check(Limit.UB)
+    share = Fraction(int(ub.demand), int(ub.capacity))
+    return Solution(
+        {"b_topk": _count(point.b_topk)},
+        (
+            _step(
+                "UB 规划合计（KV 缓冲随 B_TOPK 变大）",
+                "the UB plan in all (its KV buffers grow with B_TOPK)",
+                _q(Fraction(int(ub.demand), KiB), "KiB", 1),
+                _UB_PLAN,
+            ),
+            _step(
+                "每个 VECTOR Core 的 UB",
+                "UB per VECTOR Core",
+                _q(Fraction(int(ub.capacity), KiB), "KiB"),
+                d.spec.sources["staging_bytes_per_core"],
+            ),
+            _step("占用：需要 ÷ 容量", "use: demand ÷ capacity", _q(share, "%", 1), report_line(142)),
+        ),
+        _q(share, "%", 1),
+    )
+
+
+def _design_l2_fewer_heads(d: ClaimContext, x: Mapping[str, int | float]) -> Solution:
+    point = DesignPoint(heads_per_core=int(x["heads"]))
+    l2 = evaluate(point, d.spec, d.model).check(Limit.L2_ROOFLINE)
+    return Solution(
+        {"heads": _count(point.heads_per_core), "topk": _count(point.topk)},
+        (
+            _step("每个 token 的 L2 周期", "L2 cycles per token", _q(l2.demand, "cycles", 1), report_line(99)),
+            _step("每个 token 的 CUBE 周期", "CUBE cycles per token", _q(l2.capacity, "cycles"), _ROOFLINE_CUBE),
+            _step("占用：L2 ÷ CUBE", "use: L2 ÷ CUBE", _q(l2.utilisation, "%", 1), report_line(114)),
+        ),
+        _q(l2.utilisation, "%", 1),
+    )
+
+
 def _e(  # noqa: PLR0913 - an exercise's fields, named at each call
     key: str,
     chapter: str,
@@ -1152,6 +1429,108 @@ EXERCISES: Final[tuple[Exercise, ...]] = (
         "tokens",
         report_line(43),
         inputs={"b-topk": REPORT_ALTERNATIVE_B_TOPK},
+    ),
+    # algorithm/double-buffering
+    _e(
+        "db-one-buffer-idle",
+        "algorithm/double-buffering",
+        _N,
+        Text(
+            "只有一份缓冲时，MTE2 搬一个 {b_topk} 个 token 的 KV 块要 {load}，CUBE 算这一块要 {use}。"
+            "CUBE 有多少份额的时间在空等？",
+            "With a single buffer, MTE2 gathers a KV block of {b_topk} tokens in {load} and the CUBE computes it in "
+            "{use}. What share of the time does the CUBE sit idle?",
+        ),
+        _db_one_buffer,
+        "%",
+        report_line(170),
+    ),
+    _e(
+        "db-ub-ring-depth",
+        "algorithm/double-buffering",
+        _N,
+        Text(
+            "VECTOR 的流水线里，MTE2 往 UB 搬第 i+{gather} 块时，ND2NZ 在读第 i+{nd2nz} 块。UB 里的 KV 环要几份缓冲？",
+            "In the VECTOR pipeline MTE2 gathers block i+{gather} into UB while ND2NZ reads block i+{nd2nz}. "
+            "How many buffers does the UB's KV ring need?",
+        ),
+        _db_ub_ring,
+        "blocks",
+        SHIPPED_KERNEL.sources["ub_kv_buffers"],
+    ),
+    _e(
+        "db-ub-kv-bytes",
+        "algorithm/double-buffering",
+        _N,
+        Text(
+            "每个 VECTOR Core 的 UB 里有 {buffers} 份 KV 缓冲，每份放 {tokens} 个 d_qk = {d_qk} 的 bf16 "
+            "token。它们一共占多少？",
+            "Each VECTOR Core's UB keeps {buffers} KV buffers, each holding {tokens} bf16 tokens of "
+            "d_qk = {d_qk}. How much do they take together?",
+        ),
+        _db_ub_bytes,
+        "KiB",
+        code_line("config.h", 78),
+    ),
+    # algorithm/roofline
+    _e(
+        "roofline-ridge",
+        "algorithm/roofline",
+        _R,
+        Text(
+            "昇腾 950 的矩阵峰值是 {peak}，L2 带宽是 {bandwidth}。它的脊点是多少 FLOP/B？",
+            "The Ascend 950 peaks at {peak} of matrix products and its L2 delivers {bandwidth}. What is its "
+            "ridge point in FLOP/B?",
+        ),
+        _roofline_ridge,
+        "FLOP/B",
+        report_line(85),
+        relative_tolerance=READER_ROUNDING,
+    ),
+    _e(
+        "roofline-crossover-heads",
+        "algorithm/roofline",
+        _N,
+        Text(
+            "head 越多，算术强度越高。topk = {topk} 时，h_q 为多少，算术强度正好等于脊点 {ridge}？",
+            "More heads, higher intensity. At topk = {topk}, at which h_q does the arithmetic intensity equal "
+            "the ridge point of {ridge}?",
+        ),
+        _roofline_crossover,
+        "heads",
+        report_line(114),
+        inputs={"topk": REPORT_TOPK[0]},
+        relative_tolerance=READER_ROUNDING,
+    ),
+    # algorithm/nd-nz
+    _e(
+        "nz-offset",
+        "algorithm/nd-nz",
+        _N,
+        Text(
+            "本章图中的小块有 {tokens} 个 token、{dims} 维（bf16）。token {token}、第 {dim} 维的元素在 ND 里的偏移是 "
+            "{nd}；在 NZ 里的偏移是多少？",
+            "The tile of this chapter's figure has {tokens} tokens of {dims} bf16 dims. The element of token "
+            "{token}, dim {dim} sits at offset {nd} in ND; at which byte offset does NZ put it?",
+        ),
+        _nz_offset,
+        "B",
+        report_line(150),
+        inputs=NZ_EXAMPLE,
+    ),
+    _e(
+        "nz-fractals-per-block",
+        "algorithm/nd-nz",
+        _R,
+        Text(
+            "每个 VECTOR Core 的 KV 块有 {tokens} 个 token，每个 d_qk = {d_qk}。转成 NZ 后它由多少个 {rows} × {cols} "
+            "的分形组成？",
+            "Each VECTOR Core's KV block holds {tokens} tokens of d_qk = {d_qk}. Into how many fractals of "
+            "{rows} × {cols} does NZ cut it?",
+        ),
+        _nz_fractals,
+        "fractals",
+        report_line(152),
     ),
     # discussion/heads-per-core
     _e(
@@ -1657,6 +2036,48 @@ EXERCISES: Final[tuple[Exercise, ...]] = (
         "cycles",
         report_line(142),
         inputs={"vector-cores": ONE_VECTOR_CORE.vector_cores},
+    ),
+    # design/index
+    _e(
+        "design-ub-headroom",
+        "design/index",
+        _R,
+        Text(
+            "在报告的设计点（prefill），每个 VECTOR Core 的 UB 还剩多少？",
+            "At the report's design point (prefill), how much of each VECTOR Core's UB is left?",
+        ),
+        _design_ub_headroom,
+        "KiB",
+        _UB_PLAN,
+    ),
+    _e(
+        "design-ub-bigger-block",
+        "design/index",
+        _W,
+        Text(
+            "若 B_TOPK = {b_topk}，其余不变，UB 的占用是多少？",
+            "With B_TOPK = {b_topk} and nothing else changed, what is the UB's use?",
+        ),
+        _design_ub_bigger_block,
+        "%",
+        _UB_PLAN,
+        inputs={"b-topk": MARGIN_CANDIDATES[-1]},
+        live="design-point",
+    ),
+    _e(
+        "design-l2-fewer-heads",
+        "design/index",
+        _W,
+        Text(
+            "若每个 AI Core 只负责 {heads} 个 head（topk = {topk}），L2 roofline 的占用是多少？",
+            "With {heads} heads per AI Core (topk = {topk}), what is the L2 roofline's use?",
+        ),
+        _design_l2_fewer_heads,
+        "%",
+        report_line(114),
+        inputs={"heads": FEWER_HEADS.heads_per_core},
+        live="design-point",
+        relative_tolerance=READER_ROUNDING,
     ),
 )
 
