@@ -16,7 +16,11 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from ascend_dsa import published_head_roofline
+from ascend_dsa.facts.chapters import primer_chapters
 from ascend_dsa.render.svg import FIGURE_CLASS, MIN_TEXT_PX_ON_PHONE, NARROW_CLASS, figure, to_svg
+from ascend_dsa.report.exercise_rules import OPENING_QUESTIONS, shown_value
+from ascend_dsa.report.exercises import EXERCISES, chapter_exercises
+from ascend_dsa.report.rules import SHIPPED_CONTEXT
 from tests.helpers.browser import DESKTOP, PAGE_READY, PHONE, Traffic, open_page
 from tests.helpers.search import (
     BROWSER_QUERIES,
@@ -913,8 +917,6 @@ def test_an_exercise_checks_the_readers_answer_in_the_page(
     page: Page, site_url: str, traffic: Traffic, edition: str
 ) -> None:
     """The right answer (in any accepted unit) is accepted, a value just outside the tolerance is not; no Pyodide."""
-    from ascend_dsa.report.exercises import EXERCISES  # noqa: PLC0415 - only this test reads the exercises
-    from ascend_dsa.report.rules import SHIPPED_CONTEXT  # noqa: PLC0415
 
     by_key = {exercise.key: exercise for exercise in EXERCISES}
     open_page(page, site_url, f"{edition}discussion/heads-per-core/")
@@ -949,14 +951,10 @@ def test_primers_and_the_design_space_open_with_questions_and_check_answers(
 ) -> None:
     """Each primer and the design space: its questions above its first section, its exercises checked in the page
     (right answer accepted, a value just outside rejected), at the desktop and the phone width."""
-    from ascend_dsa.facts.chapters import primer_chapters  # noqa: PLC0415 - only this test reads the chapters
-    from ascend_dsa.report.exercise_rules import OPENING_QUESTIONS, shown_value  # noqa: PLC0415
-    from ascend_dsa.report.exercises import chapter_exercises  # noqa: PLC0415
-    from ascend_dsa.report.rules import SHIPPED_CONTEXT  # noqa: PLC0415
 
     for size, chapter in zip((DESKTOP, PHONE, DESKTOP, PHONE), (*primer_chapters(), "design/index"), strict=True):
         page.set_viewport_size(size)
-        open_page(page, site_url, f"{edition}{chapter.removesuffix('index')}/".replace("//", "/"))
+        open_page(page, site_url, f"{edition}{chapter.removesuffix('/index')}/")
         questions = page.locator("article .exercise-questions li")
         exercises = chapter_exercises(chapter)
         assert questions.count() == len(exercises[:OPENING_QUESTIONS]), chapter
