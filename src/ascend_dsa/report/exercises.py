@@ -298,12 +298,12 @@ def _roofline_ridge(d: ClaimContext, _x: Mapping[str, int | float]) -> Solution:
     peak, bandwidth = peak_flops(spec), spec.bandwidth_bytes_per_s
     ridge = ridge_flop_per_byte(spec)
     return Solution(
-        {"peak": _q(peak / TFLOPS, "TFLOPS", 1), "bandwidth": _q(bandwidth / TB, "TB/s", 1)},
+        {"peak": _q(peak / TFLOPS, "TFLOPS", 2), "bandwidth": _q(bandwidth / TB, "TB/s", 1)},
         (
             _step(
                 "峰值：每核每周期 FLOP × 核数 × 频率",
                 "peak: FLOP per core per cycle × cores × clock",
-                _q(peak / TFLOPS, "TFLOPS", 1),
+                _q(peak / TFLOPS, "TFLOPS", 2),
                 spec.sources["clock_hz"],
             ),
             _step("L2 带宽", "L2 bandwidth", _q(bandwidth / TB, "TB/s", 1), spec.sources["bandwidth_bytes_per_s"]),
