@@ -25,6 +25,7 @@ import math
 from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.errors import BadTrace
+from ascend_dsa.lang import Text
 from ascend_dsa.models.pipeline import Task, Unit
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE
 
@@ -164,9 +165,19 @@ def event_time(event: Mapping[str, object], key: str) -> float:
     """``event[key]`` (a ``ts`` or ``dur``) as microseconds, or `BadTrace` unless it is a finite number from 0."""
     value = event[key]
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise BadTrace(f"{key} must be a finite number, got {value!r} in {event!r:.200}")
+        raise BadTrace(
+            Text(
+                f"{key} 应为有限的数，{event!r:.200} 里是 {value!r}",
+                f"{key} must be a finite number, got {value!r} in {event!r:.200}",
+            )
+        )
     if value < 0:
-        raise BadTrace(f"{key} must be relative to the trace's start (at least 0), got {value!r} in {event!r:.200}")
+        raise BadTrace(
+            Text(
+                f"{key} 应相对于 trace 的起点（至少为 0），{event!r:.200} 里是 {value!r}",
+                f"{key} must be relative to the trace's start (at least 0), got {value!r} in {event!r:.200}",
+            )
+        )
     return float(value)
 
 
