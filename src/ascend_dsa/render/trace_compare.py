@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Final
 from ascend_dsa.errors import BadTrace
 from ascend_dsa.lang import Text
 from ascend_dsa.models.pipeline import Unit
-from ascend_dsa.render.trace import CUBE_UNITS, LANE, TIME_TOLERANCE_US, event_time
+from ascend_dsa.render.trace import CUBE_UNITS, LANE, TIME_TOLERANCE_US, TRACE_START_US, event_time
 from ascend_dsa.units import MiB
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ TASK_DURATION: Final = "Task Duration(us)"
 #: Most rows of an op summary read: a profiled run of a model's layers launches a few thousand kernels.
 MAX_OP_ROWS: Final = 2**16
 EXPECTED_SUMMARY: Final = Text(
-    f"含 {OP_NAME!r} 与 {TASK_DURATION!r} 两列的 msprof op summary CSV",
+    f"含 {OP_NAME!r} 列与 {TASK_DURATION!r} 列的 msprof op summary CSV",
     f"an msprof op summary CSV with {OP_NAME!r} and {TASK_DURATION!r} columns",
 )
 
@@ -181,11 +181,11 @@ def _duration(text: object, row: int) -> float:
         value = float(str(text).strip())
     except ValueError:
         value = math.nan
-    if not math.isfinite(value) or value < 0:
+    if not math.isfinite(value) or value < TRACE_START_US:
         raise BadTrace(
             Text(
-                f"第 {row} 行：{TASK_DURATION} 应为从 0 起的有限微秒数，得到 {text!r:.40}",
-                f"row {row}: {TASK_DURATION} must be a finite number of µs from 0, got {text!r:.40}",
+                f"第 {row} 行：{TASK_DURATION} 应为从 {TRACE_START_US} 起的有限微秒数，得到 {text!r:.40}",
+                f"row {row}: {TASK_DURATION} must be a finite number of µs from {TRACE_START_US}, got {text!r:.40}",
             )
         )
     return value
