@@ -36,9 +36,11 @@ class AscendDsaError(ValueError):
         if isinstance(message, str):
             super().__init__(message)
             self.text: Bilingual | None = None
-        else:
+        elif isinstance(getattr(message, "zh", None), str) and isinstance(getattr(message, "en", None), str):
             super().__init__(message.en)
             self.text = message
+        else:
+            raise TypeError(f"message must be a str or a Text, got {type(message).__name__}")
 
 
 @dataclass(frozen=True)
