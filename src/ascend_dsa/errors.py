@@ -4,9 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 T = TypeVar("T")
+
+
+class Bilingual(Protocol):
+    """A message in both languages: what `ascend_dsa.lang.Text` is (this leaf cannot import it: lang is above it)."""
+
+    @property
+    def zh(self) -> str:
+        """The Chinese text."""
+
+    @property
+    def en(self) -> str:
+        """The English text."""
 
 
 class AscendDsaError(ValueError):
@@ -14,7 +26,21 @@ class AscendDsaError(ValueError):
 
     A `ValueError`, as every subclass is: a public function raises only `TypeError` (the wrong kind of argument)
     or `ValueError` (the right kind, a value or a result out of bounds), whichever of ours it is.
+
+    Raised with a `Text` (both languages), ``str(error)`` is the English and ``text`` keeps both, so that the
+    command line can print the page's language; raised with a plain string, ``text`` is ``None``.
     """
+
+    def __init__(self, message: str | Bilingual) -> None:
+        """Keep the English as the message, and both languages in ``text`` when ``message`` has them."""
+        if isinstance(message, str):
+            super().__init__(message)
+            self.text: Bilingual | None = None
+        elif isinstance(getattr(message, "zh", None), str) and isinstance(getattr(message, "en", None), str):
+            super().__init__(message.en)
+            self.text = message
+        else:
+            raise TypeError(f"message must be a str or a Text, got {type(message).__name__}")
 
 
 @dataclass(frozen=True)

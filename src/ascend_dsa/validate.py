@@ -117,8 +117,13 @@ class Plausible:
 
     def text(self) -> str:
         """The range as a message names it: ``1e8 to 1e10 Hz``, ``1 to 4,096``."""
+        low, high = self.bounds_text()
         unit = f" {self.unit}" if self.unit else ""
-        return f"{_bound_text(self.low)} to {_bound_text(self.high)}{unit}"
+        return f"{low} to {high}{unit}"
+
+    def bounds_text(self) -> tuple[str, str]:
+        """The two bounds as a message writes them (``1e8``, ``4,096``), for a message in another language."""
+        return _bound_text(self.low), _bound_text(self.high)
 
     def holds(self, value: float) -> bool:
         """Whether ``value`` lies in the range, bounds included."""

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from ascend_dsa import cli
 from ascend_dsa.cli.exit_status import ExitStatus
 from ascend_dsa.cli.options import positive_float, positive_int, positive_int_list, unit_fraction
+from ascend_dsa.lang import has_chinese
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE
 from tests.helpers.cli import run_cli as run
 
@@ -332,3 +333,18 @@ def test_ascii_only_output_escapes_chinese_with_a_note() -> None:
     assert len(err.strip().splitlines()) == 1
     assert "PYTHONIOENCODING" in err
     assert "\\u884c" in completed.stdout.decode("ascii")  # 行, escaped
+
+
+@pytest.mark.parametrize("name", [m.NAME for m in cli.SUBCOMMANDS])
+def test_under_lang_zh_every_error_line_is_chinese(name: str) -> None:
+    """Over generated command lines (any --lang of theirs dropped) run with --lang zh, each error line is Chinese."""
+
+    @FAST
+    @given(command_lines(name, well_formed=False))
+    def holds(argv: list[str]) -> None:
+        words = [w for i, w in enumerate(argv) if not w.startswith("--lang") and argv[i - 1] != "--lang"]
+        status, _, err = run([words[0], "--lang", "zh", *words[1:]])
+        if status in (USAGE, OUTSIDE_MODEL):
+            assert has_chinese(err), (words, err)
+
+    holds()

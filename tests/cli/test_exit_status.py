@@ -18,8 +18,10 @@ from typing import Final
 import pytest
 
 from ascend_dsa import interrupt
-from ascend_dsa.cli.exit_status import ExitStatus
+from ascend_dsa.cli.exit_status import ExitStatus, error_text
 from ascend_dsa.cli.options import LIST_ITEMS_MAX, QUOTED_CHARS_MAX
+from ascend_dsa.errors import OutsideModel
+from ascend_dsa.lang import Text
 from tests.helpers.cli import run_cli as run
 
 DEV_FULL = Path("/dev/full")
@@ -278,3 +280,13 @@ def test_values_that_used_to_pass_or_be_misread(argv: list[str], words: str) -> 
     assert status == 2, out
     assert len(err.strip().splitlines()) == 1
     assert words in err
+
+
+def test_an_error_of_ours_says_its_text_in_either_language() -> None:
+    """Raised with a Text, our error is English as a string (callers see what they saw) and Chinese for the CLI."""
+    error = OutsideModel(Text("模型表示不了", "the model cannot"))
+    assert str(error) == "the model cannot"
+    assert error_text(error, lang="zh") == "模型表示不了"
+    assert error_text(error, lang="en") == "the model cannot"
+    assert error_text(ValueError("plain"), lang="zh") == "plain"  # Python's own: as it is
+    assert OutsideModel("plain").text is None

@@ -9,16 +9,21 @@ import pytest
 
 from ascend_dsa.cli import SUBCOMMANDS, build_parser, run_captured
 from ascend_dsa.cli.options import (
+    Q_HEADS,
     Within,
     add_lang_option,
+    argv_lang,
     locale_lang,
     positive_float,
     positive_int,
     positive_int_list,
     preset_text,
+    speaking,
     unit_fraction,
 )
 from ascend_dsa.facts.hardware import ASCEND_950
+from ascend_dsa.facts.kernel_config import HEADS_RANGE
+from ascend_dsa.lang import has_chinese
 from tests.helpers.cli import run_cli
 
 if TYPE_CHECKING:
@@ -201,3 +206,49 @@ def test_a_number_that_does_not_parse_is_refused_with_an_example_of_its_quantity
     assert f"such as {example} (" in err
     others = {preset_text(ASCEND_950.bandwidth_bytes_per_s), preset_text(ASCEND_950.clock_hz)} - {example}
     assert all(f"such as {other}" not in err for other in others)
+
+
+@pytest.mark.parametrize(
+    ("argv", "environ", "lang"),
+    [
+        (["ub-plan", "--lang", "zh"], {}, "zh"),
+        (["ub-plan", "--lang=zh", "--mode", "x"], {"LC_ALL": "C"}, "zh"),
+        (["ub-plan", "--lang", "en"], {"LANG": "zh_CN.UTF-8"}, "en"),
+        (["ub-plan"], {"LANG": "zh_CN.UTF-8"}, "zh"),
+        (["ub-plan"], {}, "en"),
+        (["ub-plan", "--lang", "fr", "--lang", "zh"], {}, "zh"),  # the parser refuses fr, in the language given after
+        (["ub-plan", "--lang", "fr"], {"LANG": "zh_CN.UTF-8"}, "zh"),  # not a language: the locale's
+        (["ub-plan", "--lang"], {}, "en"),
+        (["ub-plan", "--", "--lang", "zh"], {}, "en"),  # after --, words are not options
+    ],
+)
+def test_the_language_is_read_from_the_command_line_before_parsing(
+    argv: list[str], environ: dict[str, str], lang: str
+) -> None:
+    """``argv_lang``: the first --lang zh|en (or --lang=) decides, else the locale, as --lang's own default."""
+    assert argv_lang(argv, environ) == lang
+
+
+@pytest.mark.parametrize("module", SUBCOMMANDS, ids=lambda m: m.NAME)
+def test_every_typed_option_speaks_the_command_language(module: ModuleType) -> None:
+    """Each option with a type uses one of ours, which says its error in --lang's language (``speaking``)."""
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))  # noqa: SLF001
+    typed = [a for a in commands.choices[module.NAME]._actions if a.type is not None]  # noqa: SLF001
+    assert typed
+    for action in typed:
+        assert speaking(action.type, "zh") is not None, action.option_strings
+
+
+def test_a_type_says_its_error_in_the_language_it_is_given() -> None:
+    """The same refusal in English and in Chinese, naming the same value; English by default."""
+    within = Within(positive_int, HEADS_RANGE, Q_HEADS)
+    for kind in (positive_int, positive_float, positive_int_list, unit_fraction, within):
+        with pytest.raises(argparse.ArgumentTypeError) as english:
+            kind("x1")
+        with pytest.raises(argparse.ArgumentTypeError) as chinese:
+            speaking(kind, "zh")("x1")  # type: ignore[misc]
+        assert not has_chinese(str(english.value))
+        assert has_chinese(str(chinese.value))
+        assert "'x1'" in str(english.value)
+        assert "'x1'" in str(chinese.value)

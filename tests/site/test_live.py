@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from ascend_dsa.lang import has_chinese
 from tests.helpers.browser import PHONE, Traffic, open_page
 from tests.helpers.cli import run_cli
 
@@ -137,9 +138,9 @@ CASES: dict[str, Case] = {
 }
 
 
-def exercise(form: Locator, command: str) -> None:
+def exercise(form: Locator, command: str) -> str:
     """Run ``command``'s case: each combination equals the command's output; the rejected one shows its one-line
-    error (next to the input it names) and the form goes on after the fix."""
+    error (next to the input it names) and the form goes on after the fix. Returns that error line."""
     combinations, rejected, named, fix = CASES[command]
     for inputs in combinations:
         set_inputs(form, inputs)
@@ -155,9 +156,11 @@ def exercise(form: Locator, command: str) -> None:
         "e => [e.previousElementSibling.tagName, e.previousElementSibling.querySelector('[name]').name]"
     )
     assert beside == ["LABEL", named or first]
+    shown = error.text_content() or ""
     set_inputs(form, fix)  # the page keeps working after the error
     assert assert_same_as_cli(form, command).returncode == 0
     assert error.is_hidden()
+    return shown
 
 
 @pytest.mark.parametrize(
@@ -170,8 +173,10 @@ def test_live_form_prints_what_the_command_prints(
     path: str,
     command: str,
 ) -> None:
-    """Three combinations equal the command's output; a rejected one shows its one-line error and the form goes on."""
-    exercise(start(page, site_url, path, command), command)
+    """Three combinations equal the command's output; a rejected one shows its one-line error, in the page's language
+    (Chinese on a Chinese page, English on an English one), and the form goes on."""
+    error = exercise(start(page, site_url, path, command), command)
+    assert has_chinese(error) is not path.startswith("en/"), error
     assert traffic.external() == []
 
 

@@ -7,7 +7,10 @@ from typing import TYPE_CHECKING
 from ascend_dsa.cli.exit_status import ExitStatus, fail, say
 from ascend_dsa.cli.head_roofline import check_shown_cycles
 from ascend_dsa.cli.options import (
+    FIXPIPE_RATE,
     HARDWARE_OVERRIDES,
+    KV_TOKENS,
+    Q_HEADS,
     Within,
     add_hardware_options,
     given,
@@ -16,7 +19,7 @@ from ascend_dsa.cli.options import (
 )
 from ascend_dsa.facts.hardware import ASCEND_950, DATAPATH_BYTES_PER_CYCLE_RANGE
 from ascend_dsa.facts.kernel_config import HEADS_RANGE, SHIPPED_KERNEL, TOKENS_RANGE
-from ascend_dsa.lang import Lang, pick
+from ascend_dsa.lang import Lang, Text, pick
 from ascend_dsa.models.roofline import head_roofline_sweep
 from ascend_dsa.render.claims import line_cell, ours_cell, rule_text, statement_text
 from ascend_dsa.render.format import display_width, pad_to, published_cell
@@ -72,17 +75,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_hardware_options(parser)
     parser.add_argument(
         "--fixpipe-rate",
-        type=Within(positive_int, DATAPATH_BYTES_PER_CYCLE_RANGE, "a FixPipe rate"),
+        type=Within(positive_int, DATAPATH_BYTES_PER_CYCLE_RANGE, FIXPIPE_RATE),
         help=f"FixPipe B/cycle under 1C1V (preset {ASCEND_950.ascend.fixpipe_bytes_per_cycle_1c1v})",
     )
     parser.add_argument(
         "--b-topk",
-        type=Within(positive_int, TOKENS_RANGE, "a number of KV tokens"),
+        type=Within(positive_int, TOKENS_RANGE, KV_TOKENS),
         help=f"KV tokens per block (shipped {SHIPPED_KERNEL.b_topk})",
     )
     parser.add_argument(
         "--heads-per-core",
-        type=Within(positive_int, HEADS_RANGE, "q heads per AI Core"),
+        type=Within(positive_int, HEADS_RANGE, Q_HEADS),
         help=f"q heads per AI Core (shipped {SHIPPED_KERNEL.heads_per_core})",
     )
 
@@ -95,10 +98,16 @@ def run(args: argparse.Namespace) -> int:
     if design_options and len(fixed) == len(chosen):
         return fail(
             ExitStatus.USAGE,
-            "--chapter and the hardware and kernel options change the report's Ascend ledger; "
-            + "; ".join(f"the {ledger.noun} are computed for the {ledger.preset} preset" for ledger in fixed)
-            + f" (use --source {ALL_LEDGERS})",
+            Text(
+                "--chapter 和硬件、内核选项改变的是报告的 Ascend 账本；"
+                + "；".join(f"{ledger.documents.zh}的数是按 {ledger.preset} 预设算的" for ledger in fixed)
+                + f"（请用 --source {ALL_LEDGERS}）",
+                "--chapter and the hardware and kernel options change the report's Ascend ledger; "
+                + "; ".join(f"the {ledger.noun} are computed for the {ledger.preset} preset" for ledger in fixed)
+                + f" (use --source {ALL_LEDGERS})",
+            ),
             NAME,
+            lang=args.lang,
         )
     failing: list[str] = []
     for ledger in chosen:

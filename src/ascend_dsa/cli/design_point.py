@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ascend_dsa.cli.exit_status import ExitStatus, fail
-from ascend_dsa.cli.options import Within, add_hardware_options, add_instantiation_options, hardware_of, positive_int
+from ascend_dsa.cli.exit_status import ExitStatus, error_message, fail
+from ascend_dsa.cli.options import (
+    KV_TOKENS,
+    Within,
+    add_hardware_options,
+    add_instantiation_options,
+    hardware_of,
+    positive_int,
+)
 from ascend_dsa.errors import ForbiddenDesign
 from ascend_dsa.facts.kernel_config import TOKENS_RANGE
 from ascend_dsa.models.design_point import SHIPPED_DESIGN, DesignPoint, KvCache, evaluate
@@ -34,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     point = SHIPPED_DESIGN
     parser.add_argument(
         "--topk",
-        type=Within(positive_int, TOKENS_RANGE, "a number of KV tokens"),
+        type=Within(positive_int, TOKENS_RANGE, KV_TOKENS),
         default=point.topk,
         help="topk (default %(default)s)",
     )
@@ -63,6 +70,6 @@ def run(args: argparse.Namespace) -> int:
     try:
         evaluation = evaluate(point, hardware_of(args))
     except ForbiddenDesign as error:  # here bad usage (2), not a what-if outside the model (3, as in cli._run)
-        return fail(ExitStatus.USAGE, str(error), NAME)
+        return fail(ExitStatus.USAGE, error_message(error), NAME, lang=args.lang)
     print(design_limits_text(evaluation, args.lang))
     return 0 if evaluation.fits else 1

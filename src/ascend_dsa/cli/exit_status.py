@@ -1,7 +1,8 @@
 """The exit statuses of every ``ascend-dsa`` command, the help epilog that documents them, and the one error line.
 
-An error is one line, ``ascend-dsa [COMMAND]: error: ...``: ``fail`` prints it whoever finds the error, the program
-around a command or the command itself (argparse's own errors take the same form through ``one_line``).
+An error is one line, ``ascend-dsa [COMMAND]: error: ...`` (``ascend-dsa [COMMAND]：错误：...`` under ``--lang zh``):
+``fail`` prints it whoever finds the error, the program around a command or the command itself (argparse's own errors
+take the same form through ``error_line``).
 """
 
 from __future__ import annotations
@@ -12,8 +13,11 @@ import os
 import sys
 import textwrap
 from enum import IntEnum
+from typing import Final
 
-from ascend_dsa.interrupt import INTERRUPTED_STATUS
+from ascend_dsa.errors import AscendDsaError
+from ascend_dsa.interrupt import INTERRUPTED_LINE, INTERRUPTED_STATUS
+from ascend_dsa.lang import Lang, Text, pick
 from ascend_dsa.validate import QUOTED_CHARS_MAX
 
 #: The program's name, which begins every error line.
@@ -63,10 +67,32 @@ def epilog(finding: str, usage: str = "") -> str:
     return "exit status:\n" + "\n".join(rows)
 
 
-def fail(status: ExitStatus, message: str, command: str | None = None) -> int:
-    """Print ``ascend-dsa [COMMAND]: error: message`` on one line and return ``status``."""
+#: An error line around its program and message, in both languages.
+ERROR_LINE: Final = Text("{prog}：错误：{message}", "{prog}: error: {message}")
+#: What Ctrl-C prints while a command runs, in both languages (``interrupt`` prints the English before ``main``).
+INTERRUPTED: Final = Text(f"{PROG}：已中断", INTERRUPTED_LINE)
+
+
+def error_line(prog: str, message: str, *, lang: Lang) -> str:
+    """``prog: error: message`` in ``lang``, the message on one line (``one_line``)."""
+    return ERROR_LINE.in_(lang).format(prog=prog, message=one_line(message))
+
+
+def error_text(error: BaseException, *, lang: Lang) -> str:
+    """What ``error`` says in ``lang``: its `Text` when it was raised with one (our errors), else ``str(error)``."""
+    text = error.text if isinstance(error, AscendDsaError) else None
+    return str(error) if text is None else pick(lang, text.zh, text.en)
+
+
+def error_message(error: BaseException) -> Text:
+    """What ``error`` (one that says something) says, in both languages (``error_text``)."""
+    return Text(error_text(error, lang="zh"), error_text(error, lang="en"))
+
+
+def fail(status: ExitStatus, message: Text, command: str | None = None, *, lang: Lang) -> int:
+    """Print ``ascend-dsa [COMMAND]: error: message`` in ``lang`` on one line and return ``status``."""
     prog = PROG if command is None else f"{PROG} {command}"
-    say(f"{prog}: error: {one_line(message)}")
+    say(error_line(prog, message.in_(lang), lang=lang))
     return status
 
 

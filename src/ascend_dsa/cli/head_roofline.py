@@ -6,7 +6,10 @@ from typing import TYPE_CHECKING
 
 from ascend_dsa.cli.exit_status import ExitStatus, fail, say
 from ascend_dsa.cli.options import (
+    KV_TOKEN_BYTES,
     LIST_ITEMS_MAX,
+    Q_HEADS,
+    TOPK_VALUES,
     Within,
     add_hardware_options,
     chip_of,
@@ -19,7 +22,7 @@ from ascend_dsa.errors import OutOfRange
 from ascend_dsa.facts.chips import CHIPS, H800_PRESET
 from ascend_dsa.facts.kernel_config import HEADS_RANGE, TOKENS_RANGE
 from ascend_dsa.facts.report_figures import HEAD_ROOFLINE_CITATION
-from ascend_dsa.lang import Lang, pick
+from ascend_dsa.lang import Lang, Text, pick
 from ascend_dsa.models.hopper import fp8_token_bytes
 from ascend_dsa.models.roofline import KV_TOKEN_BYTES_RANGE, REPORT_HEADS, REPORT_TOPK, head_roofline_sweep
 from ascend_dsa.render.roofline import TOPK_COLOURS, render_roofline_figure, seed_row, verdict_line
@@ -74,13 +77,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Register the options: grid, hardware overrides, the report check."""
     parser.add_argument(
         "--heads",
-        type=Within(positive_int_list, HEADS_RANGE, "q heads per AI Core"),
+        type=Within(positive_int_list, HEADS_RANGE, Q_HEADS),
         default=REPORT_HEADS,
         help=f"q heads per AI Core, e.g. {_listed(REPORT_HEADS)} (at most {LIST_ITEMS_MAX} values)",
     )
     parser.add_argument(
         "--topk",
-        type=Within(positive_int_list, TOKENS_RANGE, "topk values"),
+        type=Within(positive_int_list, TOKENS_RANGE, TOPK_VALUES),
         default=REPORT_TOPK,
         help=f"topk values, e.g. {_listed(REPORT_TOPK)} (at most {LIST_ITEMS_MAX} values, and {GRID_POINTS_MAX} pairs "
         "with --heads)",
@@ -94,7 +97,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--kv-token-bytes",
-        type=Within(positive_int, KV_TOKEN_BYTES_RANGE, "a KV token's bytes"),
+        type=Within(positive_int, KV_TOKEN_BYTES_RANGE, KV_TOKEN_BYTES),
         help=(
             "bytes of one KV token (default d_qk bf16 values: "
             + ", ".join(f"{p.model.d_qk * p.model.element_bytes} on {p.key}" for p in CHIPS.values())
@@ -121,8 +124,12 @@ def check_shown_cycles(points: Iterable[RooflinePoint]) -> None:
     for point in points:
         if round(point.l2_cycles) == 0:
             raise OutOfRange(
-                f"L2 cycles per AI Core are {point.l2_cycles:.3g} at h_q={point.heads}, topk={point.topk}, "
-                "which rounds to 0 cycles"
+                Text(
+                    f"h_q={point.heads}、topk={point.topk} 时每个 AI Core 的 L2 周期是 {point.l2_cycles:.3g}，"
+                    "四舍五入成了 0 周期",
+                    f"L2 cycles per AI Core are {point.l2_cycles:.3g} at h_q={point.heads}, topk={point.topk}, "
+                    "which rounds to 0 cycles",
+                )
             )
 
 
@@ -137,16 +144,25 @@ def run(args: argparse.Namespace) -> int:
     if pairs > GRID_POINTS_MAX:
         return fail(
             ExitStatus.USAGE,
-            f"--heads and --topk make a grid of {len(args.heads)} x {len(args.topk)} = {pairs} pairs; "
-            f"at most {GRID_POINTS_MAX}",
+            Text(
+                f"--heads 与 --topk 组成 {len(args.heads)} x {len(args.topk)} = {pairs} 对的网格；"
+                f"至多 {GRID_POINTS_MAX} 对",
+                f"--heads and --topk make a grid of {len(args.heads)} x {len(args.topk)} = {pairs} pairs; "
+                f"at most {GRID_POINTS_MAX}",
+            ),
             NAME,
+            lang=args.lang,
         )
     preset = CHIPS[args.chip]
     if args.assert_report and not preset.reported:
         return fail(
             ExitStatus.USAGE,
-            f"--assert-report compares with the report's Ascend 950 table; it does not apply to --chip {args.chip}",
+            Text(
+                f"--assert-report 比对的是报告里 Ascend 950 的表；不适用于 --chip {args.chip}",
+                f"--assert-report compares with the report's Ascend 950 table; it does not apply to --chip {args.chip}",
+            ),
             NAME,
+            lang=args.lang,
         )
     spec = chip_spec(args)
     points = head_roofline_sweep(spec, args.heads, args.topk, preset.model, args.kv_token_bytes)
@@ -196,8 +212,12 @@ def _figure(args: argparse.Namespace, spec: AnyChip, preset: ChipPreset, points:
     if len(args.topk) > len(TOPK_COLOURS):
         return fail(
             ExitStatus.USAGE,
-            f"--svg draws at most {len(TOPK_COLOURS)} topk values, one colour each; --topk gives {len(args.topk)}",
+            Text(
+                f"--svg 至多画 {len(TOPK_COLOURS)} 个 topk 值，每个一种颜色；--topk 给了 {len(args.topk)} 个",
+                f"--svg draws at most {len(TOPK_COLOURS)} topk values, one colour each; --topk gives {len(args.topk)}",
+            ),
             NAME,
+            lang=args.lang,
         )
     figure = render_roofline_figure(
         spec,
@@ -208,7 +228,7 @@ def _figure(args: argparse.Namespace, spec: AnyChip, preset: ChipPreset, points:
         lang=figure_lang(args),
         check=False,  # --assert-report is the command's check against the report
     )
-    status = write_svg(args.svg, figure, NAME)
+    status = write_svg(args.svg, figure, NAME, lang=args.lang)
     if status or not text_wanted(args):
         return status or int(args.assert_report and _mismatch(points, args.lang))
     return None

@@ -5,16 +5,18 @@ command line that accepted those would take typos for numbers, so these types ma
 holds at most ``LIST_ITEMS_MAX`` values and is read in time linear in its length; a value quoted back in an error
 is shortened to ``QUOTED_CHARS_MAX`` characters (a megabyte typed by mistake is not echoed whole). The hardware
 overrides and a kernel instantiation's options are registered by one function each, so that commands name and
-check them alike.
+check them alike. Each type says its error in the command's language (``lang``, given by the parser that holds the
+option: ``SPEAKING_TYPES``); the values quoted stay as typed.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, TypeVar, get_args
 
 from ascend_dsa.facts.chips import CHIPS
@@ -29,11 +31,24 @@ from ascend_dsa.facts.hardware import (
     ChipSpec,
 )
 from ascend_dsa.facts.kernel_config import HEADS_RANGE, SHIPPED_KERNEL, TOKENS_RANGE
-from ascend_dsa.lang import Lang
+from ascend_dsa.lang import Lang, Text, pick, unit_name
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE, Plausible, quoted, shown
 
 # A value is cut as the API cuts it (validate.quoted): one rule for both, the limit named here too for the commands.
 from ascend_dsa.validate import QUOTED_CHARS_MAX as QUOTED_CHARS_MAX  # noqa: PLC0414 - re-exported
+
+#: The quantities the options take, as their errors name them ("expected a clock in the plausible range ...").
+KV_TOKENS: Final = Text("KV token 数", "a number of KV tokens")
+Q_HEADS: Final = Text("每个 AI Core 的 q head 数", "q heads per AI Core")
+TOPK_VALUES: Final = Text("topk 值", "topk values")
+KV_TOKEN_BYTES: Final = Text("一个 KV token 的字节数", "a KV token's bytes")
+FIXPIPE_RATE: Final = Text("FixPipe 速率", "a FixPipe rate")
+BANDWIDTH: Final = Text("带宽", "a bandwidth")
+CORES: Final = Text("核数", "a number of cores")
+CLOCK: Final = Text("时钟频率", "a clock")
+MATRIX_RATE: Final = Text("矩阵单元速率", "a matrix rate")
+INDICES: Final = Text("index 数", "a number of indices")
+BLOCKS: Final = Text("块数", "a number of blocks")
 
 #: Most values one comma-separated list option takes (every item is one row of work, or a grid axis).
 LIST_ITEMS_MAX = 256
@@ -42,102 +57,152 @@ _WHOLE = re.compile(r"[0-9]+", re.ASCII)
 _DECIMAL = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
 
 
-def positive_int(text: str) -> int:
+def _refused(lang: Lang, zh: str, en: str) -> argparse.ArgumentTypeError:
+    """The error an option's type raises, in the command's language."""
+    return argparse.ArgumentTypeError(pick(lang, zh, en))
+
+
+def positive_int(text: str, lang: Lang = "en") -> int:
     """A whole number from 1 to 2**53 written in ASCII digits (``64``; not ``６４``, ``1_000`` or ``+64``)."""
-    expected = f"expected a whole number from 1 to {LARGEST_EXACT_WHOLE} in plain digits, got {quoted(text)}"
+    got = quoted(text)
+    expected = _refused(
+        lang,
+        f"应为 1 到 {LARGEST_EXACT_WHOLE} 之间的整数（只用半角数字），得到 {got}",
+        f"expected a whole number from 1 to {LARGEST_EXACT_WHOLE} in plain digits, got {got}",
+    )
     if not _WHOLE.fullmatch(text) or len(text.lstrip("0")) > len(str(LARGEST_EXACT_WHOLE)):
-        raise argparse.ArgumentTypeError(expected)
+        raise expected
     value = int(text)
     if not 1 <= value <= LARGEST_EXACT_WHOLE:
-        raise argparse.ArgumentTypeError(expected)
+        raise expected
     return value
 
 
-def _decimal(text: str, expected: str) -> float:
+def _decimal(text: str, expected: Text, lang: Lang) -> float:
+    got = quoted(text)
     if not _DECIMAL.fullmatch(text):
-        raise argparse.ArgumentTypeError(f"{expected}, got {quoted(text)}")
+        raise _refused(lang, f"{expected.zh}，得到 {got}", f"{expected.en}, got {got}")
     value = float(text)
     if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"{expected}, got {quoted(text)} (too large for a float)")
+        raise _refused(
+            lang, f"{expected.zh}，得到 {got}（超出浮点数的范围）", f"{expected.en}, got {got} (too large for a float)"
+        )
     return value
 
 
-def positive_float(text: str) -> float:
+def positive_float(text: str, lang: Lang = "en") -> float:
     """A finite number greater than zero in ASCII digits, with an optional exponent (``4e12``, ``1.65e9``)."""
-    expected = "expected a positive finite number such as 1.65e9"
-    value = _decimal(text, expected)
+    expected = Text("应为一个有限的正数，如 1.65e9", "expected a positive finite number such as 1.65e9")
+    value = _decimal(text, expected, lang)
     if value <= 0:
-        raise argparse.ArgumentTypeError(f"{expected}, got {quoted(text)}")
+        got = quoted(text)
+        raise _refused(lang, f"{expected.zh}，得到 {got}", f"{expected.en}, got {got}")
     return value
 
 
-def positive_int_list(text: str) -> tuple[int, ...]:
+def positive_int_list(text: str, lang: Lang = "en") -> tuple[int, ...]:
     """A comma-separated list of at most ``LIST_ITEMS_MAX`` distinct positive integers, such as ``16,32,64``."""
-    expected = (
-        f"expected a comma-separated list of at most {LIST_ITEMS_MAX} distinct positive integers such as 16,32,64"
-    )
+    zh = f"应为逗号分隔的、至多 {LIST_ITEMS_MAX} 个互不相同的正整数，如 16,32,64"
+    en = f"expected a comma-separated list of at most {LIST_ITEMS_MAX} distinct positive integers such as 16,32,64"
     items = text.count(",") + 1
     if items > LIST_ITEMS_MAX:
-        raise argparse.ArgumentTypeError(f"{expected}, got {items} items")
+        raise _refused(lang, f"{zh}，得到 {items} 个", f"{en}, got {items} items")
+    got = quoted(text)
     values: dict[int, str] = {}  # value -> the item that gave it, in order; a dict keeps the check linear
     for part in text.split(","):
         item = part.strip()
         if not item:
-            raise argparse.ArgumentTypeError(f"{expected}, got {quoted(text)} (an empty item)")
+            raise _refused(lang, f"{zh}，得到 {got}（有一项是空的）", f"{en}, got {got} (an empty item)")
         try:
             value = positive_int(item)
         except argparse.ArgumentTypeError:
-            raise argparse.ArgumentTypeError(f"{expected}, got {quoted(text)} ({quoted(item)} is not one)") from None
+            raise _refused(
+                lang, f"{zh}，得到 {got}（{quoted(item)} 不是正整数）", f"{en}, got {got} ({quoted(item)} is not one)"
+            ) from None
         if value in values:
-            raise argparse.ArgumentTypeError(f"{expected}, got {quoted(text)} ({quoted(item)} twice)")
+            raise _refused(
+                lang, f"{zh}，得到 {got}（{quoted(item)} 出现了两次）", f"{en}, got {got} ({quoted(item)} twice)"
+            )
         values[value] = item
     return tuple(values)
 
 
-def unit_fraction(text: str) -> float:
+def unit_fraction(text: str, lang: Lang = "en") -> float:
     """A number in [0, 1) in ASCII digits."""
-    expected = "expected a fraction in [0, 1)"
-    value = _decimal(text, expected)
+    expected = Text("应为 [0, 1) 之间的小数", "expected a fraction in [0, 1)")
+    value = _decimal(text, expected, lang)
     if not 0.0 <= value < 1.0:
-        raise argparse.ArgumentTypeError(f"{expected}, got {quoted(text)}")
+        got = quoted(text)
+        raise _refused(lang, f"{expected.zh}，得到 {got}", f"{expected.en}, got {got}")
     return value
+
+
+def range_text(plausible: Plausible, lang: Lang) -> str:
+    """A plausible range as a message in ``lang`` names it: ``1e8 to 1e10 Hz``, ``1 到 4,096 个 head``."""
+    low, high = plausible.bounds_text()
+    unit = f" {unit_name(plausible.unit, lang)}" if plausible.unit else ""
+    return pick(lang, f"{low} 到 {high}{unit}", plausible.text())
 
 
 class Within:
     """An option's type: the text parsed, then refused outside a plausible range, the one the API checks too.
 
     ``parse`` reads the text (``positive_int``, ``positive_float``, ``positive_int_list``); a value outside
-    ``plausible`` is an error naming the range, ``what`` naming the quantity ("expected a clock in the plausible
-    range 1e8 to 1e10 Hz"). With an ``example`` (a value of this quantity, such as its preset) a text that does not
-    parse is refused naming it, not the parser's own example, which is another quantity's (a clock for a bandwidth).
+    ``plausible`` is an error naming the range, ``what`` naming the quantity in both languages ("expected a clock in
+    the plausible range 1e8 to 1e10 Hz"). With an ``example`` (a value of this quantity, such as its preset) a text
+    that does not parse is refused naming it, not the parser's own example, which is another quantity's (a clock for
+    a bandwidth).
     """
 
-    def __init__(self, parse: Callable[[str], Any], plausible: Plausible, what: str, example: str = "") -> None:
+    def __init__(self, parse: Callable[..., Any], plausible: Plausible, what: Text, example: str = "") -> None:
         """Parse with ``parse``; check against ``plausible``; say ``what`` (and ``example``) in the message."""
         self.parse = parse
         self.plausible = plausible
         self.what = what
         self.example = example
 
-    def __call__(self, text: str) -> Any:  # noqa: ANN401 - what ``parse`` returns: a number or a tuple of them
-        """The parsed value, or an ``ArgumentTypeError`` naming the plausible range."""
+    def __call__(self, text: str, lang: Lang = "en") -> Any:  # noqa: ANN401 - what ``parse`` returns: a number or a tuple
+        """The parsed value, or an ``ArgumentTypeError`` (in ``lang``) naming the plausible range."""
+        got = quoted(text)
+        within = (range_text(self.plausible, "zh"), self.plausible.text())
         try:
-            value = self.parse(text)
+            value = self.parse(text, lang)
         except argparse.ArgumentTypeError:
             if not self.example:
                 raise
-            raise argparse.ArgumentTypeError(
-                f"expected {self.what} such as {self.example} (a positive finite number in the plausible range "
-                f"{self.plausible.text()}), got {quoted(text)}"
+            raise _refused(
+                lang,
+                f"应为{self.what.zh}，如 {self.example}（合理范围 {within[0]} 之内的有限正数），得到 {got}",
+                f"expected {self.what.en} such as {self.example} (a positive finite number in the plausible range "
+                f"{within[1]}), got {got}",
             ) from None
         values = value if isinstance(value, tuple) else (value,)
         for item in values:
             if not self.plausible.holds(item):
-                outside = "" if len(values) == 1 else f" ({shown(item)} is outside)"
-                raise argparse.ArgumentTypeError(
-                    f"expected {self.what} in the plausible range {self.plausible.text()}, got {quoted(text)}{outside}"
+                outside = (
+                    ("", "") if len(values) == 1 else (f"（{shown(item)} 在范围之外）", f" ({shown(item)} is outside)")
+                )
+                raise _refused(
+                    lang,
+                    f"应为合理范围 {within[0]} 之内的{self.what.zh}，得到 {got}{outside[0]}",
+                    f"expected {self.what.en} in the plausible range {within[1]}, got {got}{outside[1]}",
                 )
         return value
+
+
+#: The option types defined here that are plain functions; each, like a `Within`, takes the language after the text.
+_PLAIN_TYPES: Final[tuple[Callable[..., Any], ...]] = (positive_int, positive_float, positive_int_list, unit_fraction)
+
+
+def speaking(kind: object, lang: Lang) -> Callable[[str], Any] | None:
+    """The option type ``kind`` saying its errors in ``lang``, or ``None`` when ``kind`` is not one of these types.
+
+    A parser registers it for the option (``ArgumentParser.register("type", kind, ...)``), so that the option keeps
+    ``kind`` as its type (what its help and tests read) and its errors speak the command's language.
+    """
+    if isinstance(kind, Within) or kind in _PLAIN_TYPES:
+        return functools.partial(kind, lang=lang)
+    return None
 
 
 #: Option destination -> hardware field it overrides (``--l2-bandwidth``, ``--cores``, ``--clock``, ``--cube-fma``).
@@ -179,23 +244,23 @@ def add_hardware_options(parser: argparse.ArgumentParser, *, other_chips: bool =
     parser.add_argument(
         "--l2-bandwidth",
         type=Within(
-            positive_float, BANDWIDTH_BYTES_PER_S_RANGE, "a bandwidth", example=preset_text(spec.bandwidth_bytes_per_s)
+            positive_float, BANDWIDTH_BYTES_PER_S_RANGE, BANDWIDTH, example=preset_text(spec.bandwidth_bytes_per_s)
         ),
         help=f"total L2 bandwidth in B/s (preset {preset_text(spec.bandwidth_bytes_per_s)}{extra['l2']})",
     )
     parser.add_argument(
         "--cores",
-        type=Within(positive_int, CORES_RANGE, "a number of cores"),
+        type=Within(positive_int, CORES_RANGE, CORES),
         help=f"AI Cores sharing the L2 (preset {spec.cores}{extra['cores']})",
     )
     parser.add_argument(
         "--clock",
-        type=Within(positive_float, CLOCK_HZ_RANGE, "a clock", example=preset_text(spec.clock_hz)),
+        type=Within(positive_float, CLOCK_HZ_RANGE, CLOCK, example=preset_text(spec.clock_hz)),
         help=f"clock in Hz (preset {preset_text(spec.clock_hz)}{extra['clock']})",
     )
     parser.add_argument(
         "--cube-fma",
-        type=Within(positive_int, MATRIX_FMA_PER_CYCLE_RANGE, "a matrix rate"),
+        type=Within(positive_int, MATRIX_FMA_PER_CYCLE_RANGE, MATRIX_RATE),
         help=f"CUBE FMA per cycle per AI Core (preset {spec.matrix_fma_per_cycle_per_core}{extra['fma']})",
     )
 
@@ -213,6 +278,27 @@ def locale_lang(environ: Mapping[str, str]) -> Lang:
         if value:
             return "zh" if value.lower().startswith("zh") else "en"
     return "en"
+
+
+def argv_lang(argv: Sequence[str], environ: Mapping[str, str]) -> Lang:
+    """The language of a command line before it is parsed, so that even an error about its options speaks it.
+
+    The first ``--lang zh|en`` or ``--lang=zh|en`` before a ``--`` decides; without one (or with a value that is not
+    a language, which the parser then refuses), the locale does, as for ``--lang``'s default (``locale_lang``).
+    """
+    for index, word in enumerate(argv):
+        if word == "--":
+            break
+        if word == "--lang" and index + 1 < len(argv):
+            value = argv[index + 1]
+        elif word.startswith("--lang="):
+            value = word.removeprefix("--lang=")
+        else:
+            continue
+        for lang in LANGS:
+            if value == lang:
+                return lang
+    return locale_lang(environ)
 
 
 def add_lang_option(parser: argparse.ArgumentParser, environ: Mapping[str, str] | None = None) -> None:
@@ -254,13 +340,13 @@ def add_instantiation_options(parser: argparse.ArgumentParser) -> None:
     """Register a kernel instantiation's B_TOPK, INDEX_BLOCK_SIZE, VECTOR Cores and heads (defaults: shipped)."""
     parser.add_argument(
         "--b-topk",
-        type=Within(positive_int, TOKENS_RANGE, "a number of KV tokens"),
+        type=Within(positive_int, TOKENS_RANGE, KV_TOKENS),
         default=SHIPPED_KERNEL.b_topk,
         help="KV tokens per block (shipped: %(default)s)",
     )
     parser.add_argument(
         "--index-block-size",
-        type=Within(positive_int, TOKENS_RANGE, "a number of indices"),
+        type=Within(positive_int, TOKENS_RANGE, INDICES),
         default=SHIPPED_KERNEL.index_block_size,
         help="indices read per index group (shipped: %(default)s)",
     )
@@ -273,7 +359,7 @@ def add_instantiation_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--heads",
-        type=Within(positive_int, HEADS_RANGE, "q heads per AI Core"),
+        type=Within(positive_int, HEADS_RANGE, Q_HEADS),
         default=SHIPPED_KERNEL.heads_per_core,
         help="q heads per AI Core (shipped: %(default)s)",
     )

@@ -6,18 +6,22 @@ import os
 import stat
 from typing import TYPE_CHECKING
 
-from ascend_dsa.cli.exit_status import ExitStatus, fail
+from ascend_dsa.cli.exit_status import ExitStatus, error_message, fail
 from ascend_dsa.cli.options import (
+    BLOCKS,
+    KV_TOKENS,
     Within,
     add_hardware_options,
     add_instantiation_options,
     hardware_of,
     positive_int,
 )
+from ascend_dsa.cli.svg_output import cannot_write
 from ascend_dsa.cli.version import package_version
-from ascend_dsa.errors import BadTrace
+from ascend_dsa.errors import BadTrace, OutsideModel
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL, TOKENS_RANGE
 from ascend_dsa.facts.kv_formats import KvFormat, Mode, default_main_cache
+from ascend_dsa.lang import Text
 from ascend_dsa.models.pipeline import SIMULATED_BLOCKS_RANGE, simulate, stage_costs
 from ascend_dsa.render.pipeline_schedule import pipeline_schedule_text, rows_line
 from ascend_dsa.render.pipeline_timeline import pipeline_timeline_svg
@@ -38,6 +42,7 @@ if TYPE_CHECKING:
     import argparse
 
     from ascend_dsa.facts.hardware import AscendSpec
+    from ascend_dsa.lang import Lang
     from ascend_dsa.models.pipeline import Timeline
 
 NAME = "pipeline"
@@ -95,12 +100,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--topk",
-        type=Within(positive_int, TOKENS_RANGE, "a number of KV tokens"),
+        type=Within(positive_int, TOKENS_RANGE, KV_TOKENS),
         help="KV tokens per query: simulate topk / B_TOPK blocks (instead of --blocks)",
     )
     parser.add_argument(
         "--blocks",
-        type=Within(positive_int, SIMULATED_BLOCKS_RANGE, "a number of blocks"),
+        type=Within(positive_int, SIMULATED_BLOCKS_RANGE, BLOCKS),
         help=f"KV blocks to simulate (default {SIMULATED_BLOCKS})",
     )
     parser.add_argument(
@@ -135,7 +140,11 @@ def run(args: argparse.Namespace) -> int:
     file or an unreadable --compare file.
     """
     if args.topk is not None and args.blocks is not None:
-        return fail(ExitStatus.USAGE, "give --topk or --blocks, not both (--topk sets the blocks)", NAME)
+        message = Text(
+            "--topk 与 --blocks 只能给一个（--topk 决定块数）",
+            "give --topk or --blocks, not both (--topk sets the blocks)",
+        )
+        return fail(ExitStatus.USAGE, message, NAME, lang=args.lang)
     config = SHIPPED_KERNEL.with_overrides(
         heads_per_core=args.heads,
         b_topk=args.b_topk,
@@ -145,7 +154,12 @@ def run(args: argparse.Namespace) -> int:
     blocks = SIMULATED_BLOCKS if args.blocks is None else args.blocks
     if args.topk is not None:
         if args.topk % config.b_topk:
-            raise ValueError(f"--topk {args.topk} is not a whole number of blocks of B_TOPK {config.b_topk} tokens")
+            raise OutsideModel(
+                Text(
+                    f"--topk {args.topk} 不是整数个块（每块 B_TOPK {config.b_topk} 个 token）",
+                    f"--topk {args.topk} is not a whole number of blocks of B_TOPK {config.b_topk} tokens",
+                )
+            )
         blocks = args.topk // config.b_topk
     kv_format = default_main_cache(args.mode) if args.main_cache is None else KvFormat(args.main_cache)
     spec = hardware_of(args)
@@ -156,8 +170,11 @@ def run(args: argparse.Namespace) -> int:
         try:
             measured = read_measurement(_read_bounded(args.compare), max_bytes=MAX_TRACE_BYTES)
         except (OSError, ValueError) as error:  # ValueError: BadTrace, or a path with a NUL in it
-            reason = error.strerror or str(error) if isinstance(error, OSError) else str(error)
-            return fail(ExitStatus.USAGE, f"--compare {args.compare}: {reason}", NAME)
+            reason = error_message(error)
+            if isinstance(error, OSError) and error.strerror:
+                reason = Text.same(error.strerror)
+            message = Text(f"--compare {args.compare}：{reason.zh}", f"--compare {args.compare}: {reason.en}")
+            return fail(ExitStatus.USAGE, message, NAME, lang=args.lang)
     if (status := _write_files(args, timeline, spec, config.vector_cores_per_cube, measured)) is not None:
         return status
     if measured is None:
@@ -181,7 +198,7 @@ def _write_files(
     if args.trace is not None:
         inputs = {option: value for dest, option in _INPUTS.items() if (value := getattr(args, dest)) is not None}
         trace = pipeline_trace(timeline, spec, vector_cores=vector_cores, inputs=inputs, version=package_version())
-        if (status := _write("--trace", args.trace, trace_json(trace))) is not None:
+        if (status := _write("--trace", args.trace, trace_json(trace), args.lang)) is not None:
             return status
     if args.svg is None:
         return None
@@ -195,16 +212,16 @@ def _write_files(
     if args.svg == STDOUT:
         print(svg)
         return ExitStatus.OK
-    return _write("--svg", args.svg, svg + "\n")
+    return _write("--svg", args.svg, svg + "\n", args.lang)
 
 
-def _write(option: str, path: str, text: str) -> int | None:
-    """Write ``text`` to ``path``; on failure print the one line naming ``option`` and return status 2."""
+def _write(option: str, path: str, text: str, lang: Lang) -> int | None:
+    """Write ``text`` to ``path``; on failure print the one line (in ``lang``) naming ``option`` and return status 2."""
     try:
         with open(path, "w", encoding="utf-8") as file:  # noqa: PTH123 - a path as typed
             file.write(text)
     except OSError as error:
-        return fail(ExitStatus.USAGE, f"{option} {path}: cannot write it ({error.strerror or error})", NAME)
+        return fail(ExitStatus.USAGE, cannot_write(option, path, error.strerror or str(error)), NAME, lang=lang)
     return None
 
 
@@ -215,5 +232,10 @@ def _read_bounded(path: str) -> bytes:
     """
     with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as file:
         if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-            raise BadTrace("not a regular file; expected an msprof op-simulator trace.json or op summary CSV")
+            raise BadTrace(
+                Text(
+                    "不是普通文件；应为 msprof 算子仿真器的 trace.json 或 op summary CSV",
+                    "not a regular file; expected an msprof op-simulator trace.json or op summary CSV",
+                )
+            )
         return file.read(MAX_TRACE_BYTES + 1)

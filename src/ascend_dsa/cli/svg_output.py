@@ -11,6 +11,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from ascend_dsa.cli.exit_status import ExitStatus, fail
+from ascend_dsa.lang import Text
 from ascend_dsa.render.svg import svg_element
 
 if TYPE_CHECKING:
@@ -43,10 +44,10 @@ def text_wanted(args: argparse.Namespace) -> bool:
     return bool(args.svg != STDOUT)
 
 
-def write_svg(path: str, figure: str, command: str) -> int:
+def write_svg(path: str, figure: str, command: str, *, lang: Lang = "en") -> int:
     """Write the ``<svg>`` element of a page's ``figure`` (what its renderer returned) to ``path``, ``-`` for stdout.
 
-    Returns 0, or 2 after one line naming the file when it cannot be written.
+    Returns 0, or 2 after one line (in ``lang``) naming the file when it cannot be written.
     """
     svg = svg_element(figure) + "\n"
     if path == STDOUT:
@@ -57,5 +58,10 @@ def write_svg(path: str, figure: str, command: str) -> int:
             file.write(svg)
     except (OSError, ValueError) as error:  # ValueError: a path with a NUL in it
         reason = error.strerror or str(error) if isinstance(error, OSError) else str(error)
-        return fail(ExitStatus.USAGE, f"--svg {path}: cannot write it ({reason})", command)
+        return fail(ExitStatus.USAGE, cannot_write("--svg", path, reason), command, lang=lang)
     return ExitStatus.OK
+
+
+def cannot_write(option: str, path: str, reason: str) -> Text:
+    """The message for an output file that cannot be written: the option, the path and the system's ``reason``."""
+    return Text(f"{option} {path}：无法写入（{reason}）", f"{option} {path}: cannot write it ({reason})")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ascend_dsa.cli.exit_status import ExitStatus, fail
+from ascend_dsa.cli.exit_status import ExitStatus, error_message, fail
 from ascend_dsa.cli.options import add_instantiation_options
 from ascend_dsa.cli.svg_output import add_svg_option, figure_lang, text_wanted, write_svg
 from ascend_dsa.errors import ForbiddenDesign
@@ -12,6 +12,7 @@ from ascend_dsa.facts.chips import CHIPS
 from ascend_dsa.facts.hardware import ASCEND_950, is_ascend
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.facts.kv_formats import KvFormat, Mode
+from ascend_dsa.lang import Text
 from ascend_dsa.models.memory_plans import SHIPPED_INSTANTIATIONS, ub_plan
 from ascend_dsa.render.format import count_word
 from ascend_dsa.render.memory_plan import render_ub_plan_bars, ub_plan_text
@@ -72,9 +73,14 @@ def run(args: argparse.Namespace) -> int:
     if not is_ascend(spec):
         return fail(
             ExitStatus.USAGE,
-            f"the UB plan is the Ascend 950 kernel's (config.h:77-125); --chip {args.chip} has no UB "
-            f"(only {', '.join(_WITH_UB)})",
+            Text(
+                f"UB 规划是 Ascend 950 内核的（config.h:77-125）；--chip {args.chip} 没有 UB"
+                f"（只有 {', '.join(_WITH_UB)} 有）",
+                f"the UB plan is the Ascend 950 kernel's (config.h:77-125); --chip {args.chip} has no UB "
+                f"(only {', '.join(_WITH_UB)})",
+            ),
             NAME,
+            lang=args.lang,
         )
     config = SHIPPED_KERNEL.with_overrides(
         heads_per_core=args.heads,
@@ -86,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         plan = ub_plan(config, Mode(args.mode), main_cache, fp4_extra=args.fp4_extra, sink=args.sink)
     except ForbiddenDesign as error:  # here bad usage (2), not a what-if outside the model (3, as in cli._run)
-        return fail(ExitStatus.USAGE, str(error), NAME)
+        return fail(ExitStatus.USAGE, error_message(error), NAME, lang=args.lang)
     status = ExitStatus.OK if plan.fits(spec) else ExitStatus.FINDING
     if args.svg is not None:
         figure = render_ub_plan_bars(
@@ -98,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
             sink=args.sink,
             lang=figure_lang(args),
         )
-        written = write_svg(args.svg, figure, NAME)
+        written = write_svg(args.svg, figure, NAME, lang=args.lang)
         if written or not text_wanted(args):
             return written or status
     print(ub_plan_text(plan, spec, args.lang))

@@ -14,7 +14,7 @@ from ascend_dsa.errors import ForbiddenDesign
 from ascend_dsa.facts.kernel_config import GATHER2_TOKENS_PER_REQUEST, SHIPPED_KERNEL, KernelConfig
 from ascend_dsa.facts.kv_formats import KvFormat, Mode, default_main_cache
 from ascend_dsa.facts.provenance import Source, code_line
-from ascend_dsa.lang import Text
+from ascend_dsa.lang import Lang, Text, pick
 from ascend_dsa.units import FP32_BYTES
 from ascend_dsa.validate import door, require_bool, require_instance
 
@@ -36,9 +36,13 @@ class KernelRule:
     statement: Text
     source: Source
 
-    def describe(self) -> str:
-        """The rule in one line with its source, as error messages print it (in English)."""
-        return f"{self.code}: {self.statement.en} ({self.source.citation})"
+    def describe(self, *, lang: Lang = "en") -> str:
+        """The rule in one line with its source, as error messages print it."""
+        return pick(
+            lang,
+            f"{self.code}：{self.statement.zh}（{self.source.citation}）",
+            f"{self.code}: {self.statement.en} ({self.source.citation})",
+        )
 
 
 @dataclass(frozen=True)
@@ -176,12 +180,18 @@ def _check_kernel_rules(config: KernelConfig, mode: Mode, main_cache: KvFormat, 
     broken = _broken_format_rules(mode, main_cache, fp4_extra=fp4_extra) + _broken_tile_rules(config)
     if broken:
         rule = broken[0]
-        values = (
-            f"mode={mode}, main cache={main_cache}, fp4 extra={'yes' if fp4_extra else 'no'}, "
+        tiles = (
             f"B_TOPK={config.b_topk}, VECTOR Cores={config.vector_cores_per_cube}, "
             f"INDEX_BLOCK_SIZE={config.index_block_size}"
         )
-        raise ForbiddenDesign(f"forbidden by rule {rule.describe()}; got {values}")
+        zh = f"mode={mode}, main cache={main_cache}, fp4 extra={'是' if fp4_extra else '否'}, {tiles}"
+        en = f"mode={mode}, main cache={main_cache}, fp4 extra={'yes' if fp4_extra else 'no'}, {tiles}"
+        raise ForbiddenDesign(
+            Text(
+                f"违反了规则 {rule.describe(lang='zh')}；实际是 {zh}",
+                f"forbidden by rule {rule.describe()}; got {en}",
+            )
+        )
 
 
 @door(_check_kernel_rules)

@@ -15,6 +15,7 @@ from ascend_dsa.facts.assumptions import HF32_RATE_OVER_BF16
 from ascend_dsa.facts.hardware import AscendSpec, require_ascend
 from ascend_dsa.facts.kernel_config import KernelConfig, require_spec_config_model
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
+from ascend_dsa.lang import Text
 from ascend_dsa.units import FP32_BYTES
 from ascend_dsa.validate import door, require_bool, require_instance, require_int
 
@@ -72,10 +73,17 @@ def fixpipe_break_even_b_topk(spec: AscendSpec, config: KernelConfig, model: Mod
     b = Fraction(rows * FP32_BYTES, spec.ascend.fixpipe_bytes_per_cycle_1c1v)
     c = Fraction(rows * model.d_v * FP32_BYTES, spec.ascend.fixpipe_bytes_per_cycle_1c1v)
     if a <= b:
+        rates = (
+            f"cube_fma_per_cycle = {spec.matrix_fma_per_cycle_per_core}, "
+            f"fixpipe_bytes_per_cycle_1c1v = {spec.ascend.fixpipe_bytes_per_cycle_1c1v}"
+        )
         raise OutsideModel(
-            f"no B_TOPK lets MMA outlast FixPipe: per token MMA takes {float(a):g} cycles and FixPipe "
-            f"{float(b):g} (cube_fma_per_cycle = {spec.matrix_fma_per_cycle_per_core}, "
-            f"fixpipe_bytes_per_cycle_1c1v = {spec.ascend.fixpipe_bytes_per_cycle_1c1v}); MMA must take longer"
+            Text(
+                f"没有哪个 B_TOPK 能让 MMA 比 FixPipe 耗时更长：每个 token MMA 要 {float(a):g} 周期，FixPipe 要 "
+                f"{float(b):g} 周期（{rates}）；MMA 必须更长",
+                f"no B_TOPK lets MMA outlast FixPipe: per token MMA takes {float(a):g} cycles and FixPipe "
+                f"{float(b):g} ({rates}); MMA must take longer",
+            )
         )
     return c / (a - b)
 

@@ -23,6 +23,7 @@ from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.kernel_config import KernelConfig
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
 from ascend_dsa.facts.provenance import Source, report_lines
+from ascend_dsa.lang import Text
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE, require_instance, require_int, shown
 
 #: Bytes of one SIMD vector register, and of one UB row in our bank model (config.h:10, ``256 / sizeof(bf16)``).
@@ -100,8 +101,12 @@ def min_conflict_free_padding(config: KernelConfig, model: ModelShape = DSA_V41,
     model = require_instance("model", model, ModelShape)
     if config.b_topk_per_vector_core < 1:
         raise OutsideModel(
-            f"B_TOPK = {config.b_topk} leaves no token to each of {config.vector_cores_per_cube} VECTOR Cores, "
-            "so there is no ND2NZ write to pad"
+            Text(
+                f"B_TOPK = {config.b_topk} 分给 {config.vector_cores_per_cube} 个 VECTOR Core，每个分不到一个 token，"
+                "也就没有要填充的 ND2NZ 写",
+                f"B_TOPK = {config.b_topk} leaves no token to each of {config.vector_cores_per_cube} VECTOR Cores, "
+                "so there is no ND2NZ write to pad",
+            )
         )
     block = nz_block_bytes(config, model)
     limit = require_int("limit", limit, minimum=0)

@@ -23,6 +23,7 @@ from ascend_dsa.errors import OutOfRange
 from ascend_dsa.facts.hardware import AnyChip, ChipSpec
 from ascend_dsa.facts.kernel_config import require_heads, require_tokens
 from ascend_dsa.facts.model_shape import DSA_V41, ModelShape
+from ascend_dsa.lang import Text
 from ascend_dsa.units import MiB
 from ascend_dsa.validate import (
     LARGEST_EXACT_WHOLE,
@@ -112,8 +113,12 @@ def _cube_cycles(spec: AnyChip, heads: int, topk: int, model: ModelShape) -> int
     cycles = macs // rate
     if cycles == 0:
         raise OutOfRange(
-            f"CUBE cycles come out as 0: matrix_fma_per_cycle_per_core = {rate} exceeds the {macs} "
-            f"multiply-adds of {heads} heads x topk {topk}"
+            Text(
+                f"CUBE 周期算出来是 0：matrix_fma_per_cycle_per_core = {rate} 超过了 {heads} 个 head x topk {topk} "
+                f"的 {macs} 次乘加",
+                f"CUBE cycles come out as 0: matrix_fma_per_cycle_per_core = {rate} exceeds the {macs} "
+                f"multiply-adds of {heads} heads x topk {topk}",
+            )
         )
     return cycles
 

@@ -25,6 +25,7 @@ import math
 from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.errors import BadTrace
+from ascend_dsa.lang import Text
 from ascend_dsa.models.pipeline import Task, Unit
 from ascend_dsa.validate import LARGEST_EXACT_WHOLE
 
@@ -49,6 +50,8 @@ HANDOFFS: Final = (
     (Task.S_TO_L1, Task.SV),  # S reaches L1: VECTOR -> CUBE
     (Task.KV_TO_L1, Task.QK),  # the NZ KV reaches L1: VECTOR -> CUBE
 )
+#: The trace's start in µs: every event's time is relative to it, so none is earlier.
+TRACE_START_US: Final = 0
 #: Two times in microseconds closer than this (a picosecond, below a cycle of any plausible clock) are equal: the
 #: rounding of ``ts + dur`` against the next ``ts``.
 TIME_TOLERANCE_US: Final = 1e-6
@@ -164,9 +167,20 @@ def event_time(event: Mapping[str, object], key: str) -> float:
     """``event[key]`` (a ``ts`` or ``dur``) as microseconds, or `BadTrace` unless it is a finite number from 0."""
     value = event[key]
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise BadTrace(f"{key} must be a finite number, got {value!r} in {event!r:.200}")
-    if value < 0:
-        raise BadTrace(f"{key} must be relative to the trace's start (at least 0), got {value!r} in {event!r:.200}")
+        raise BadTrace(
+            Text(
+                f"{key} 应为有限的数，{event!r:.200} 里是 {value!r}",
+                f"{key} must be a finite number, got {value!r} in {event!r:.200}",
+            )
+        )
+    if value < TRACE_START_US:
+        raise BadTrace(
+            Text(
+                f"{key} 应相对于 trace 的起点（至少为 {TRACE_START_US}），{event!r:.200} 里是 {value!r}",
+                f"{key} must be relative to the trace's start (at least {TRACE_START_US}), got {value!r} in "
+                f"{event!r:.200}",
+            )
+        )
     return float(value)
 
 

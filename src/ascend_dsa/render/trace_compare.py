@@ -23,8 +23,9 @@ from itertools import accumulate
 from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.errors import BadTrace
+from ascend_dsa.lang import Text
 from ascend_dsa.models.pipeline import Unit
-from ascend_dsa.render.trace import CUBE_UNITS, LANE, TIME_TOLERANCE_US, event_time
+from ascend_dsa.render.trace import CUBE_UNITS, LANE, TIME_TOLERANCE_US, TRACE_START_US, event_time
 from ascend_dsa.units import MiB
 
 if TYPE_CHECKING:
@@ -44,9 +45,11 @@ BRACKETS_PER_OBJECT: Final = 2
 #: Deepest nesting of JSON objects and arrays: the format needs 4 (the file, ``traceEvents``, an event, its args).
 MAX_TRACE_DEPTH: Final = 8
 #: What a compared file must be, for every refusal's line.
-EXPECTED: Final = (
+EXPECTED: Final = Text(
+    "msprof 算子仿真器的 trace.json：一个含 traceEvents 列表的 JSON 对象，进程名形如 core0.cubecore0 或 "
+    "core0.veccore0，线程以所在流水线命名（CUBE、VECTOR、MTE2...）",
     "an msprof op-simulator trace.json: a JSON object with a traceEvents list, processes named like "
-    "core0.cubecore0 or core0.veccore0, threads named by their lane (CUBE, VECTOR, MTE2...)"
+    "core0.cubecore0 or core0.veccore0, threads named by their lane (CUBE, VECTOR, MTE2...)",
 )
 #: msprof's process name: AI Core, core kind, index.
 _PROCESS: Final = re.compile(r"core(\d+)\.(cubecore|veccore)(\d+)")
@@ -64,7 +67,16 @@ OP_NAME: Final = "Op Name"
 TASK_DURATION: Final = "Task Duration(us)"
 #: Most rows of an op summary read: a profiled run of a model's layers launches a few thousand kernels.
 MAX_OP_ROWS: Final = 2**16
-EXPECTED_SUMMARY: Final = f"an msprof op summary CSV with {OP_NAME!r} and {TASK_DURATION!r} columns"
+EXPECTED_SUMMARY: Final = Text(
+    f"含 {OP_NAME!r} 列与 {TASK_DURATION!r} 列的 msprof op summary CSV",
+    f"an msprof op summary CSV with {OP_NAME!r} and {TASK_DURATION!r} columns",
+)
+
+
+def _refused(zh: str, en: str, expected: Text) -> BadTrace:
+    """A `BadTrace` saying what is wrong (``zh``, ``en``) and then what file was ``expected``, in both languages."""
+    return BadTrace(Text(f"{zh}；应为 {expected.zh}", f"{en}; expected {expected.en}"))
+
 
 Intervals = tuple[tuple[float, float], ...]
 
@@ -132,27 +144,34 @@ def read_measurement(data: bytes, *, max_bytes: int = MAX_TRACE_BYTES) -> Measur
         return read_trace(data, max_bytes=max_bytes)
     if TASK_DURATION.encode() in data.split(b"\n", 1)[0]:
         return read_op_summary(data, max_bytes=max_bytes)
-    raise BadTrace(f"the file is neither a JSON trace nor an op summary; expected {EXPECTED} or {EXPECTED_SUMMARY}")
+    either = Text(f"{EXPECTED.zh}，或{EXPECTED_SUMMARY.zh}", f"{EXPECTED.en} or {EXPECTED_SUMMARY.en}")
+    raise _refused(
+        "这个文件既不是 JSON trace，也不是 op summary", "the file is neither a JSON trace nor an op summary", either
+    )
 
 
 def read_op_summary(data: bytes, *, max_bytes: int = MAX_TRACE_BYTES, max_rows: int = MAX_OP_ROWS) -> MeasuredTasks:
     """Each op's task durations in an msprof op summary, or `BadTrace` naming the row and what was expected."""
     if len(data) > max_bytes:
-        raise BadTrace(f"the file is larger than {max_bytes:,} bytes; expected {EXPECTED_SUMMARY}")
+        raise _refused(f"文件大于 {max_bytes:,} 字节", f"the file is larger than {max_bytes:,} bytes", EXPECTED_SUMMARY)
     durations: dict[str, list[float]] = {}
     try:
         reader = csv.DictReader(io.StringIO(data.decode("utf-8-sig"), newline=""))
         if not {OP_NAME, TASK_DURATION} <= {name.strip() for name in reader.fieldnames or ()}:
-            raise BadTrace(f"the header lacks a column; expected {EXPECTED_SUMMARY}")
+            raise _refused("表头缺一列", "the header lacks a column", EXPECTED_SUMMARY)
         for number, raw in enumerate(reader, start=2):
             if number - 1 > max_rows:
-                raise BadTrace(f"the file has more than {max_rows:,} rows; expected {EXPECTED_SUMMARY}")
+                raise _refused(
+                    f"文件多于 {max_rows:,} 行", f"the file has more than {max_rows:,} rows", EXPECTED_SUMMARY
+                )
             row = {str(k).strip(): v for k, v in raw.items()}
             durations.setdefault(str(row[OP_NAME]).strip(), []).append(_duration(row[TASK_DURATION], number))
     except (UnicodeDecodeError, csv.Error) as error:
-        raise BadTrace(f"the file is not CSV text ({error}); expected {EXPECTED_SUMMARY}") from None
+        raise _refused(
+            f"文件不是 CSV 文本（{error}）", f"the file is not CSV text ({error})", EXPECTED_SUMMARY
+        ) from None
     if not durations:
-        raise BadTrace(f"the file has no rows; expected {EXPECTED_SUMMARY}")
+        raise _refused("文件没有数据行", "the file has no rows", EXPECTED_SUMMARY)
     return MeasuredTasks({op: tuple(values) for op, values in durations.items()})
 
 
@@ -162,8 +181,13 @@ def _duration(text: object, row: int) -> float:
         value = float(str(text).strip())
     except ValueError:
         value = math.nan
-    if not math.isfinite(value) or value < 0:
-        raise BadTrace(f"row {row}: {TASK_DURATION} must be a finite number of µs from 0, got {text!r:.40}")
+    if not math.isfinite(value) or value < TRACE_START_US:
+        raise BadTrace(
+            Text(
+                f"第 {row} 行：{TASK_DURATION} 应为从 {TRACE_START_US} 起的有限微秒数，得到 {text!r:.40}",
+                f"row {row}: {TASK_DURATION} must be a finite number of µs from {TRACE_START_US}, got {text!r:.40}",
+            )
+        )
     return value
 
 
@@ -193,21 +217,34 @@ def tasks_text(comparisons: tuple[TaskComparison, ...]) -> str:
 def _guarded(data: bytes, max_bytes: int, max_objects: int, max_depth: int) -> bytes:
     """``data`` when it is small and flat enough to parse, else `BadTrace`; strings are skipped before counting."""
     if len(data) > max_bytes:
-        raise BadTrace(f"the file is larger than {max_bytes:,} bytes; expected {EXPECTED}")
+        raise _refused(f"文件大于 {max_bytes:,} 字节", f"the file is larger than {max_bytes:,} bytes", EXPECTED)
     bare = _STRING.sub(b"", data)
     if bare.count(b",") > max_objects * VALUES_PER_OBJECT:
-        raise BadTrace(f"the file holds more than {max_objects * VALUES_PER_OBJECT:,} JSON values; expected {EXPECTED}")
+        values = f"{max_objects * VALUES_PER_OBJECT:,}"
+        raise _refused(f"文件含有多于 {values} 个 JSON 值", f"the file holds more than {values} JSON values", EXPECTED)
     brackets = bare.translate(None, _BRACKETS)
     if brackets.count(b"{") > max_objects or len(brackets) > 2 * max_objects * BRACKETS_PER_OBJECT:
-        raise BadTrace(f"the file holds more than {max_objects:,} JSON objects or arrays; expected {EXPECTED}")
+        raise _refused(
+            f"文件含有多于 {max_objects:,} 个 JSON 对象或数组",
+            f"the file holds more than {max_objects:,} JSON objects or arrays",
+            EXPECTED,
+        )
     depth = max(accumulate(_STEP[b] for b in brackets), default=0)
     if depth > max_depth:
-        raise BadTrace(f"the file nests JSON {depth} deep, more than {max_depth}; expected {EXPECTED}")
+        raise _refused(
+            f"文件的 JSON 嵌套了 {depth} 层，多于 {max_depth} 层",
+            f"the file nests JSON {depth} deep, more than {max_depth}",
+            EXPECTED,
+        )
     return data
 
 
 def _no_constant(name: str) -> object:
-    raise BadTrace(f"the file spells {name}, which JSON and the trace format have no place for; expected {EXPECTED}")
+    raise _refused(
+        f"文件里写了 {name}，JSON 和 trace 格式都容不下它",
+        f"the file spells {name}, which JSON and the trace format have no place for",
+        EXPECTED,
+    )
 
 
 def read_trace(
@@ -225,10 +262,10 @@ def read_trace(
         text = _guarded(data, max_bytes, max_objects, max_depth).decode("utf-8")
         trace = json.loads(text, parse_constant=_no_constant)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise BadTrace(f"the file is not JSON text ({error}); expected {EXPECTED}") from None
+        raise _refused(f"文件不是 JSON 文本（{error}）", f"the file is not JSON text ({error})", EXPECTED) from None
     events = trace.get("traceEvents") if isinstance(trace, dict) else trace if isinstance(trace, list) else None
     if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
-        raise BadTrace(f"the file holds no list of event objects; expected {EXPECTED}")
+        raise _refused("文件里没有事件对象的列表", "the file holds no list of event objects", EXPECTED)
     processes = {
         e.get("pid"): match
         for e in events
@@ -244,14 +281,24 @@ def read_trace(
             continue
         lane = threads.get((e.get("pid"), e.get("tid")))
         if lane is None:
-            raise BadTrace(f"pid {e.get('pid')!r} tid {e.get('tid')!r} has no thread_name; expected {EXPECTED}")
+            lane_id = f"pid {e.get('pid')!r} tid {e.get('tid')!r}"
+            raise _refused(f"{lane_id} 没有 thread_name", f"{lane_id} has no thread_name", EXPECTED)
         if "ts" not in e or "dur" not in e:
-            raise BadTrace(f"a complete event needs ts and dur, got {e!r:.200}")
+            raise BadTrace(
+                Text(
+                    f"complete 事件需要 ts 和 dur，得到 {e!r:.200}",
+                    f"a complete event needs ts and dur, got {e!r:.200}",
+                )
+            )
         start = event_time(e, "ts")
         kind = processes[e["pid"]].group(2)
         spans.setdefault((kind, lane), {}).setdefault(e["pid"], []).append((start, start + event_time(e, "dur")))
     if not spans:
-        raise BadTrace(f"the file has no complete events on an msprof core's lane; expected {EXPECTED}")
+        raise _refused(
+            "文件里没有落在 msprof 核的流水线上的 complete 事件",
+            "the file has no complete events on an msprof core's lane",
+            EXPECTED,
+        )
     return MeasuredTrace({key: tuple(_union(c) for c in cores.values()) for key, cores in spans.items()})
 
 
