@@ -6,6 +6,7 @@ import html
 import json
 import re
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -24,6 +25,9 @@ from ascend_dsa.report.exercise_rules import EXERCISE_CHAPTERS, OPENING_QUESTION
 from ascend_dsa.report.exercises import EXERCISES, chapter_exercises
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
 from tests.helpers.project import DOCS
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -54,26 +58,70 @@ def test_opening_questions_link_to_the_chapters_exercises(chapter: str) -> None:
     assert len(keys) >= 2
 
 
-@pytest.mark.parametrize("chapter", EXERCISE_CHAPTERS)
+#: The exercise chapters written as Jupyter notebooks (the rest are Markdown pages).
+NOTEBOOK_CHAPTERS = ("design/what-if",)
+_EDITIONS = ((".md", ".ipynb", "zh", "## 练习 {#exercises}"), (".en.md", ".en.ipynb", "en", "## Exercises"))
+
+
+def _cells(path: Path) -> list[tuple[str, str, list[str]]]:
+    """A notebook's cells as (type, source, tags)."""
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    return [
+        (cell["cell_type"], "".join(cell["source"]), cell["metadata"].get("tags", [])) for cell in notebook["cells"]
+    ]
+
+
+def _page_text(chapter: str) -> str:
+    """The zh edition's source as text: a Markdown page, or a notebook's cells joined."""
+    if chapter in NOTEBOOK_CHAPTERS:
+        return "\n".join(source for _, source, _ in _cells(DOCS / f"{chapter}.ipynb"))
+    return (DOCS / f"{chapter}.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("chapter", sorted(set(EXERCISE_CHAPTERS) - set(NOTEBOOK_CHAPTERS)))
 def test_every_exercise_page_opens_with_questions_and_ends_with_exercises(chapter: str) -> None:
     """Every leaf chapter, primer and the design space: both editions call the questions near the top and the
     exercises last, under an Exercises heading."""
-    for suffix, heading in ((".md", "## 练习 {#exercises}"), (".en.md", "## Exercises")):
+    for suffix, _, lang, heading in _EDITIONS:
         text = (DOCS / f"{chapter}{suffix}").read_text(encoding="utf-8")
         first_section = text.find("\n## ")
         assert -1 < text.find(f'render_exercise_questions("{chapter}"') < first_section
-        assert text.rstrip().endswith(
-            f'print(render_exercises("{chapter}", lang="{"en" if "en" in suffix else "zh"}"))\n```'
-        )
+        assert text.rstrip().endswith(f'print(render_exercises("{chapter}", lang="{lang}"))\n```')
         assert heading in text
 
 
+@pytest.mark.parametrize("chapter", NOTEBOOK_CHAPTERS)
+def test_every_exercise_notebook_opens_with_questions_and_ends_with_exercises(chapter: str) -> None:
+    """The what-if notebook, both editions: the questions cell comes after the title and before the first section's
+    heading cell, the exercises cell is last under an Exercises heading cell, and both hide their Python as the
+    live form's cell does (remove-input)."""
+    assert chapter in EXERCISE_CHAPTERS
+    for _, suffix, lang, heading in _EDITIONS:
+        cells = _cells(DOCS / f"{chapter}{suffix}")
+        first_section = next(
+            i for i, (kind, source, _) in enumerate(cells) if kind == "markdown" and "\n## " in f"\n{source}"
+        )
+        asks = [i for i, (_, source, _) in enumerate(cells) if f'render_exercise_questions("{chapter}"' in source]
+        assert len(asks) == 1, suffix
+        assert cells[0][1].startswith("# "), suffix
+        assert 0 < asks[0] < first_section, suffix
+        assert cells[asks[0]][0] == "code", suffix
+        assert f'lang="{lang}"' in cells[asks[0]][1], suffix
+        *_, (before_kind, before, _), (kind, source, _) = cells
+        assert (before_kind, before.strip()) == ("markdown", heading), suffix
+        assert kind == "code", suffix
+        assert source.rstrip().endswith(f'render_exercises("{chapter}", lang="{lang}"))'), suffix
+        for index in (asks[0], len(cells) - 1):
+            assert "remove-input" in cells[index][2], (suffix, index)
+
+
 def test_live_links_fill_a_form_on_the_exercises_own_page() -> None:
-    """A what-if's live link names a form its chapter's page shows, and only that form's inputs."""
+    """A what-if's live link names a form its chapter's page (or notebook) shows, and only that form's inputs."""
     linked = [exercise for exercise in EXERCISES if exercise.live]
     assert linked
+    assert any(exercise.chapter in NOTEBOOK_CHAPTERS for exercise in linked)
     for exercise in linked:
-        page = (DOCS / f"{exercise.chapter}.md").read_text(encoding="utf-8")
+        page = _page_text(exercise.chapter)
         assert f'render_live_form("{exercise.live}"' in page, exercise.key
         link = live_link(exercise)
         query, _, anchor = link.partition("#")

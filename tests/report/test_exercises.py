@@ -12,9 +12,17 @@ import pytest
 from ascend_dsa.facts.chapters import ledger_chapters, primer_chapters
 from ascend_dsa.facts.hardware import ASCEND_950, ridge_flop_per_byte
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
+from ascend_dsa.facts.kv_formats import kv_bytes_per_token
 from ascend_dsa.facts.model_shape import DSA_V41
 from ascend_dsa.models.block_cycles import mma_cycles_per_block
-from ascend_dsa.models.design_point import fixpipe_cycles
+from ascend_dsa.models.design_point import (
+    SHIPPED_DESIGN,
+    KvCache,
+    Limit,
+    evaluate,
+    fixpipe_cycles,
+    smallest_compute_bound_heads,
+)
 from ascend_dsa.models.memory_plans import Mode, ub_plan
 from ascend_dsa.models.nz_layout import nd_to_nz
 from ascend_dsa.models.roofline import REPORT_TOPK, arithmetic_intensity, cube_cycles, head_roofline, l2_cycles
@@ -31,6 +39,7 @@ from ascend_dsa.report.exercises import EXERCISES, NZ_EXAMPLE, WHAT_IF_HEADS, ch
 from ascend_dsa.report.prose_values import PROSE_VALUES
 from ascend_dsa.report.rules import SHIPPED_CONTEXT, ClaimContext
 from ascend_dsa.report.scenarios import PRIMER_TILE_FRACTALS_ACROSS
+from ascend_dsa.report.what_if import with_fewer_cores, with_half_l2
 from ascend_dsa.units import BF16_BYTES, KiB
 from tests.helpers.cli import run_cli
 
@@ -52,10 +61,10 @@ def test_enough_exercises_of_every_kind_in_every_chapter() -> None:
 
 
 def test_every_leaf_chapter_and_every_primer_has_at_least_two() -> None:
-    """The rule of issue 26: every chapter of the report's ledger, every primer and the design space end with two or
-    more exercises (and so open with their questions)."""
+    """The rule of issue 26: every chapter of the report's ledger, every primer, the design space and its what-if
+    notebook end with two or more exercises (and so open with their questions)."""
     counts = Counter(exercise.chapter for exercise in EXERCISES)
-    chapters = {*ledger_chapters("report"), *primer_chapters(), "design/index"} - {"index"}
+    chapters = {*ledger_chapters("report"), *primer_chapters(), "design/index", "design/what-if"} - {"index"}
     assert chapters <= set(EXERCISE_CHAPTERS)
     assert {chapter: counts[chapter] for chapter in chapters if counts[chapter] < 2} == {}
 
@@ -187,19 +196,49 @@ def test_nz_answers_equal_where_nd_to_nz_moves_the_element() -> None:
     assert answer("nz-fractals-per-block") == blocks.shape[0] * math.ceil(tokens / rows)
 
 
+def _design_point_row(argv: list[str], label: str) -> tuple[float, float, float]:
+    """The use (%), demand and capacity ``ascend-dsa design-point ARGV`` prints on the row ``label``."""
+    out = run_cli(["design-point", *argv])[1]
+    match = re.search(
+        rf"^{re.escape(label)}.*?\s(?:fits|EXCEEDED)\s+([\d.]+)%\s+([\d,.]+) / ([\d,.]+)", out, re.MULTILINE
+    )
+    assert match is not None, out
+    return tuple(float(group.replace(",", "")) for group in match.groups())  # type: ignore[return-value]
+
+
+def _options(key: str) -> list[str]:
+    """The exercise's inputs as the command-line options its live link fills the form with."""
+    return [
+        f"--{option}={value:g}" if isinstance(value, float) else f"--{option}={value}"
+        for option, value in BY_KEY[key].inputs.items()
+    ]
+
+
 def test_design_answers_equal_the_design_point_command() -> None:
     """UB headroom, UB use at a larger B_TOPK and the L2 use at fewer heads are the ``design-point`` rows."""
-
-    def row(argv: list[str], label: str) -> tuple[float, float, float]:
-        out = run_cli(["design-point", *argv])[1]
-        match = re.search(
-            rf"^{re.escape(label)}.*?\s(?:fits|EXCEEDED)\s+([\d.]+)%\s+([\d,.]+) / ([\d,.]+)", out, re.MULTILINE
-        )
-        assert match is not None, out
-        return tuple(float(group.replace(",", "")) for group in match.groups())  # type: ignore[return-value]
-
-    _, used, capacity = row([], "UB per VECTOR Core")
+    _, used, capacity = _design_point_row([], "UB per VECTOR Core")
     assert answer("design-ub-headroom") == pytest.approx((capacity - used) / KiB)
     for key, label in (("design-ub-bigger-block", "UB per VECTOR Core"), ("design-l2-fewer-heads", "L2 roofline")):
-        argv = [f"--{option}={value}" for option, value in BY_KEY[key].inputs.items()]
-        assert round(answer(key), 1) == row(argv, label)[0], key
+        assert round(answer(key), 1) == _design_point_row(_options(key), label)[0], key
+
+
+def test_what_if_notebook_answers_equal_the_design_point_command_and_the_roofline() -> None:
+    """Half the L2 bandwidth and fewer AI Cores: the L2 row ``design-point`` prints for the live link's options (and
+    the notebook's variants). FP8: below the balance point ``head-roofline`` calls decode memory-bound, above it
+    compute-bound, and the notebook's fewest compute-bound heads lie above it."""
+    for key, variant in (("what-if-half-l2", with_half_l2()), ("what-if-fewer-cores", with_fewer_cores())):
+        use, demand, capacity = _design_point_row(_options(key), "L2 roofline")
+        assert round(answer(key), 1) == use, key
+        check = evaluate(SHIPPED_DESIGN, variant).check(Limit.L2_ROOFLINE)
+        assert answer(key) == pytest.approx(100 * check.utilisation), key
+        assert (round(check.demand, 1), check.capacity) == (demand, capacity), key
+    assert answer("what-if-half-l2") > 100 > answer("what-if-fewer-cores")
+    heads = answer("what-if-fp8-balance")
+    fp8 = kv_bytes_per_token(KvCache.FP8.main_cache)
+    argv = ["head-roofline", "--heads", f"{math.floor(heads)},{math.ceil(heads)}", "--topk", str(SHIPPED_DESIGN.topk)]
+    out = run_cli([*argv, "--kv-token-bytes", str(fp8)])[1]
+    verdicts = re.findall(r"->\s*([a-z-]+)", out)
+    assert verdicts == ["memory-bound", "compute-bound"], out
+    assert math.ceil(heads) <= smallest_compute_bound_heads(ASCEND_950, SHIPPED_DESIGN.topk, KvCache.FP8)  # type: ignore[operator]
+    halved = ClaimContext(ASCEND_950.with_overrides(bandwidth_bytes_per_s=ASCEND_950.bandwidth_bytes_per_s / 2))
+    assert answer("what-if-fp8-balance", halved) > heads

@@ -949,12 +949,20 @@ def test_an_exercise_checks_the_readers_answer_in_the_page(
 def test_primers_and_the_design_space_open_with_questions_and_check_answers(
     page: Page, site_url: str, traffic: Traffic, edition: str
 ) -> None:
-    """Each primer and the design space: its questions above its first section, its exercises checked in the page
-    (right answer accepted, a value just outside rejected), at the desktop and the phone width."""
+    """Each primer, the design space and its what-if notebook: its questions above its first section, its exercises
+    checked in the page (right answer accepted, a value just outside rejected), at the desktop and the phone width
+    (the notebook at both); a what-if's live link fills the page's form."""
 
-    for size, chapter in zip((DESKTOP, PHONE, DESKTOP, PHONE), (*primer_chapters(), "design/index"), strict=True):
+    visits = (
+        *zip((DESKTOP, PHONE, DESKTOP, PHONE), (*primer_chapters(), "design/index"), strict=True),
+        (DESKTOP, "design/what-if"),
+        (PHONE, "design/what-if"),
+    )
+    for size, chapter in visits:
         page.set_viewport_size(size)
-        open_page(page, site_url, f"{edition}{chapter.removesuffix('/index')}/")
+        path = f"{edition}{chapter.removesuffix('/index')}/"
+        if not page.url.endswith(path):
+            open_page(page, site_url, path)
         questions = page.locator("article .exercise-questions li")
         exercises = chapter_exercises(chapter)
         assert questions.count() == len(exercises[:OPENING_QUESTIONS]), chapter
@@ -968,8 +976,11 @@ def test_primers_and_the_design_space_open_with_questions_and_check_answers(
             high = float(page.locator(f"#exercise-{exercise.key} form").get_attribute("data-high") or "nan")
             assert _check(page, exercise.key, f"{shown_value(solved):.{solved.decimals}f}") == "right", exercise.key
             assert _check(page, exercise.key, f"{high + 1e-4}") == "wrong", exercise.key
-    page.locator("#exercise-design-ub-bigger-block a.exercise-live").click()
-    page.wait_for_url(re.compile(r"\?live=design-point&b-topk="))
+    page.locator("#exercise-what-if-half-l2 a.exercise-live").click()
+    page.wait_for_url(re.compile(r"\?live=design-point&l2-bandwidth="))
+    live = page.locator('form[data-live="design-point"] [name="l2-bandwidth"]')
+    half_l2 = next(exercise for exercise in EXERCISES if exercise.key == "what-if-half-l2")
+    assert float(live.input_value()) == half_l2.inputs["l2-bandwidth"]
     assert not [url for url in traffic.requests if "pyodide" in url]
 
 

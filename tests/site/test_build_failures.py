@@ -34,7 +34,7 @@ def test_the_build_fails(mutated_build: BuildResult) -> None:
 @pytest.mark.parametrize(
     ("key", "line"),
     [
-        ("notebook-cell", "docs/design/what-if.en.ipynb: cell 27, line 2 (`total = 1`) failed: ZeroDivisionError"),
+        ("notebook-cell", "docs/design/what-if.en.ipynb: cell 28, line 2 (`total = 1`) failed: ZeroDivisionError"),
         ("forever", "docs/optimizations/gather2.md:LINE: block 'forever' failed: TimeLimitExceeded"),
         ("huge-output", "docs/optimizations/gather2.en.md:LINE: block 'huge' failed: OutputLimitExceeded"),
         ("syntax-error", "docs/discussion/accumulator.md:LINE: block 'accumulator-identity' failed: SyntaxError"),

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from ascend_dsa.report.rules import ClaimContext
 
 #: The chapters that open with questions and end with exercises: every leaf chapter of the report (and the two chips'
-#: comparison), every primer, and the design space.
+#: comparison), every primer, the design space and its what-if notebook.
 EXERCISE_CHAPTERS: Final = (
     "algorithm/model",
     "algorithm/flow",
@@ -53,6 +53,7 @@ EXERCISE_CHAPTERS: Final = (
     "optimizations/l1-banks",
     "optimizations/skip-scale",
     "design/index",
+    "design/what-if",
 )
 #: Questions a chapter's opening lists: its first exercises, at most this many.
 OPENING_QUESTIONS: Final = 3

@@ -30,7 +30,7 @@ from ascend_dsa.models.block_cycles import (
     identity_rescale_cycles,
     mma_cycles_per_block,
 )
-from ascend_dsa.models.design_point import SHIPPED_DESIGN, DesignPoint, Limit, evaluate, fixpipe_cycles
+from ascend_dsa.models.design_point import SHIPPED_DESIGN, DesignPoint, KvCache, Limit, evaluate, fixpipe_cycles
 from ascend_dsa.models.hopper import crossover_gain, dequant_cycles_per_token, mma_cycles_per_token
 from ascend_dsa.models.memory_plans import (
     SHIPPED_L1_LAYOUT_SOURCE,
@@ -71,12 +71,14 @@ from ascend_dsa.report.scenarios import (
     PRIMER_TILE_FRACTALS_ACROSS,
     primer_ring,
 )
+from ascend_dsa.report.what_if import FEWER_AI_CORES, with_half_l2
 from ascend_dsa.units import BF16_BYTES, FP32_BYTES, TB, TFLOPS, GHz, KiB
 from ascend_dsa.validate import shown
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
+    from ascend_dsa.facts.hardware import AscendSpec
     from ascend_dsa.report.rules import ClaimContext
 
 #: The what-if of heads-per-core: the head count midway between the report's grid points below and at the shipped.
@@ -1305,6 +1307,88 @@ def _design_l2_fewer_heads(d: ClaimContext, x: Mapping[str, int | float]) -> Sol
     )
 
 
+# --- design/what-if ------------------------------------------------------------------------------------------------
+
+
+def _what_if_l2_use(d: ClaimContext, spec: AscendSpec, given: dict[str, Quantity]) -> Solution:
+    """The L2 roofline's use of the shipped design on ``spec``, a what-if variant of ``d``'s chip."""
+    l2 = evaluate(SHIPPED_DESIGN, spec, d.model).check(Limit.L2_ROOFLINE)
+    return Solution(
+        given,
+        (
+            _step(
+                "每核每周期的 L2 字节：总带宽 ÷ 核数 ÷ 频率",
+                "L2 bytes per cycle per core: bandwidth ÷ cores ÷ clock",
+                _q(spec.bandwidth_bytes_per_cycle_per_core, "B/cycle", 3),
+                spec.sources["bandwidth_bytes_per_s"],
+            ),
+            _step("每个 token 的 L2 周期", "L2 cycles per token", _q(l2.demand, "cycles", 1), report_line(99)),
+            _step("每个 token 的 CUBE 周期", "CUBE cycles per token", _q(l2.capacity, "cycles"), _ROOFLINE_CUBE),
+            _step("占用：L2 ÷ CUBE", "use: L2 ÷ CUBE", _q(l2.utilisation, "%", 1), report_line(114)),
+        ),
+        _q(l2.utilisation, "%", 1),
+    )
+
+
+def _what_if_given(spec: AscendSpec) -> dict[str, Quantity]:
+    return {
+        "bandwidth": _q(spec.bandwidth_bytes_per_s / TB, "TB/s", 1),
+        "cores": _count(spec.cores),
+        "heads": _count(SHIPPED_DESIGN.heads_per_core),
+        "topk": _count(SHIPPED_DESIGN.topk),
+    }
+
+
+def _what_if_half_l2(d: ClaimContext, x: Mapping[str, int | float]) -> Solution:
+    spec = d.spec.with_overrides(bandwidth_bytes_per_s=x["l2-bandwidth"])
+    return _what_if_l2_use(d, spec, _what_if_given(spec))
+
+
+def _what_if_fewer_cores(d: ClaimContext, x: Mapping[str, int | float]) -> Solution:
+    spec = d.spec.with_overrides(cores=int(x["cores"]))
+    return _what_if_l2_use(d, spec, _what_if_given(spec))
+
+
+def _what_if_fp8_balance(d: ClaimContext, _x: Mapping[str, int | float]) -> Solution:
+    spec, m, topk = d.spec, d.model, SHIPPED_DESIGN.topk
+    fp8, bf16 = kv_bytes_per_token(KvCache.FP8.main_cache, m), kv_bytes_per_token(KvCache.BF16.main_cache, m)
+    per_cycle = spec.bandwidth_bytes_per_cycle_per_core
+    cube_per_head = Fraction(topk * (m.d_qk + m.d_v), spec.matrix_fma_per_cycle_per_core)
+    qo_per_head = (m.d_qk + m.d_v) * m.element_bytes / per_cycle
+    kv = topk * fp8 / per_cycle
+    heads = kv / (float(cube_per_head) - qo_per_head)
+    return Solution(
+        {"fp8": _q(fp8, "B"), "bf16": _q(bf16, "B"), "topk": _count(topk)},
+        (
+            _step(
+                "每个 head 的 CUBE 周期：topk × (d + d) ÷ CUBE 每周期乘加数",
+                "CUBE cycles per head: topk × (d + d) ÷ CUBE multiply-adds per cycle",
+                _q(cube_per_head, "cycles"),
+                _ROOFLINE_CUBE,
+            ),
+            _step(
+                "每个 head 的 L2 周期（Q 读入与 O 写出）：(d + d) × bf16 ÷ 每核每周期的 L2 字节",
+                "L2 cycles per head (Q in and O out): (d + d) × bf16 ÷ L2 bytes per cycle per core",
+                _q(qo_per_head, "cycles", 2),
+                report_line(97),
+            ),
+            _step(
+                "与 head 数无关的 KV 的 L2 周期：topk × FP8 token ÷ 每核每周期的 L2 字节",
+                "L2 cycles of the KV, whatever the heads: topk × FP8 token ÷ L2 bytes per cycle per core",
+                _q(kv, "cycles", 1),
+                _KV_FORMAT,
+            ),
+            _step(
+                "h × CUBE = h × Q/O + KV，解出 h",
+                "h × CUBE = h × Q/O + KV, solved for h",
+                _q(heads, "heads", 1),
+                report_line(114),
+            ),
+        ),
+        _q(heads, "heads", 1),
+    )
+
+
 def _e(  # noqa: PLR0913 - an exercise's fields, named at each call
     key: str,
     chapter: str,
@@ -2077,6 +2161,56 @@ EXERCISES: Final[tuple[Exercise, ...]] = (
         report_line(114),
         inputs={"heads": FEWER_HEADS.heads_per_core},
         live="design-point",
+        relative_tolerance=READER_ROUNDING,
+    ),
+    # design/what-if
+    _e(
+        "what-if-half-l2",
+        "design/what-if",
+        _W,
+        Text(
+            "把 L2 总带宽减半到 {bandwidth}，其余照报告的设计（每个 AI Core {heads} 个 head，topk = {topk}）。"
+            "L2 roofline 的占用是多少？",
+            "Halve the L2 bandwidth to {bandwidth}, the rest as the report designs it ({heads} heads per AI Core, "
+            "topk = {topk}). What is the L2 roofline's use?",
+        ),
+        _what_if_half_l2,
+        "%",
+        report_line(114),
+        inputs={"l2-bandwidth": with_half_l2().bandwidth_bytes_per_s},
+        live="design-point",
+        relative_tolerance=READER_ROUNDING,
+    ),
+    _e(
+        "what-if-fewer-cores",
+        "design/what-if",
+        _W,
+        Text(
+            "若只有 {cores} 个 AI Core 共用同样 {bandwidth} 的 L2，每个 AI Core 仍是 {heads} 个 head、topk = {topk}，"
+            "L2 roofline 的占用是多少？",
+            "If only {cores} AI Cores share the same {bandwidth} of L2, each still with {heads} heads at "
+            "topk = {topk}, what is the L2 roofline's use?",
+        ),
+        _what_if_fewer_cores,
+        "%",
+        report_line(114),
+        inputs={"cores": FEWER_AI_CORES},
+        live="design-point",
+        relative_tolerance=READER_ROUNDING,
+    ),
+    _e(
+        "what-if-fp8-balance",
+        "design/what-if",
+        _N,
+        Text(
+            "decode 时内核读 FP8 的 KV token，每个 {fp8}，而不是 bf16 的 {bf16}。topk = {topk} 时，每个 AI Core "
+            "有多少个 q head，CUBE 的周期正好等于 L2 的周期（平衡点）？",
+            "In decode the kernel reads FP8 KV tokens of {fp8} instead of bf16 ones of {bf16}. At topk = {topk}, "
+            "at how many q heads per AI Core do the CUBE's cycles just equal the L2's (the balance point)?",
+        ),
+        _what_if_fp8_balance,
+        "heads",
+        report_line(114),
         relative_tolerance=READER_ROUNDING,
     ),
 )
