@@ -89,9 +89,9 @@ EN_BROWSER_QUERIES = {
 #: Questions as readers ask them (not chapter titles), and the chapters that answer them; the browser test prints,
 #: per edition, the share that find such a chapter first and the misses. The aim is `QUESTION_HIT_RATE`; the test
 #: asserts `QUESTION_FLOOR`, the share reached without text that names the questions on the pages (raise it as
-#: they come).
+#: they come): 88 % of the Chinese and 84 % of the English questions find an answering chapter first.
 QUESTION_HIT_RATE = 0.9
-QUESTION_FLOOR = 0.78
+QUESTION_FLOOR = 0.84
 _FLOW = "algorithm/flow"
 _MODEL = "algorithm/model"
 _HEADS = "discussion/heads-per-core"

@@ -84,16 +84,18 @@ def test_figures_tables_and_permalinks_leave_the_index() -> None:
 
 
 def test_segmenter_bound_is_patched(tmp_path: Path) -> None:
-    """The worker's query segmenter tries the whole query; a changed worker fails the build with its name."""
+    """The segmenter tries the whole query, which passes ``ascendQuery`` first; a changed worker fails the build."""
     workers = tmp_path / "assets" / "javascripts" / "workers"
     workers.mkdir(parents=True)
     (tmp_path / "search").mkdir()
     (tmp_path / "search" / "search_index.json").write_text('{"docs": []}', encoding="utf-8")
     worker = workers / "search.abc.min.js"
-    worker.write_text("for(let o=s+1;o<t.length;o++)t.slice(s,o)in e;n[a]&&a<t.length-1&&x", encoding="utf-8")
+    search = "search(e){if(e=e.replace("
+    worker.write_text(f"for(let o=s+1;o<t.length;o++)t.slice(s,o)in e;n[a]&&a<t.length-1&&{search}", encoding="utf-8")
     search_index.split_site_index(tmp_path)
     patched = worker.read_text(encoding="utf-8")
-    assert patched.startswith("for(let o=s+1;o<=t.length;o++)t.slice(s,o)in e;n[a]&&a<t.length&&x\n")
+    hooked = "search(e){if(e=(self.ascendQuery||String)(e),e=e.replace("
+    assert patched.startswith(f"for(let o=s+1;o<=t.length;o++)t.slice(s,o)in e;n[a]&&a<t.length&&{hooked}\n")
     assert patched.endswith(search_index.STEMMING_SCRIPT.read_text(encoding="utf-8"))
     search_index.split_site_index(tmp_path)  # the other edition's build: already patched, unchanged
     assert worker.read_text(encoding="utf-8") == patched
@@ -142,6 +144,17 @@ def test_each_page_entry_holds_its_pages_outline() -> None:
     assert outlines == ["Page A First heading", None, "Page B"]
 
 
+def test_a_pages_outline_holds_the_synonyms_of_its_headings() -> None:
+    """A heading saying "Double buffering" heads its page for "ping-pong" too; one naming no group adds nothing."""
+    docs = [
+        {"location": "a/", "title": "Double buffering", "text": ""},
+        {"location": "b/", "title": "Ping", "text": "double buffering"},
+    ]
+    outlines = [doc[search_index.OUTLINE_FIELD] for doc in search_index.with_outlines(docs, "en")]
+    assert "ping-pong" in outlines[0]
+    assert outlines[1] == "Ping"
+
+
 def test_a_chapters_opening_questions_weigh_as_its_headings() -> None:
     """The questions under "After this chapter you can answer:" (cut by jieba in Chinese) join the page's outline."""
     zwsp = search_index.ZWSP
@@ -166,6 +179,10 @@ def test_each_edition_names_its_question_words() -> None:
     assert "怎么办" in zh[search_index.QUESTION_WORDS_KEY]
     assert "why" in en[search_index.QUESTION_WORDS_KEY]
     assert "why" not in zh[search_index.QUESTION_WORDS_KEY]
+    assert "online softmax" in en[search_index.PHRASES_KEY]
+    assert "online softmax" in zh[search_index.PHRASES_KEY]
+    assert "memory bottleneck" in en[search_index.PHRASES_KEY]
+    assert "memory bottleneck" not in zh[search_index.PHRASES_KEY]
     assert en["pipeline"] == search_index.ENGLISH_PIPELINE
     assert zh["separator"] == search_index.CHINESE_SEPARATOR
 

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from ascend_dsa.site.search_words import QUESTION_WORDS, SYNONYMS, Synonyms, synonyms_for
+from ascend_dsa.facts.glossary import GLOSSARY_TERMS
+from ascend_dsa.site.search_words import (
+    QUESTION_WORDS,
+    SYNONYMS,
+    Synonyms,
+    phrase_token,
+    phrase_tokens,
+    phrases,
+    synonyms_for,
+)
 
 
 def test_a_group_holding_a_word_gives_all_its_words() -> None:
@@ -47,3 +56,31 @@ def test_question_words_are_lower_case_and_unique() -> None:
     for words in QUESTION_WORDS.values():
         assert all(word == word.lower() for word in words)
         assert len(set(words)) == len(words)
+
+
+def test_phrases_are_the_glossarys_and_the_synonyms_terms_of_several_words() -> None:
+    """Every glossary term of two words or more is a phrase in both editions; a synonym of several only in its own."""
+    several = [term.term.lower() for term in GLOSSARY_TERMS if " " in term.term or "-" in term.term]
+    assert several
+    for lang in ("zh", "en"):
+        assert set(several) <= set(phrases(lang))
+        assert all(phrase.isascii() and phrase == phrase.lower() for phrase in phrases(lang))
+    assert "double buffering" in phrases("en")
+    assert "double buffering" not in phrases("zh")
+    assert "aic" not in phrases("en")  # one word
+
+
+def test_a_phrase_is_one_token_found_across_spaces_and_hyphens() -> None:
+    """ "online softmax" and "memory-bound" become one word each, found only as whole words, in either spelling."""
+    assert phrase_token("online softmax") == "online_softmax"
+    assert phrase_token("Memory-Bound") == "memory_bound"
+    assert "online_softmax" in phrase_tokens("the Online  softmax keeps a max", "en")
+    assert "online_softmax" in phrase_tokens("逐块\u200b的 online softmax", "zh")
+    assert "memory_bound" in phrase_tokens("it is memory bound", "en")
+    assert phrase_tokens("an online softmaxes list", "en") == []
+
+
+def test_synonyms_carry_the_phrase_tokens_of_the_group_too() -> None:
+    """A page saying "memory-bound" is found by the phrase "memory bottleneck", not only by its single words."""
+    found = synonyms_for("the kernel is memory-bound", "en").split()
+    assert {"memory_bound", "memory_bottleneck", "bandwidth_bottleneck"} <= set(found)

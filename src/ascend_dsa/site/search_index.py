@@ -16,9 +16,10 @@ snippet is prose. Material's browser-side Chinese query segmenter never tries th
 
 To answer questions rather than titles, each entry also holds, in fields searched but never shown, the synonyms of
 its words (`ascend_dsa.site.search_words`: "double buffering" where a page says "buffer depths") and its page's
-outline (title and headings); each index's configuration names the question words ("why", "怎么办") the worker
-drops from a query, and the worker ranks pages by how many of the query's words they hold, weighted by rarity and by
-headings (search_stemming.js).
+outline (title and headings, with their synonyms) and the phrases it holds as one word each ("online softmax" as
+online_softmax); each index's configuration names the question words ("why", "怎么办") the worker drops from a query
+and the phrases it adds to one, and the worker ranks pages by how many of the query's words they hold, weighted by
+rarity and by headings (search_stemming.js).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ascend_dsa.render.exercises import OPENING
 from ascend_dsa.site.editions import ENGLISH_PREFIX
-from ascend_dsa.site.search_words import QUESTION_WORDS, synonyms_for
+from ascend_dsa.site.search_words import QUESTION_WORDS, phrases, synonyms_for
 
 if TYPE_CHECKING:
     from ascend_dsa.lang import Lang
@@ -77,11 +78,16 @@ OUTLINE_FIELD = "outline"
 OUTLINE_SPEC = {"boost": 100.0}
 #: The index configuration's key for the words of a question the worker drops from a query (search_stemming.js).
 QUESTION_WORDS_KEY = "question_words"
+#: The index configuration's key for the phrases ("online softmax") the worker adds to a query as one word each.
+PHRASES_KEY = "phrases"
 
-#: Material's query segmenter (workers/search.*.min.js) and the same code with the whole query as a candidate.
-_SEGMENTER_BOUNDS = (
+#: Material's worker code (workers/search.*.min.js) and what replaces it: the query segmenter with the whole query as
+#: a candidate, and the query handed to ``self.ascendQuery`` (search_stemming.js) before Chinese words are segmented,
+#: so that the words of a question ("有多高", "什么时候") leave it before they can be cut into topic-like pieces.
+_WORKER_PATCHES = (
     ("for(let o=s+1;o<t.length;o++)t.slice(s,o)in e", "for(let o=s+1;o<=t.length;o++)t.slice(s,o)in e"),
     ("n[a]&&a<t.length-1&&", "n[a]&&a<t.length&&"),
+    ("search(e){if(e=e.replace(", "search(e){if(e=(self.ascendQuery||String)(e),e=e.replace("),
 )
 
 
@@ -145,7 +151,8 @@ def opening_questions(text: str, lang: Lang) -> str:
 def with_outlines(docs: list[dict[str, Any]], lang: Lang) -> list[dict[str, Any]]:
     """``docs`` (pages first, each before its sections) with each page's title, headings and opening questions.
 
-    The page's own entry holds its outline; the questions a chapter says it answers weigh as its headings do.
+    The page's own entry holds its outline; the questions a chapter says it answers weigh as its headings do, and so do
+    the synonyms of its words (a heading saying 双缓冲 heads its page for 乒乓缓冲 too).
     """
     outlines: dict[str, list[str]] = {}
     for doc in docs:
@@ -154,8 +161,13 @@ def with_outlines(docs: list[dict[str, Any]], lang: Lang) -> list[dict[str, Any]
         questions = opening_questions(str(doc["text"]), lang)
         if questions:
             outline.append(questions)
+
+    def with_synonyms_of(page: str) -> str:
+        words = " ".join(outlines[page])
+        return f"{words} {synonyms_for(words, lang)}".strip()
+
     return [
-        {**doc, OUTLINE_FIELD: " ".join(outlines[str(doc["location"])])} if "#" not in str(doc["location"]) else doc
+        {**doc, OUTLINE_FIELD: with_synonyms_of(str(doc["location"]))} if "#" not in str(doc["location"]) else doc
         for doc in docs
     ]
 
@@ -163,7 +175,13 @@ def with_outlines(docs: list[dict[str, Any]], lang: Lang) -> list[dict[str, Any]
 def edition_config(config: dict[str, Any], lang: Lang) -> dict[str, Any]:
     """Material's index configuration for one edition: its language, fields, and the question words to drop."""
     fields = {**config.get("fields", {}), SYNONYMS_FIELD: SYNONYMS_SPEC, OUTLINE_FIELD: OUTLINE_SPEC}
-    edition = {**config, "lang": [lang], "fields": fields, QUESTION_WORDS_KEY: list(QUESTION_WORDS[lang])}
+    edition = {
+        **config,
+        "lang": [lang],
+        "fields": fields,
+        QUESTION_WORDS_KEY: list(QUESTION_WORDS[lang]),
+        PHRASES_KEY: list(phrases(lang)),
+    }
     if lang == "zh":
         edition["separator"] = CHINESE_SEPARATOR
     if lang == "en":
@@ -225,11 +243,11 @@ def patch_worker(site: Path) -> None:
         code = worker.read_text(encoding="utf-8")
         if stemming not in code:  # patched already by the other edition's build into the same site
             code = _with_script(code, stemming)
-        for before, after in _SEGMENTER_BOUNDS:
+        for before, after in _WORKER_PATCHES:
             if after in code:  # patched by the other edition's build into the same site
                 continue
             if before not in code:
-                message = f"{worker.name}: Material's query segmenter changed; expected {before!r}"
+                message = f"{worker.name}: Material's search worker changed; expected {before!r}"
                 raise RuntimeError(message)
             code = code.replace(before, after)
         worker.write_text(code, encoding="utf-8")

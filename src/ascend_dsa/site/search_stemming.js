@@ -5,11 +5,15 @@
 //    index has none). Material's own term matching and highlighting parse the query the same way, so they agree.
 // 2. A page that holds more of the query's words, rarer ones and in its headings, comes before one that holds fewer:
 //    a page's coverage sums, over the query words it holds, the word's rarity among pages, ln(1 + pages / pages
-//    holding it), doubled where the word is in a heading or the page's outline; each result's score is multiplied by
+//    holding it), tripled where the word is in a heading or the page's outline (doubled, a catch-all page holding the
+//    question's filler words in its text outweighed the one headed by its topic); each result's score is multiplied by
 //    100 ** coverage, which outweighs Material's own reweighting (at most 5x) unless the coverages are nearly equal;
 //    among pages covering as much, lunr's score decides, titles weighing 1000x text.
 // 3. The words of a question that name no topic ("why", "怎么办": the index configuration's question_words) are
 //    dropped from a query that has other words, before stemming, so "why*" no longer finds "which" and "while".
+//    Chinese ones of two characters or more leave the query's Chinese text before Material segments it
+//    (self.ascendQuery, called by the patched worker): segmented first, 有多高 became 有 / 多 / 高 and 多 found the
+//    pages where jieba had left it alone, as rare as a topic.
 // 4. Material's Chinese segmenter ends each segment with a wildcard and then adds another ("累加器**"), so its
 //    query terms never matched the index's words and nothing was highlighted: trailing wildcards become one.
 // 5. Material repeats a hyphenated word once per piece ("compute-to-memory" three times, with only its last piece
@@ -20,6 +24,10 @@
 //    being typed) keeps its wildcard, unless it is one character: 双 alone is no word of the pages.
 // 7. A result's page link carries the query words its page matched (?h=...), so the page opens with them
 //    highlighted: Material gives a page it lists only for its sections an empty ?h=.
+// 8. A query holding a phrase of the index configuration ("online softmax", "memory bottleneck": the glossary's and
+//    the synonym groups' terms of several words) also asks for it as one word (online_softmax), which the index holds
+//    where a page holds the phrase or one of its synonyms: a page about online softmax then outweighs one that
+//    only says "softmax" in a heading.
 ;(() => {
   const lunr = self.lunr;
   let stemming = null;
@@ -27,12 +35,31 @@
   let pageCount = 1;
   let vocabulary = {};
   const HEADED = new Set(["title", "outline"]);
-  const HEADED_WEIGHT = 2;
+  const HEADED_WEIGHT = 3;
   const COVERAGE_BASE = 100;
+  let questionPhrases = null;
+  let phrases = [];
   addEventListener("message", (event) => {
     const config = event.data && event.data.type === 0 && event.data.data && event.data.data.config;
-    if (config) questionWords = new Set(config.question_words || []);
+    if (!config) return;
+    questionWords = new Set(config.question_words || []);
+    const questions = [...questionWords].filter((word) => /^\p{Script=Han}{2,}$/u.test(word));
+    questions.sort((a, b) => b.length - a.length);
+    questionPhrases = questions.length ? new RegExp(questions.join("|"), "gu") : null;
+    phrases = (config.phrases || []).map((phrase) => {
+      const words = phrase.split(/[\s-]+/);
+      const pattern = words.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[\\s-]+");
+      return { pattern: new RegExp(`(?<![\\w-])${pattern}(?![\\w-])`, "iu"), token: words.join("_") };
+    });
   });
+  self.ascendQuery = (query) => {
+    const topical = questionPhrases
+      ? query.replace(/\p{Script=Han}+/gu, (run) => run.replace(questionPhrases, " "))
+      : query;
+    const kept = topical.trim() ? topical : query;
+    const tokens = phrases.filter((phrase) => phrase.pattern.test(kept)).map((phrase) => phrase.token);
+    return [kept, ...tokens].join(" ");
+  };
   const build = lunr.Builder.prototype.build;
   lunr.Builder.prototype.build = function () {
     const index = build.call(this);

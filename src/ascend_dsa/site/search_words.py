@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
+from ascend_dsa.facts.glossary import GLOSSARY_TERMS
 from ascend_dsa.validate import shown
 
 if TYPE_CHECKING:
@@ -78,9 +79,9 @@ SYNONYMS: Final = (
 #: Words of a question that name no topic, per language: dropped from a query that has other words.
 QUESTION_WORDS: Final[dict[Lang, tuple[str, ...]]] = {
     "zh": (
-        "为什么", "为何", "怎么", "怎么办", "怎样", "怎么样", "如何", "什么", "是什么", "哪里", "在哪", "在哪里",
-        "哪个", "哪些", "多少", "多大", "有多", "多高", "吗", "呢", "吧", "会", "能", "能不能", "可以", "要",
-        "需要", "是", "的", "了", "和", "与", "还是", "有", "在", "一个",
+        "为什么", "为何", "怎么", "怎么办", "怎样", "怎么样", "如何", "什么", "是什么", "什么时候", "哪里", "在哪",
+        "在哪里", "哪", "哪个", "哪些", "多少", "多大", "多高", "多久", "多", "几", "几个", "吗", "呢", "吧", "会",
+        "能", "能不能", "可以", "要", "需要", "是", "的", "了", "和", "与", "还是", "有", "在", "一个",
     ),
     "en": (
         "why", "how", "what", "which", "where", "when", "who", "does", "do", "did", "is", "are", "was", "can",
@@ -90,10 +91,44 @@ QUESTION_WORDS: Final[dict[Lang, tuple[str, ...]]] = {
 }  # fmt: skip
 
 
+def _phrase_words(phrase: str) -> list[str]:
+    return re.split(r"[\s-]+", phrase.lower())
+
+
+def phrases(lang: Lang) -> tuple[str, ...]:
+    """The terms of several Latin words a ``lang`` reader searches as one: the glossary's and the synonym groups'."""
+    found = [term.term for term in GLOSSARY_TERMS] + [
+        word for group in SYNONYMS if group.lang == lang for word in group.words
+    ]
+    latin = [phrase.lower() for phrase in found if phrase.isascii() and len(_phrase_words(phrase)) > 1]
+    return tuple(dict.fromkeys(latin))
+
+
+def phrase_token(phrase: str) -> str:
+    """A phrase as one word of the index and of a query ("online softmax", "memory-bound" -> online_softmax)."""
+    return "_".join(_phrase_words(phrase))
+
+
+def phrase_tokens(text: str, lang: Lang) -> list[str]:
+    """The tokens of the `phrases` ``text`` holds, each word against the next (spaces or hyphens between them)."""
+    plain = text.replace(_ZWSP, "").lower()
+    tokens = []
+    for phrase in phrases(lang):
+        pattern = r"[\s-]+".join(re.escape(word) for word in _phrase_words(phrase))
+        if re.search(rf"(?<![\w-]){pattern}(?![\w-])", plain):
+            tokens.append(phrase_token(phrase))
+    return tokens
+
+
 def synonyms_for(text: str, lang: Lang) -> str:
-    """The words of every ``lang`` group that ``text`` holds a word of, space-separated, in the registry's order."""
+    """The words of every ``lang`` group that ``text`` holds a word of, and the phrases of both as tokens.
+
+    Space-separated, groups in the registry's order, then the phrase tokens (`phrase_tokens`) of ``text`` and of the
+    groups' words, so that a query naming a phrase ("memory bottleneck") finds the pages holding it or its synonyms.
+    """
     words: dict[str, None] = {}
     for group in SYNONYMS:
         if group.lang == lang and group.found_in(text):
             words.update(dict.fromkeys(group.words))
+    words.update(dict.fromkeys(phrase_tokens(f"{text} {' '.join(words)}", lang)))
     return " ".join(words)
