@@ -194,6 +194,9 @@ def test_the_what_if_notebook_page_runs_its_form_live_on_a_phone_in_dark_mode(pa
     box = form.bounding_box()
     assert box is not None
     assert box["width"] <= PHONE["width"]
+    # The cells that hide their code (form, questions, exercises) read as the page's own: no "Out[n]:" beside them.
+    assert page.locator(".celltag_remove-input").count() >= 3
+    assert page.locator(".celltag_remove-input .jp-OutputPrompt:visible").count() == 0
 
 
 def test_a_missing_runtime_says_so_and_the_tables_stay(page: Page, site_url: str) -> None:
