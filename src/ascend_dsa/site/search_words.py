@@ -74,6 +74,8 @@ SYNONYMS: Final = (
     _en("instruction cache", "icache"),
     _en("agree", "match"),
     _en("plain version", "naive", "unblocked"),
+    _en("gather", "fetch"),
+    _en("budget", "plan"),
 )
 
 #: Words of a question that name no topic, per language: dropped from a query that has other words.
@@ -86,7 +88,7 @@ QUESTION_WORDS: Final[dict[Lang, tuple[str, ...]]] = {
     "en": (
         "why", "how", "what", "which", "where", "when", "who", "does", "do", "did", "is", "are", "was", "can",
         "could", "should", "would", "will", "the", "a", "an", "of", "to", "in", "on", "for", "with", "it", "its",
-        "there", "this", "that", "and", "or", "not",
+        "there", "this", "that", "and", "or", "not", "each",
     ),
 }  # fmt: skip
 
