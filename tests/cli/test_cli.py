@@ -180,13 +180,13 @@ ERRORS = [
         ["head-roofline", "--heads", "16,16"],
         "'16,16'",
         2,
-        "ascend-dsa head-roofline: error: argument --heads: expected a comma-separated list of at most 256 distinct positive integers such as 16,32,64, got '16,16' ('16' twice)",
+        "ascend-dsa head-roofline: error: argument --heads: expected a comma-separated list of at most 256 distinct positive integers, got '16,16' ('16' twice)",
     ),
     (
         ["head-roofline", "--topk", "512,,1024"],
         "'512,,1024'",
         2,
-        "ascend-dsa head-roofline: error: argument --topk: expected a comma-separated list of at most 256 distinct positive integers such as 16,32,64, got '512,,1024' (an empty item)",
+        "ascend-dsa head-roofline: error: argument --topk: expected a comma-separated list of at most 256 distinct positive integers, got '512,,1024' (an empty item)",
     ),
     (
         ["head-roofline", "--heads", "16,100000"],

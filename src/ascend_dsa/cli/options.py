@@ -91,8 +91,11 @@ def _decimal(text: str, expected: Text, lang: Lang) -> float:
 
 
 def positive_float(text: str, lang: Lang = "en") -> float:
-    """A finite number greater than zero in ASCII digits, with an optional exponent (``4e12``, ``1.65e9``)."""
-    expected = Text("应为一个有限的正数，如 1.65e9", "expected a positive finite number such as 1.65e9")
+    """A finite number greater than zero in ASCII digits, with an optional exponent (``4e12``).
+
+    Its error gives no example: an option's `Within` names one of its own quantity, from the chip's preset.
+    """
+    expected = Text("应为一个有限的正数", "expected a positive finite number")
     value = _decimal(text, expected, lang)
     if value <= 0:
         got = quoted(text)
@@ -101,9 +104,12 @@ def positive_float(text: str, lang: Lang = "en") -> float:
 
 
 def positive_int_list(text: str, lang: Lang = "en") -> tuple[int, ...]:
-    """A comma-separated list of at most ``LIST_ITEMS_MAX`` distinct positive integers, such as ``16,32,64``."""
-    zh = f"应为逗号分隔的、至多 {LIST_ITEMS_MAX} 个互不相同的正整数，如 16,32,64"
-    en = f"expected a comma-separated list of at most {LIST_ITEMS_MAX} distinct positive integers such as 16,32,64"
+    """A comma-separated list of at most ``LIST_ITEMS_MAX`` distinct positive integers (``16,32``).
+
+    Its error types no example list: the option's help gives one from the package's values.
+    """
+    zh = f"应为逗号分隔的、至多 {LIST_ITEMS_MAX} 个互不相同的正整数"
+    en = f"expected a comma-separated list of at most {LIST_ITEMS_MAX} distinct positive integers"
     items = text.count(",") + 1
     if items > LIST_ITEMS_MAX:
         raise _refused(lang, f"{zh}，得到 {items} 个", f"{en}, got {items} items")
