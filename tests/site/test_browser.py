@@ -18,7 +18,7 @@ import pytest
 from ascend_dsa import published_head_roofline
 from ascend_dsa.facts.chapters import primer_chapters
 from ascend_dsa.render.svg import FIGURE_CLASS, MIN_TEXT_PX_ON_PHONE, NARROW_CLASS, figure, to_svg
-from ascend_dsa.report.exercise_rules import OPENING_QUESTIONS, shown_value
+from ascend_dsa.report.exercise_rules import EXERCISE_CHAPTERS, OPENING_QUESTIONS, shown_value
 from ascend_dsa.report.exercises import EXERCISES, chapter_exercises
 from ascend_dsa.report.rules import SHIPPED_CONTEXT
 from tests.helpers.browser import DESKTOP, PAGE_READY, PHONE, Traffic, open_page
@@ -347,6 +347,15 @@ def test_chinese_search_returns_only_chinese_pages(page: Page, site_url: str, tr
     ]
 
 
+#: JavaScript: whether the article opens with its questions ("after this chapter you can answer"), above its first
+#: section heading, holding at least two questions.
+_OPENS_WITH_QUESTIONS = """() => {
+  const box = document.querySelector("article .exercise-questions");
+  const heading = document.querySelector("article h2");
+  return !!box && !!heading && box.querySelectorAll("li").length >= 2
+    && box.getBoundingClientRect().top < heading.getBoundingClientRect().top;
+}"""
+
 #: JavaScript: each table in the article wider than the article's text column, as [index, width, column].
 _WIDE_TABLES = """() => {
   const column = document.querySelector("article").getBoundingClientRect().width;
@@ -437,7 +446,8 @@ def test_every_page_loads_from_localhost_and_reads_at_desktop_and_phone_width(
     article fits the text column, so no column hides. On a page with formulas, each is typeset by KaTeX with its
     fonts. On a page with figures, each is displayed at a readable size and draws, and no figure text overlaps
     another or a legend, is under 11 px, or leaves its figure. On an API page (`API_PAGES`), no Sphinx role shows
-    raw and cross-references are links into the same edition's pages. Figure problems are listed together.
+    raw and cross-references are links into the same edition's pages. Every chapter with exercises opens with its
+    questions above its first section (issue 26). Figure problems are listed together.
 
     A page with figures is then laid out again at 390 px, without reloading it (issue 27): each figure is no wider
     than its column (scaled to it; nothing scrolls sideways), its smallest text is at least 10 px as rendered, no
@@ -455,11 +465,16 @@ def test_every_page_loads_from_localhost_and_reads_at_desktop_and_phone_width(
     page.set_viewport_size(DESKTOP)
     wide, text_problems, phone_problems, api_links = {}, {}, {}, {"": 0, "en/": 0}
     measured_on_phone = 0
+    opened = {f"{edition}{chapter.removesuffix('/index')}/" for edition in ("", "en/") for chapter in EXERCISE_CHAPTERS}
+    assert opened <= set(paths)
+    unopened = []
     for path in paths:  # waiting for "load" only, so a late error shows in the fixture's check, with its URL
         page.goto(site_url + path, wait_until="load")
         found = page.evaluate(_WIDE_TABLES)
         if found:
             wide[path] = found
+        if path in opened and not page.evaluate(_OPENS_WITH_QUESTIONS):
+            unopened.append(path)
         if (api := api_page(path)) is not None:
             api_links[api[0]] += assert_api_page_links(page, path, api[0])
         if path not in with_math and path not in with_figures:
@@ -481,6 +496,7 @@ def test_every_page_loads_from_localhost_and_reads_at_desktop_and_phone_width(
             page.set_viewport_size(DESKTOP)
     page.wait_for_load_state("networkidle")
     assert wide == {}
+    assert unopened == []
     assert text_problems == {}
     assert phone_problems == {}
     assert measured_on_phone >= len(with_figures)
