@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from ascend_dsa.facts.chapters import CHAPTERS_BY_KEY
 from ascend_dsa.facts.glossary import (
     GLOSSARY_TERMS,
     NOT_IN_GLOSSARY,
+    NOTATION,
     GlossaryTerm,
     GpuSource,
+    Symbol,
     flashmla,
     glossary_term,
 )
@@ -120,6 +125,28 @@ def test_a_definition_with_a_bracket_is_refused() -> None:
     """A bracket would end the abbreviation early, so a definition holding one is refused."""
     with pytest.raises(ValueError, match="definition of UB must be one line without brackets"):
         _entry(definition=Text("定义", "see [here]"))
+
+
+def test_a_defining_chapter_the_site_does_not_have_is_refused() -> None:
+    """A term's or a letter's defining chapter is a chapter key; any other value is a one-line error naming it."""
+    with pytest.raises(
+        ValueError, match="chapter must be a page of the site such as 'pipeline', got 'algorithm/flows'"
+    ):
+        _entry(chapter="algorithm/flows")
+    with pytest.raises(ValueError, match=re.escape("got 'docs/algorithm/model.md'")):
+        Symbol("P", Text("P（打分）", "P (scores)"), Text("打分", "scores"), chapter="docs/algorithm/model.md")
+    assert _entry(chapter="design/index").chapter == "design/index"
+    assert _entry().chapter is None
+
+
+def test_the_chapter_that_explains_a_term_is_named_where_one_does() -> None:
+    """Most terms name the chapter that explains them (the notation the model chapter); each names a real chapter."""
+    chapters = [entry.chapter for entry in (*GLOSSARY_TERMS, *NOTATION) if entry.chapter is not None]
+    assert set(chapters) <= set(CHAPTERS_BY_KEY)
+    assert glossary_term("online softmax").chapter == "algorithm/flow"
+    assert {entry.chapter for entry in NOTATION} == {"algorithm/model"}
+    assert glossary_term("AIC").chapter is None  # no chapter uses the name; the glossary alone explains it
+    assert len(chapters) > len(GLOSSARY_TERMS) // 2
 
 
 def test_every_exception_has_a_reason_and_no_entry() -> None:

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from ascend_dsa.facts.chapters import CHAPTERS_BY_KEY
+from ascend_dsa.facts.glossary import glossary_term, notation_symbol
 from ascend_dsa.site import search_index
 
 if TYPE_CHECKING:
@@ -153,6 +155,26 @@ def test_a_pages_outline_holds_the_synonyms_of_its_headings() -> None:
     outlines = [doc[search_index.OUTLINE_FIELD] for doc in search_index.with_outlines(docs, "en")]
     assert "ping-pong" in outlines[0]
     assert outlines[1] == "Ping"
+
+
+def test_a_glossary_term_heads_the_chapter_that_defines_it_and_no_other() -> None:
+    """The chapter the glossary names as a term's (or letter's) definer holds it in its outline; the others do not.
+
+    English: online softmax (and its phrase token) in the computation chapter, not in the accumulator chapter that
+    also explains the rescale. Chinese: the scores P (its legend, 打分) in the model chapter, not in the pipeline.
+    """
+    online = CHAPTERS_BY_KEY[glossary_term("online softmax").chapter or ""].url
+    scores = CHAPTERS_BY_KEY[notation_symbol("P").chapter or ""].url
+    pages = sorted({online, scores, "discussion/accumulator/", "pipeline/"})
+    docs = [{"location": page, "title": "Title", "text": "online softmax 打分"} for page in pages]
+    english = {doc["location"]: doc[search_index.OUTLINE_FIELD] for doc in search_index.with_outlines(docs, "en")}
+    chinese = {doc["location"]: doc[search_index.OUTLINE_FIELD] for doc in search_index.with_outlines(docs, "zh")}
+    assert (online, scores) == ("algorithm/flow/", "algorithm/model/")
+    assert [page for page, outline in english.items() if "online softmax" in outline] == [online]
+    assert "online_softmax" in english[online].split()
+    assert [page for page, outline in chinese.items() if "打分" in outline] == [scores]
+    assert "P（打分）" in chinese[scores]
+    assert chinese["pipeline/"] == english["pipeline/"] == "Title"
 
 
 def test_a_chapters_opening_questions_weigh_as_its_headings() -> None:

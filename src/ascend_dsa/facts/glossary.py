@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
+from ascend_dsa.facts.chapters import chapter_named
 from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.facts.hopper import (
     DENSE_BLOG_PATH,
@@ -76,7 +77,9 @@ class GlossaryTerm:
     """One term: as the pages write it, its definition and explanation, and its nearest counterpart on a GPU.
 
     ``counterpart`` is None when a Hopper GPU has nothing like it; ``breaks`` then says why, else where the analogy
-    stops holding. ``unit`` marks a hardware unit or memory of the AI Core figure.
+    stops holding. ``unit`` marks a hardware unit or memory of the AI Core figure. ``chapter`` is the key of the
+    chapter whose text explains what the term is (``algorithm/flow``; ``facts.chapters.SITE_CHAPTERS``), not one that
+    only uses it; None when only the glossary does. The site's search weighs the term there as a heading.
     """
 
     term: str
@@ -86,9 +89,12 @@ class GlossaryTerm:
     breaks: Text
     gpu_source: GpuSource
     unit: bool = False
+    chapter: str | None = None
 
     def __post_init__(self) -> None:
-        """Reject a term the abbreviation syntax cannot hold, a definition on two lines or with a bracket."""
+        """Reject a term abbreviations cannot hold, a definition on two lines or with a bracket, an unknown chapter."""
+        if self.chapter is not None:
+            chapter_named(self.chapter)
         if not isinstance(self.term, str) or not _TERM.fullmatch(self.term):
             raise ValueError(f"term must be letters, digits, '_', '-' and spaces, got {shown(self.term)}")
         for text in (self.definition.zh, self.definition.en):
@@ -116,8 +122,9 @@ def _term(
     gpu_source: GpuSource,
     *,
     unit: bool = False,
+    chapter: str | None = None,
 ) -> GlossaryTerm:
-    return GlossaryTerm(term, definition, explanation, counterpart, breaks, gpu_source, unit=unit)
+    return GlossaryTerm(term, definition, explanation, counterpart, breaks, gpu_source, unit=unit, chapter=chapter)
 
 
 _K = SHIPPED_KERNEL
@@ -181,6 +188,7 @@ GLOSSARY_TERMS: Final = (
         ),
         _CUDA_HW,
         unit=True,
+        chapter="algorithm/model",
     ),
     _term(
         "AIC",
@@ -267,6 +275,7 @@ GLOSSARY_TERMS: Final = (
         ),
         _HOPPER_L2,
         unit=True,
+        chapter="design/index",
     ),
     _term(
         "CUBE",
@@ -290,6 +299,7 @@ GLOSSARY_TERMS: Final = (
         ),
         _QK_MMA,
         unit=True,
+        chapter="algorithm/model",
     ),
     _term(
         "VECTOR",
@@ -318,6 +328,7 @@ GLOSSARY_TERMS: Final = (
         ),
         nvidia("CUDA C++ Programming Guide", CUDA_GUIDE_URL, "SIMT Architecture"),
         unit=True,
+        chapter="algorithm/model",
     ),
     _term(
         "MMAD",
@@ -339,6 +350,7 @@ GLOSSARY_TERMS: Final = (
         ),
         _PTX_WGMMA,
         unit=True,
+        chapter="algorithm/model",
     ),
     _term(
         "L1",
@@ -377,6 +389,7 @@ GLOSSARY_TERMS: Final = (
         ),
         _SMEM_PLAN,
         unit=True,
+        chapter="optimizations/l1-banks",
     ),
     _term(
         "L0A",
@@ -400,6 +413,7 @@ GLOSSARY_TERMS: Final = (
         ),
         _QK_MMA,
         unit=True,
+        chapter="optimizations/l1-banks",
     ),
     _term(
         "L0B",
@@ -420,6 +434,7 @@ GLOSSARY_TERMS: Final = (
         ),
         _QK_MMA,
         unit=True,
+        chapter="optimizations/l1-banks",
     ),
     _term(
         "L0C",
@@ -448,6 +463,7 @@ GLOSSARY_TERMS: Final = (
         ),
         _QK_MMA,
         unit=True,
+        chapter="discussion/accumulator",
     ),
     _term(
         "UB",
@@ -479,6 +495,7 @@ GLOSSARY_TERMS: Final = (
         ),
         _CUDA_SMEM,
         unit=True,
+        chapter="design/index",
     ),
     _term(
         "MTE1",
@@ -532,6 +549,7 @@ GLOSSARY_TERMS: Final = (
         ),
         _HOPPER_TMA,
         unit=True,
+        chapter="algorithm/model",
     ),
     _term(
         "MTE3",
@@ -555,6 +573,7 @@ GLOSSARY_TERMS: Final = (
         ),
         _STMATRIX,
         unit=True,
+        chapter="algorithm/model",
     ),
     _term(
         "FixPipe",
@@ -577,6 +596,7 @@ GLOSSARY_TERMS: Final = (
         ),
         _STMATRIX,
         unit=True,
+        chapter="algorithm/model",
     ),
     _term(
         "scalar core",
@@ -602,6 +622,7 @@ GLOSSARY_TERMS: Final = (
         ),
         _CUDA_HW,
         unit=True,
+        chapter="discussion/skip-scale-sync",
     ),
     _term(
         "SIMD VF",
@@ -627,6 +648,7 @@ GLOSSARY_TERMS: Final = (
             "explicit SIMD block that runs strictly in order with the other VFs.",
         ),
         nvidia("CUDA C++ Programming Guide", CUDA_GUIDE_URL, "SIMT Architecture"),
+        chapter="discussion/nd2nz-when",
     ),
     _term(
         "SS buffer",
@@ -654,6 +676,7 @@ GLOSSARY_TERMS: Final = (
             "buffer, so the signal must first be synchronised from the SIMD VF to the scalar core.",
         ),
         flashmla(PREFILL_SPARSE_CONFIG_PATH, 107, 116),
+        chapter="discussion/skip-scale-sync",
     ),
     _term(
         "HF32",
@@ -677,6 +700,7 @@ GLOSSARY_TERMS: Final = (
             "registers, without the Tensor Cores at all.",
         ),
         nvidia("CUDA C++ Programming Guide", CUDA_GUIDE_URL, "Warp Matrix Functions"),
+        chapter="discussion/accumulator",
     ),
     _term(
         "ND",
@@ -692,6 +716,7 @@ GLOSSARY_TERMS: Final = (
         Text("行主序（row-major）布局。", "A row-major layout."),
         Text("完全对应。", "The same thing."),
         _SWIZZLE,
+        chapter="algorithm/nd-nz",
     ),
     _term(
         "NZ",
@@ -718,6 +743,7 @@ GLOSSARY_TERMS: Final = (
             "in UB (ND2NZ).",
         ),
         _SWIZZLE,
+        chapter="algorithm/nd-nz",
     ),
     _term(
         "fractal",
@@ -739,6 +765,7 @@ GLOSSARY_TERMS: Final = (
             "fractals are always arranged as NZ.",
         ),
         _SWIZZLE,
+        chapter="algorithm/nd-nz",
     ),
     _term(
         "ND2NZ",
@@ -764,6 +791,7 @@ GLOSSARY_TERMS: Final = (
             "with no separate conversion pass.",
         ),
         _LDG_GATHER,
+        chapter="discussion/nd2nz-when",
     ),
     _term(
         "gather2",
@@ -786,6 +814,7 @@ GLOSSARY_TERMS: Final = (
             "__ldg loads), with no request queue to economise.",
         ),
         _LDG_GATHER,
+        chapter="optimizations/gather2",
     ),
     _term(
         "KV",
@@ -807,6 +836,7 @@ GLOSSARY_TERMS: Final = (
             "together, to save an MTE2 copy.",
         ),
         _SMEM_PLAN,
+        chapter="algorithm/model",
     ),
     _term(
         "B_TOPK",
@@ -829,6 +859,7 @@ GLOSSARY_TERMS: Final = (
             "The same meaning; each kernel sizes it for its own chip's on-chip memory and pipeline.",
         ),
         flashmla(PREFILL_SPARSE_CONFIG_PATH, 27),
+        chapter="algorithm/flow",
     ),
     _term(
         "1C1V",
@@ -850,6 +881,7 @@ GLOSSARY_TERMS: Final = (
             "VECTOR Cores are hardware, and 1C1V leaves one idle.",
         ),
         _THREADS,
+        chapter="discussion/one-vector-core",
     ),
     _term(
         "1C2V",
@@ -874,6 +906,7 @@ GLOSSARY_TERMS: Final = (
             "(heads).",
         ),
         _SEESAW,
+        chapter="discussion/one-vector-core",
     ),
     _term(
         "ping-pong",
@@ -902,6 +935,7 @@ GLOSSARY_TERMS: Final = (
             "buffer counts and its schedule.",
         ),
         _PING_PONG,
+        chapter="algorithm/double-buffering",
     ),
     _term(
         "online softmax",
@@ -922,6 +956,7 @@ GLOSSARY_TERMS: Final = (
             "chip O must travel through FixPipe to UB, hence skip-scale.",
         ),
         _SEESAW,
+        chapter="algorithm/flow",
     ),
     _term(
         "skip-scale",
@@ -947,6 +982,7 @@ GLOSSARY_TERMS: Final = (
             "FixPipe, which is why it pays.",
         ),
         _SEESAW,
+        chapter="algorithm/flow",
     ),
     _term(
         "roofline",
@@ -966,6 +1002,7 @@ GLOSSARY_TERMS: Final = (
             "SM's share of HBM bandwidth.",
         ),
         _CUDA_GLOBAL,
+        chapter="algorithm/roofline",
     ),
 )
 
@@ -998,15 +1035,19 @@ class Symbol:
     """A letter the formulas, figures and tables use for one matrix: how a legend names it and what it is.
 
     The model chapter defines them (P = Q Kᵀ, the scores; S = softmax(P · sm_scale)); a figure's legend or a
-    table's header writes ``legend``, so every page names a letter the same way.
+    table's header writes ``legend``, so every page names a letter the same way. ``chapter`` is the key of the chapter
+    that defines the letter, as for a `GlossaryTerm`.
     """
 
     symbol: str
     legend: Text
     definition: Text
+    chapter: str | None = None
 
     def __post_init__(self) -> None:
-        """Reject a legend that does not start with its letter."""
+        """Reject a legend that does not start with its letter, a chapter the site does not have."""
+        if self.chapter is not None:
+            chapter_named(self.chapter)
         for text in (self.legend.zh, self.legend.en):
             if not text.startswith(self.symbol):
                 raise ValueError(f"legend of {self.symbol} must start with the letter, got {shown(text)}")
@@ -1021,6 +1062,7 @@ NOTATION: Final = (
             "打分 P = Q Kᵀ：每个 head 对每个选中 token 的点积，fp32，在 L0C 里算出。",
             "The scores P = Q Kᵀ: each head's dot product with each selected token, fp32, computed into L0C.",
         ),
+        "algorithm/model",
     ),
     Symbol(
         "S",
@@ -1029,6 +1071,7 @@ NOTATION: Final = (
             "S = softmax(P · sm_scale)：按行归一化后的打分，VECTOR Core 算出，再乘 V。",
             "S = softmax(P · sm_scale): the scores normalised row by row, by the VECTOR Cores, then multiplied by V.",
         ),
+        "algorithm/model",
     ),
 )
 

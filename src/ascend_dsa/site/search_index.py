@@ -16,10 +16,11 @@ snippet is prose. Material's browser-side Chinese query segmenter never tries th
 
 To answer questions rather than titles, each entry also holds, in fields searched but never shown, the synonyms of
 its words (`ascend_dsa.site.search_words`: "double buffering" where a page says "buffer depths") and its page's
-outline (title and headings, with their synonyms) and the phrases it holds as one word each ("online softmax" as
-online_softmax); each index's configuration names the question words ("why", "怎么办") the worker drops from a query
-and the phrases it adds to one, and the worker ranks pages by how many of the query's words they hold, weighted by
-rarity and by headings (search_stemming.js).
+outline (title and headings, with their synonyms; the glossary terms and letters its chapter defines, per
+`ascend_dsa.facts.glossary`) and the phrases it holds as one word each ("online softmax" as online_softmax); each
+index's configuration names the question words ("why", "怎么办") the worker drops from a query and the phrases it adds
+to one, and the worker ranks pages by how many of the query's words they hold, weighted by rarity and by headings
+(search_stemming.js).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from ascend_dsa.facts.chapters import CHAPTERS_BY_KEY
+from ascend_dsa.facts.glossary import GLOSSARY_TERMS, NOTATION
 from ascend_dsa.render.exercises import OPENING
 from ascend_dsa.site.editions import ENGLISH_PREFIX
 from ascend_dsa.site.search_words import QUESTION_WORDS, phrases, synonyms_for
@@ -148,12 +151,30 @@ def opening_questions(text: str, lang: Lang) -> str:
     return re.sub(r"<[^>]*>", " ", found.group(1)).strip() if found else ""
 
 
+def defined_terms(lang: Lang) -> dict[str, str]:
+    """Per page (its location in the index), the glossary's terms and notation letters its chapter defines.
+
+    A letter is written as ``lang``'s legends write it ("P (scores)"); a term the glossary defines alone is nowhere.
+    """
+    defined: dict[str, list[str]] = {}
+    for entry in GLOSSARY_TERMS:
+        if entry.chapter is not None:
+            defined.setdefault(CHAPTERS_BY_KEY[entry.chapter].url, []).append(entry.term)
+    for symbol in NOTATION:
+        if symbol.chapter is not None:
+            defined.setdefault(CHAPTERS_BY_KEY[symbol.chapter].url, []).append(symbol.legend.in_(lang))
+    return {page: " ".join(words) for page, words in defined.items()}
+
+
 def with_outlines(docs: list[dict[str, Any]], lang: Lang) -> list[dict[str, Any]]:
     """``docs`` (pages first, each before its sections) with each page's title, headings and opening questions.
 
     The page's own entry holds its outline; the questions a chapter says it answers weigh as its headings do, and so do
-    the synonyms of its words (a heading saying 双缓冲 heads its page for 乒乓缓冲 too).
+    the glossary terms its chapter defines (`defined_terms`: online softmax heads the computation chapter, which
+    explains it, not the chapters that only use it) and the synonyms of all these words (a heading saying 双缓冲 heads
+    its page for 乒乓缓冲 too).
     """
+    defined = defined_terms(lang)
     outlines: dict[str, list[str]] = {}
     for doc in docs:
         outline = outlines.setdefault(str(doc["location"]).split("#")[0], [])
@@ -163,7 +184,7 @@ def with_outlines(docs: list[dict[str, Any]], lang: Lang) -> list[dict[str, Any]
             outline.append(questions)
 
     def with_synonyms_of(page: str) -> str:
-        words = " ".join(outlines[page])
+        words = " ".join([*outlines[page], defined.get(page, "")]).strip()
         return f"{words} {synonyms_for(words, lang)}".strip()
 
     return [
