@@ -89,10 +89,10 @@ EN_BROWSER_QUERIES = {
 #: Questions as readers ask them (not chapter titles), and the chapters that answer them; the browser test prints,
 #: per edition, the share that find such a chapter first and the misses. The aim is `QUESTION_HIT_RATE`; the test
 #: asserts `QUESTION_FLOOR`, the share reached without text that names the questions on the pages (raise it as
-#: they come): 92 % of the Chinese and 88 % of the English questions find an answering chapter first (glossary terms
-#: weigh as headings on the chapter that defines them).
+#: they come): 92 % of the Chinese and 90 % of the English questions find an answering chapter first (glossary terms
+#: weigh as headings on the chapter that defines them, a heading's synonyms as the heading).
 QUESTION_HIT_RATE = 0.9
-QUESTION_FLOOR = 0.88
+QUESTION_FLOOR = 0.9
 _FLOW = "algorithm/flow"
 _MODEL = "algorithm/model"
 _HEADS = "discussion/heads-per-core"

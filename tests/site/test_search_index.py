@@ -135,6 +135,20 @@ def test_sections_get_the_synonyms_of_their_words() -> None:
         assert search_index.SYNONYMS_FIELD in data["config"]["fields"]
 
 
+def test_a_sections_heading_synonyms_weigh_as_its_heading() -> None:
+    """A heading saying "The UB budget" is found by "plan" at the title's weight, and counts as headed in the worker;
+    words of a group in the text alone add nothing to the heading's field."""
+    headed = {"location": "en/design/#ub", "title": "The UB budget", "text": "what fits"}
+    texted = {"location": "en/design/#x", "title": "Other", "text": "the UB budget"}
+    config = {"fields": {"title": {"boost": 1000.0}, "text": {"boost": 1.0}}}
+    _, english = search_index.split_index({"config": config, "docs": [headed, texted]})
+    by_location = {doc["location"]: doc for doc in english["docs"]}
+    assert "plan" in by_location["design/#ub"][search_index.HEADING_SYNONYMS_FIELD].split()
+    assert search_index.HEADING_SYNONYMS_FIELD not in by_location["design/#x"]
+    assert english["config"]["fields"][search_index.HEADING_SYNONYMS_FIELD] == {"boost": 1000.0}
+    assert search_index.HEADING_SYNONYMS_FIELD in english["config"][search_index.HEADED_FIELDS_KEY]
+
+
 def test_each_page_entry_holds_its_pages_outline() -> None:
     """A page's own entry holds its title and headings (its sections hold none), so a heading's words lift the page."""
     docs = [

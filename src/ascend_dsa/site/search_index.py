@@ -79,6 +79,13 @@ SYNONYMS_SPEC = {"boost": 1.0}
 #: own entry holds it (its sections are grouped under it): a copy on every section made the index a third larger.
 OUTLINE_FIELD = "outline"
 OUTLINE_SPEC = {"boost": 100.0}
+#: The synonyms of a section's title: searched, never shown, weighing as the title itself (Material's title boost), so
+#: that a heading is found by a reader's word for it ("UB plan" finds "The UB budget") as strongly as by its own.
+HEADING_SYNONYMS_FIELD = "heading_synonyms"
+#: The fields whose words head a page: a query word found there counts as headed in the worker's coverage score.
+HEADED_FIELDS = ("title", OUTLINE_FIELD, HEADING_SYNONYMS_FIELD)
+#: The index configuration's key for `HEADED_FIELDS` (search_stemming.js reads it).
+HEADED_FIELDS_KEY = "headed_fields"
 #: The index configuration's key for the words of a question the worker drops from a query (search_stemming.js).
 QUESTION_WORDS_KEY = "question_words"
 #: The index configuration's key for the phrases ("online softmax") the worker adds to a query as one word each.
@@ -134,9 +141,14 @@ def english_doc(doc: dict[str, Any]) -> dict[str, Any]:
 
 
 def with_synonyms(doc: dict[str, Any], lang: Lang) -> dict[str, Any]:
-    """``doc`` with the synonyms of the words its title and text hold, in a field of their own (none: unchanged)."""
+    """``doc`` with the synonyms of its title and text, and of its title alone, in fields of their own."""
     synonyms = synonyms_for(f"{doc['title']} {doc['text']}", lang)
-    return {**doc, SYNONYMS_FIELD: synonyms} if synonyms else doc
+    heading = synonyms_for(str(doc["title"]), lang)
+    return {
+        **doc,
+        **({SYNONYMS_FIELD: synonyms} if synonyms else {}),
+        **({HEADING_SYNONYMS_FIELD: heading} if heading else {}),
+    }
 
 
 def _opening_questions(lang: Lang) -> re.Pattern[str]:
@@ -196,10 +208,12 @@ def with_outlines(docs: list[dict[str, Any]], lang: Lang) -> list[dict[str, Any]
 def edition_config(config: dict[str, Any], lang: Lang) -> dict[str, Any]:
     """Material's index configuration for one edition: its language, fields, and the question words to drop."""
     fields = {**config.get("fields", {}), SYNONYMS_FIELD: SYNONYMS_SPEC, OUTLINE_FIELD: OUTLINE_SPEC}
+    fields[HEADING_SYNONYMS_FIELD] = fields.get("title", {"boost": 1.0})
     edition = {
         **config,
         "lang": [lang],
         "fields": fields,
+        HEADED_FIELDS_KEY: list(HEADED_FIELDS),
         QUESTION_WORDS_KEY: list(QUESTION_WORDS[lang]),
         PHRASES_KEY: list(phrases(lang)),
     }

@@ -5,8 +5,9 @@
 //    index has none). Material's own term matching and highlighting parse the query the same way, so they agree.
 // 2. A page that holds more of the query's words, rarer ones and in its headings, comes before one that holds fewer:
 //    a page's coverage sums, over the query words it holds, the word's rarity among pages, ln(1 + pages / pages
-//    holding it), tripled where the word is in a heading or the page's outline (doubled, a catch-all page holding the
-//    question's filler words in its text outweighed the one headed by its topic); each result's score is multiplied by
+//    holding it), tripled where the word is in a heading, a heading's synonyms or the page's outline (the index
+//    configuration's headed_fields; doubled, a catch-all page holding the question's filler words in its text
+//    outweighed the one headed by its topic); each result's score is multiplied by
 //    100 ** coverage, which outweighs Material's own reweighting (at most 5x) unless the coverages are nearly equal;
 //    among pages covering as much, lunr's score decides, titles weighing 1000x text.
 // 3. The words of a question that name no topic ("why", "怎么办": the index configuration's question_words) are
@@ -34,7 +35,7 @@
   let questionWords = new Set();
   let pageCount = 1;
   let vocabulary = {};
-  const HEADED = new Set(["title", "outline"]);
+  let headed = new Set(["title"]);
   const HEADED_WEIGHT = 3;
   const COVERAGE_BASE = 100;
   let questionPhrases = null;
@@ -43,6 +44,7 @@
     const config = event.data && event.data.type === 0 && event.data.data && event.data.data.config;
     if (!config) return;
     questionWords = new Set(config.question_words || []);
+    headed = new Set(config.headed_fields || ["title"]);
     const questions = [...questionWords].filter((word) => /^\p{Script=Han}{2,}$/u.test(word));
     questions.sort((a, b) => b.length - a.length);
     questionPhrases = questions.length ? new RegExp(questions.join("|"), "gu") : null;
@@ -109,7 +111,7 @@
       const page = result.ref.split("#")[0];
       const found = held.get(page) || new Map();
       for (const [term, fields] of Object.entries(result.matchData.metadata)) {
-        const weight = Object.keys(fields).some((field) => HEADED.has(field)) ? HEADED_WEIGHT : 1;
+        const weight = Object.keys(fields).some((field) => headed.has(field)) ? HEADED_WEIGHT : 1;
         words.forEach((word, index) => matches(word, term) && found.set(index, Math.max(found.get(index) || 0, weight)));
       }
       held.set(page, found);
