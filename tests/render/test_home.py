@@ -23,6 +23,11 @@ def test_each_path_lists_its_chapters_in_order_with_their_questions(lang: str) -
         assert links == [chapter_named(stop.chapter).url or "./" for stop in path.stops]
         for stop in path.stops:
             assert escape(stop.answers.in_(lang)) in section  # type: ignore[arg-type]
+    # A title and its question stay two words in the page's text (search's snippets), not "q head每个核".
+    plain = re.sub(r"<[^>]+>", "", html)
+    for stop in (stop for path in READING_PATHS for stop in path.stops):
+        title = escape(chapter_named(stop.chapter).name.in_(lang))  # type: ignore[arg-type]
+        assert f"{title} {escape(stop.answers.in_(lang))}" in plain  # type: ignore[arg-type]
 
 
 def test_the_paths_are_for_a_cuda_engineer_a_student_and_an_ascend_engineer() -> None:

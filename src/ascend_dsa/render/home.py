@@ -24,7 +24,7 @@ def _path(path: ReadingPath, lang: Lang) -> str:
         chapter = chapter_named(stop.chapter)
         items.append(
             f'<li><a href="{chapter.url or "./"}">{escape(chapter.name.in_(lang))}</a>'
-            f"<span>{escape(stop.answers.in_(lang))}</span></li>"
+            f" <span>{escape(stop.answers.in_(lang))}</span></li>"
         )
     return (
         f'<section class="{PATHS_CLASS}__path" id="path-{path.key}">'
