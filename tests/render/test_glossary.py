@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 import markdown
 import pytest
 
-from ascend_dsa.facts.glossary import GLOSSARY_TERMS, NOT_IN_GLOSSARY, glossary_term
+from ascend_dsa.facts.chapters import chapter_named
+from ascend_dsa.facts.glossary import GLOSSARY_TERMS, NOT_IN_GLOSSARY, NOTATION, glossary_term
 from ascend_dsa.render.glossary import (
     abbreviations,
     page_prose,
@@ -21,6 +22,8 @@ from ascend_dsa.site.glossary import keep_first_titles, with_abbreviations, with
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
+
+    from ascend_dsa.lang import Lang
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -110,6 +113,23 @@ def test_each_entry_shows_every_part_and_its_source() -> None:
         assert f"[{entry.gpu_source.label}]({entry.gpu_source.url})" in block
         assert ("no counterpart" if entry.counterpart is None else entry.counterpart.en) in block
     assert "**类比在哪里不成立**" in render_glossary(lang="zh", docs_dir=DOCS)
+
+
+@pytest.mark.parametrize(("lang", "label"), [("en", "**Explained in**"), ("zh", "**讲解它的章节**")])
+def test_a_term_or_letter_links_the_chapter_that_explains_it(lang: Lang, label: str) -> None:
+    """Each entry and letter with a defining chapter links it (the one search weighs it in); the others name none."""
+    page = render_glossary(lang=lang, docs_dir=DOCS)
+    for entry in GLOSSARY_TERMS:
+        block = page.split(f"**{entry.term}**{{ #{entry.anchor} }}", 1)[1].split("\n\n**", 1)[0]
+        if entry.chapter is None:
+            assert label not in block, entry.term
+        else:
+            chapter = chapter_named(entry.chapter)
+            assert f"{label}：[" in block or f"{label}: [" in block, entry.term
+            assert f"[{chapter.name.in_(lang)}](../../{chapter.url})" in block, entry.term
+    for letter in NOTATION:
+        block = page.split(f"**{letter.symbol}**{{ #symbol-{letter.symbol.lower()} }}", 1)[1].split("\n\n**", 1)[0]
+        assert (label in block) == (letter.chapter is not None), letter.symbol
 
 
 def test_the_map_links_each_term_to_its_entry() -> None:

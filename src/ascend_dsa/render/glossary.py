@@ -13,7 +13,7 @@ import re
 from pathlib import Path, PurePosixPath
 from typing import Final
 
-from ascend_dsa.facts.chapters import SITE_CHAPTERS, Chapter
+from ascend_dsa.facts.chapters import SITE_CHAPTERS, Chapter, chapter_named
 from ascend_dsa.facts.glossary import GLOSSARY_TERMS, NOT_IN_GLOSSARY, NOTATION, GlossaryTerm
 from ascend_dsa.lang import Lang, check_lang, pick
 from ascend_dsa.render.fences import CODE_SPAN, blank_fences, notebook_cells
@@ -149,9 +149,19 @@ def _entry(entry: GlossaryTerm, chapters: tuple[Chapter, ...], lang: Lang) -> st
         ),
         pick(lang, "**GPU 一侧的出处**：", "**GPU-side source**: ")
         + f"[{entry.gpu_source.label}]({entry.gpu_source.url})",
+        *_explained_in(entry.chapter, lang),
         pick(lang, f"**用到它的章节**：{used}", f"**Chapters using it**: {used}"),
     ]
     return f"**{entry.term}**{{ #{entry.anchor} }}\n:   " + "\n\n    ".join(body)
+
+
+def _explained_in(key: str | None, lang: Lang) -> list[str]:
+    """The line linking the chapter that explains a term or letter; none where only the glossary does."""
+    if key is None:
+        return []
+    chapter = chapter_named(key)
+    link = f"[{chapter.name.in_(lang)}]({_url(chapter)})"
+    return [pick(lang, f"**讲解它的章节**：{link}", f"**Explained in**: {link}")]
 
 
 def render_glossary(*, lang: Lang = "zh", docs_dir: Path = DOCS_DIR) -> str:
@@ -163,7 +173,11 @@ def render_glossary(*, lang: Lang = "zh", docs_dir: Path = DOCS_DIR) -> str:
     lang = check_lang(lang)
     chapters = term_chapters(docs_dir)
     terms = [_entry(entry, chapters[entry.term], lang) for entry in GLOSSARY_TERMS]
-    symbols = [f"**{e.symbol}**{{ #symbol-{e.symbol.lower()} }}\n:   {e.definition.in_(lang)}" for e in NOTATION]
+    symbols = [
+        f"**{e.symbol}**{{ #symbol-{e.symbol.lower()} }}\n:   "
+        + "\n\n    ".join([e.definition.in_(lang), *_explained_in(e.chapter, lang)])
+        for e in NOTATION
+    ]
     return "\n\n".join([*terms, *symbols]) + "\n"
 
 
