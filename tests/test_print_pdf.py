@@ -10,6 +10,7 @@ import pytest
 
 from ascend_dsa.facts.hardware import ASCEND_950, peak_flops
 from ascend_dsa.lang import Lang
+from ascend_dsa.render.exercises import ANSWER_LABEL, EXERCISE_LABEL
 from ascend_dsa.site.print_book import PRINTED_CHAPTERS, pdf_path
 from tests.helpers.browser import require_chromium, running_in_ci
 from tests.helpers.project import ROOT, load_module
@@ -63,6 +64,9 @@ def test_both_editions_print_with_every_chapter(built_site: Path, tmp_path: Path
         missing = [chapter.name.in_(lang) for chapter in PRINTED_CHAPTERS if chapter.name.in_(lang) not in flat]
         assert missing == [], lang
         assert peak_tflops in flat
+        # An exercise prints its question and worked solution, not the answer box meant for the screen.
+        assert EXERCISE_LABEL.in_(lang) in flat
+        assert ANSWER_LABEL.in_(lang) not in flat
         fonts = subprocess.run([pdffonts, str(pdf)], capture_output=True, text=True, check=True).stdout
         rows = fonts.splitlines()[2:]
         assert rows

@@ -42,11 +42,13 @@ _KIND: Final = {
     ExerciseKind.WHAT_IF: Text("假如", "what-if"),
     ExerciseKind.REASON: Text("用数推理", "reason with a number"),
 }
-_EXERCISE: Final = Text("练习", "Exercise")
+#: The word before an exercise's number (a printed book keeps it; see ANSWER_LABEL).
+EXERCISE_LABEL: Final = Text("练习", "Exercise")
 #: The heading of a chapter's opening questions (the site's search weighs the questions under it as headings).
 OPENING: Final = Text("读完本章，你能回答：", "After this chapter you can answer:")
 _CHECK: Final = Text("检查", "Check")
-_ANSWER_LABEL: Final = Text("你的答案", "Your answer")
+#: The label of the answer box, which only the screen shows (reader.css hides it in print).
+ANSWER_LABEL: Final = Text("你的答案", "Your answer")
 _SHOW: Final = Text("答案与解法", "Answer and worked solution")
 _ANSWER: Final = Text("答案", "Answer")
 _LIVE: Final = Text("在本页的表单里试一试", "Try it live in this page's form")
@@ -132,7 +134,7 @@ def _checker(exercise: Exercise, solution: Solution, lang: Lang) -> str:
     return (
         f'<form class="exercise-check" data-low="{low!r}" data-high="{high!r}" '
         f'data-units="{escape(json.dumps(dict(units), sort_keys=True))}" {messages}>'
-        f'<label>{escape(_ANSWER_LABEL.in_(lang))} <input type="text" name="answer" autocomplete="off" '
+        f'<label>{escape(ANSWER_LABEL.in_(lang))} <input type="text" name="answer" autocomplete="off" '
         f'spellcheck="false" inputmode="decimal"></label> '
         f"<small>({escape(_IN_UNIT.in_(lang))}: {escape(unit_name(solution.answer.unit, lang))})</small> "
         f'<button type="submit" class="md-button">{escape(_CHECK.in_(lang))}</button> '
@@ -150,7 +152,7 @@ def _steps(solution: Solution, lang: Lang) -> str:
 
 
 def _exercise_html(number: int, exercise: Exercise, solution: Solution, lang: Lang) -> str:
-    heading = f"{_EXERCISE.in_(lang)} {number}"
+    heading = f"{EXERCISE_LABEL.in_(lang)} {number}"
     link = live_link(exercise)
     live = f'<p><a class="exercise-live" href="{escape(link)}">{escape(_LIVE.in_(lang))}</a></p>' if link else ""
     answer = escape(quantity_text(solution.answer, lang))
