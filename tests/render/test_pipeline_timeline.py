@@ -21,7 +21,7 @@ from ascend_dsa.render.pipeline_timeline import (
     pipeline_timeline_svg,
     render_pipeline_timeline,
 )
-from ascend_dsa.render.svg import READING_VIEWS
+from ascend_dsa.render.svg import READING_VIEWS, labels_overlap
 from ascend_dsa.render.trace import pipeline_trace, trace_json
 from ascend_dsa.render.trace_compare import read_trace
 from ascend_dsa.report.scenarios import SIMULATED_BLOCKS
@@ -120,11 +120,7 @@ def test_labels_do_not_overlap_and_stay_inside(lang: str, blocks: int) -> None:
         assert top >= 0, label.text
         assert right <= WIDTH, label.text
         assert bottom <= height, label.text
-    for i, a in enumerate(labels):
-        for b in labels[i + 1 :]:
-            al, at, ar, ab = a.box
-            bl, bt, br, bb = b.box
-            assert ar <= bl or br <= al or ab <= bt or bb <= at, (a.text, b.text)
+    assert labels_overlap(labels) == []
 
 
 def test_text_is_readable_in_a_phones_column() -> None:

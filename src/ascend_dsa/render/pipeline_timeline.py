@@ -15,16 +15,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from html import escape
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Final
 
 from ascend_dsa.facts.hardware import ASCEND_950, AscendSpec, require_ascend
 from ascend_dsa.facts.kernel_config import SHIPPED_KERNEL
 from ascend_dsa.lang import Lang, check_lang, pick
 from ascend_dsa.models.pipeline import Task, Timeline, Unit, bounding_unit, simulate, stage_costs
-from ascend_dsa.render.format import count_word, group_digits, is_wide, percent, whole_or
+from ascend_dsa.render.format import count_word, group_digits, percent, whole_or
 from ascend_dsa.render.live import live_figure
 from ascend_dsa.render.pipeline_schedule import op_waits
-from ascend_dsa.render.svg import FONT_FAMILIES, min_text_units
+from ascend_dsa.render.svg import FONT_FAMILIES, Anchor, Label, min_text_units, svg_text
 from ascend_dsa.render.trace import CUBE_UNITS, LANE, VECTOR_UNITS
 from ascend_dsa.render.trace_compare import CORE_KIND, MeasuredTrace
 from ascend_dsa.report.scenarios import SIMULATED_BLOCKS
@@ -60,36 +60,10 @@ _IDLE_MARK: Final = 4  # a wait's mark: a strip this high along the lane's base
 _THINNEST: Final = 0.3  # a bar narrower than this (a zero-cycle op) is drawn this wide
 _US_PER_S: Final = 1e6
 
-Anchor = Literal["start", "middle", "end"]
 
-
-@dataclass(frozen=True)
-class TimelineLabel:
-    """One text of the figure: where its baseline starts, how it is anchored, and its estimated box."""
-
-    text: str
-    x: float
-    y: float
-    anchor: Anchor = "start"
-    bold: bool = False
-
-    @property
-    def width(self) -> float:
-        """Estimated width: a CJK character is one em, anything else at most 0.6 em (a generous sans-serif)."""
-        ems = sum(1.0 if is_wide(ch) else 0.6 for ch in self.text)
-        return ems * FONT_SIZE * (1.05 if self.bold else 1.0)
-
-    @property
-    def box(self) -> tuple[float, float, float, float]:
-        """``(left, top, right, bottom)`` of the text, ascenders and descenders included."""
-        left = {"start": self.x, "middle": self.x - self.width / 2, "end": self.x - self.width}[self.anchor]
-        return left, self.y - 0.8 * FONT_SIZE, left + self.width, self.y + 0.25 * FONT_SIZE
-
-    def svg(self) -> str:
-        """The ``<text>`` element."""
-        anchor = "" if self.anchor == "start" else f' text-anchor="{self.anchor}"'
-        weight = ' font-weight="700"' if self.bold else ""
-        return f'<text x="{_n(self.x)}" y="{_n(self.y)}"{anchor}{weight}>{escape(self.text)}</text>'
+def _label(text: str, x: float, y: float, anchor: Anchor = "start", *, bold: bool = False) -> Label:
+    """One text of the figure at its font size, the shared hand-drawn figure label (its estimated box included)."""
+    return Label(text, x, y, anchor, bold, size=FONT_SIZE)
 
 
 @dataclass(frozen=True)
@@ -162,7 +136,7 @@ def _bars(spans: Iterable[tuple[float, float]], scale: float, end: float) -> lis
 
 @dataclass(frozen=True)
 class _Drawing:
-    labels: tuple[TimelineLabel, ...]
+    labels: tuple[Label, ...]
     shapes: str
     height: float
 
@@ -179,13 +153,13 @@ def _draw(  # noqa: PLR0915 - one figure, drawn top to bottom
     scale = _PLOT / end
     bound = bounding_unit(timeline)
     window = timeline.steady_blocks
-    labels: list[TimelineLabel] = []
+    labels: list[Label] = []
     shapes: list[str] = [f'<rect width="{WIDTH}" height="100%" fill="#fff"/>']
 
     # The heading: the steady period and what bounds it.
     y: float = _LINE
     labels.append(
-        TimelineLabel(
+        _label(
             pick(
                 lang,
                 f"稳态：每块 {whole_or(timeline.cycles_per_block, 1)} 周期",
@@ -198,7 +172,7 @@ def _draw(  # noqa: PLR0915 - one figure, drawn top to bottom
     )
     y += _LINE
     labels.append(
-        TimelineLabel(
+        _label(
             pick(
                 lang,
                 f"CUBE 利用率 {percent(timeline.cube_utilisation, 1)}",
@@ -210,7 +184,7 @@ def _draw(  # noqa: PLR0915 - one figure, drawn top to bottom
     )
     y += _LINE
     labels.append(
-        TimelineLabel(
+        _label(
             pick(lang, f"决定周期的单元：{bound.value}（从不空闲）", f"bounded by {bound.value}: never idle there")
             if bound is not None
             else pick(lang, "没有单元忙满：单元间的交接决定周期", "latency-bound: no unit is busy all the time"),
@@ -221,7 +195,7 @@ def _draw(  # noqa: PLR0915 - one figure, drawn top to bottom
     if cut:
         y += _LINE
         labels.append(
-            TimelineLabel(
+            _label(
                 pick(
                     lang,
                     f"只画前 {TIMELINE_BLOCKS_MAX} 个块（共 {timeline.blocks} 个）",
@@ -238,9 +212,9 @@ def _draw(  # noqa: PLR0915 - one figure, drawn top to bottom
     steady_text = pick(
         lang, f"稳态区间 QK[{window.start}]–QK[{window.stop}]", f"steady window QK[{window.start}]–QK[{window.stop}]"
     )
-    steady_label = TimelineLabel(steady_text, (steady_left + steady_right) / 2, y, "middle")
+    steady_label = _label(steady_text, (steady_left + steady_right) / 2, y, "middle")
     half = steady_label.width / 2
-    labels.append(TimelineLabel(steady_text, min(max(steady_label.x, half + 8), WIDTH - _RIGHT - half), y, "middle"))
+    labels.append(_label(steady_text, min(max(steady_label.x, half + 8), WIDTH - _RIGHT - half), y, "middle"))
     lanes_top = y + 8
     lanes, lanes_bottom = _lanes(vector_cores, lanes_top)
     shapes.append(
@@ -254,13 +228,13 @@ def _draw(  # noqa: PLR0915 - one figure, drawn top to bottom
         ops = [op for op in timeline.ops if op.unit is lane.unit and op.start < end]
         idle = _bars(((op.start - waits[op], op.start) for op in ops if waits[op] > 0), scale, end)
         by_colour: dict[int, list[str]] = {}
-        numbers: list[TimelineLabel] = []
+        numbers: list[Label] = []
         for op in ops:
             x, w = _LEFT + op.start * scale, (min(op.end, end) - op.start) * scale
             by_colour.setdefault(op.block % len(BLOCK_COLOURS), []).append(
                 f'<rect x="{_n(x)}" y="{_n(lane.y + 2)}" width="{_n(max(w, _THINNEST))}" height="{_LANE - 4}"/>'
             )
-            number = TimelineLabel(str(op.block), x + w / 2, lane.y + _LANE - 6, "middle")
+            number = _label(str(op.block), x + w / 2, lane.y + _LANE - 6, "middle")
             if number.width + 2 <= w:
                 numbers.append(number)
         shapes.extend(
@@ -275,15 +249,13 @@ def _draw(  # noqa: PLR0915 - one figure, drawn top to bottom
             ]
         )
         labels.extend(numbers)
-    labels.extend(
-        TimelineLabel(lane.label(), _LEFT - 6, lane.y + _LANE - 6, "end", bold=lane.unit is bound) for lane in lanes
-    )
+    labels.extend(_label(lane.label(), _LEFT - 6, lane.y + _LANE - 6, "end", bold=lane.unit is bound) for lane in lanes)
     y = lanes_bottom
 
     # The measured lanes, under the model's, in grey.
     if measured is not None:
         y += _LINE + 6
-        labels.append(TimelineLabel(pick(lang, "实测（trace.json）：", "measured (trace.json):"), 8, y, bold=True))
+        labels.append(_label(pick(lang, "实测（trace.json）：", "measured (trace.json):"), 8, y, bold=True))
         measured_lanes, y = _lanes(vector_cores, y + 8)
         rects = []
         for lane in measured_lanes:
@@ -295,7 +267,7 @@ def _draw(  # noqa: PLR0915 - one figure, drawn top to bottom
                 f'fill="{MEASURED_FILL}"/>'
                 for x, w in _bars(spans, scale, end)
             )
-            labels.append(TimelineLabel(lane.label(), _LEFT - 6, lane.y + _LANE - 6, "end"))
+            labels.append(_label(lane.label(), _LEFT - 6, lane.y + _LANE - 6, "end"))
         shapes.append("".join(rects))
 
     # The axis: ticks in cycles, its name left of them.
@@ -310,20 +282,20 @@ def _draw(  # noqa: PLR0915 - one figure, drawn top to bottom
             f'<line x1="{_n(x)}" x2="{_n(x)}" y1="{_n(y - _LINE)}" y2="{_n(y - _LINE + 5)}" stroke="{_DARK}"/>'
         )
         text = group_digits(tick)
-        width = TimelineLabel(text, x, y).width
+        width = _label(text, x, y).width
         anchor: Anchor = "end" if x + width / 2 > WIDTH else "middle"
-        labels.append(TimelineLabel(text, x, y, anchor))
+        labels.append(_label(text, x, y, anchor))
         tick += step
-    labels.append(TimelineLabel(pick(lang, "周期", "cycles"), _LEFT - 12, y, "end"))
+    labels.append(_label(pick(lang, "周期", "cycles"), _LEFT - 12, y, "end"))
 
     # The legend: block colours, waits, the steady window, the VECTOR Cores' lanes.
     y += _LINE + 8
-    key = TimelineLabel(pick(lang, "块号（取模）：", "block (mod):"), 8, y)
+    key = _label(pick(lang, "块号（取模）：", "block (mod):"), 8, y)
     labels.append(key)
     x = key.box[2] + 6
     for index, colour in enumerate(BLOCK_COLOURS):
         shapes.append(f'<rect x="{_n(x)}" y="{_n(y - 16)}" width="{_SWATCH}" height="{_SWATCH}" fill="{colour}"/>')
-        labels.append(TimelineLabel(str(index), x + _SWATCH / 2, y, "middle"))
+        labels.append(_label(str(index), x + _SWATCH / 2, y, "middle"))
         x += _SWATCH + 4
     y += _LINE + 8
     x = 8.0
@@ -334,13 +306,13 @@ def _draw(  # noqa: PLR0915 - one figure, drawn top to bottom
         shapes.append(
             f'<rect x="{_n(x)}" y="{_n(y - 16 + _SWATCH - high)}" width="{_SWATCH}" height="{high}" fill="{fill}"/>'
         )
-        label = TimelineLabel(text, x + _SWATCH + 6, y)
+        label = _label(text, x + _SWATCH + 6, y)
         labels.append(label)
         x = label.box[2] + 18
     y += _LINE + 4
     names = ", ".join(f"V{n}" for n in range(vector_cores))
     labels.append(
-        TimelineLabel(
+        _label(
             pick(
                 lang,
                 f"{names}：{count_word(vector_cores, lang)}个 VECTOR Core 各自的流水线",
@@ -372,7 +344,7 @@ def pipeline_timeline_labels(
     clock_hz: float,
     lang: Lang = "zh",
     measured: MeasuredTrace | None = None,
-) -> tuple[TimelineLabel, ...]:
+) -> tuple[Label, ...]:
     """Every text of [`pipeline_timeline_svg`][] with its box, for its tests."""
     timeline, vector_cores, clock_hz, lang, measured = _checked(timeline, vector_cores, clock_hz, lang, measured)
     return _draw(timeline, vector_cores, clock_hz, lang, measured).labels
@@ -411,7 +383,7 @@ def pipeline_timeline_svg(
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" width="100%" '
         f'font-family="{", ".join((*FONT_FAMILIES, "sans-serif"))}" font-size="{FONT_SIZE}" fill="{_DARK}" '
         f'role="img" aria-label="{title}"><title>{title}</title>{drawing.shapes}'
-        f"{''.join(label.svg() for label in drawing.labels)}</svg>"
+        f"{''.join(svg_text(label) for label in drawing.labels)}</svg>"
     )
 
 
