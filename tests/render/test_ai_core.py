@@ -15,7 +15,6 @@ from ascend_dsa.render.ai_core import (
     PHONE_FONT_SIZE,
     PHONE_WIDTH,
     WIDTH,
-    Label,
     ai_core_labels,
     ai_core_phone_labels,
     ai_core_phone_size,
@@ -24,23 +23,10 @@ from ascend_dsa.render.ai_core import (
 )
 from ascend_dsa.render.svg import COLUMN_PX_ON_PHONE, MIN_TEXT_PX_ON_PHONE, NARROW_CLASS, WIDE_CLASS
 from ascend_dsa.units import KiB
+from tests.helpers.drawings import assert_apart_and_inside
 
 #: The text column at the 1280 px layout, measured in Chromium (Material's content column with both sidebars).
 COLUMN_PX_AT_1280 = 688
-
-
-def assert_apart_and_inside(labels: tuple[Label, ...], width: float, height: float) -> None:
-    """No two labels' boxes (a generous width estimate) intersect, and every box is inside the drawing."""
-    for label in labels:
-        left, top, right, bottom = label.box
-        assert min(left, top) >= 0, label.text
-        assert right <= width, label.text
-        assert bottom <= height, label.text
-    for i, a in enumerate(labels):
-        for b in labels[i + 1 :]:
-            al, at, ar, ab = a.box
-            bl, bt, br, bb = b.box
-            assert ar <= bl or br <= al or ab <= bt or bb <= at, (a.text, b.text)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

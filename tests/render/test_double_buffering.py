@@ -18,20 +18,14 @@ from ascend_dsa.render.double_buffering import (
     render_buffer_counts,
     render_double_buffering_figure,
 )
-from ascend_dsa.render.svg import READING_VIEWS, labels_overlap
+from ascend_dsa.render.svg import READING_VIEWS
+from tests.helpers.drawings import assert_apart_and_inside
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_labels_do_not_overlap_and_stay_inside(lang: str) -> None:
     """No two labels' estimated boxes intersect, and every box is inside the drawing."""
-    labels = double_buffering_labels(lang=lang)  # type: ignore[arg-type]
-    for label in labels:
-        left, top, right, bottom = label.box
-        assert left >= 0, label.text
-        assert top >= 0, label.text
-        assert right <= WIDTH, label.text
-        assert bottom <= HEIGHT, label.text
-    assert labels_overlap(labels) == []
+    assert_apart_and_inside(double_buffering_labels(lang=lang), WIDTH, HEIGHT)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(("column", "smallest"), READING_VIEWS)

@@ -26,6 +26,7 @@ from ascend_dsa.render.memory_plan import render_l1_bank_figure
 from ascend_dsa.render.pipeline import render_pipeline_gantt
 from ascend_dsa.render.skip_scale import render_rescale_plot
 from ascend_dsa.render.two_chips import render_two_chips_roofline_figure
+from tests.helpers.drawings import drawn_figures
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -94,26 +95,13 @@ def legend_colours(fig: Figure) -> list[str]:
     return [c for c in colours if c is not None]
 
 
-def _drawn_figures(render: Callable[..., str], lang: Lang, monkeypatch: pytest.MonkeyPatch) -> list[Figure]:
-    figures: list[Figure] = []
-    enlarge = svg.enlarge_small_text
-
-    def record(fig: Figure) -> None:
-        figures.append(fig)
-        enlarge(fig)
-
-    monkeypatch.setattr(svg, "enlarge_small_text", record)
-    assert "<svg" in render(lang=lang)
-    return figures
-
-
 @pytest.mark.parametrize("lang", ["zh", "en"])
 @pytest.mark.parametrize("name", sorted(FIGURES))
 def test_every_colour_has_a_legend_entry_and_every_entry_is_drawn(
     name: str, lang: Lang, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A figure with one colour may go without a legend; otherwise the legend's colours are exactly those drawn."""
-    (fig,) = _drawn_figures(FIGURES[name], lang, monkeypatch)
+    (fig,) = drawn_figures(FIGURES[name], lang, monkeypatch)
     drawn, named = data_colours(fig), legend_colours(fig)
     assert drawn, f"{name} draws no data colour at all: the test no longer sees its artists"
     if not named:
@@ -167,6 +155,6 @@ def test_a_colour_without_an_entry_is_seen(monkeypatch: pytest.MonkeyPatch) -> N
             ax.legend()
             return svg.to_svg(fig, title="test")
 
-    (fig,) = _drawn_figures(render, "en", monkeypatch)
+    (fig,) = drawn_figures(render, "en", monkeypatch)
     assert data_colours(fig) == {"#4e79a7", "#e15759"}
     assert legend_colours(fig) == ["#4e79a7"]

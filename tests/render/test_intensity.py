@@ -8,6 +8,7 @@ from ascend_dsa.facts.hardware import ASCEND_950
 from ascend_dsa.models.roofline import REPORT_HEADS, REPORT_TOPK, arithmetic_intensity, head_roofline
 from ascend_dsa.render.chart import WIDTH, overlapping
 from ascend_dsa.render.intensity import intensity_chart, render_intensity_figure, render_intensity_table
+from tests.helpers.drawings import texts_outside
 
 
 def test_table_rows_are_the_report_grid_with_its_verdicts() -> None:
@@ -55,8 +56,7 @@ def test_figure_texts_do_not_overlap_and_stay_inside(lang: str) -> None:
     chart = intensity_chart(lang=lang)  # type: ignore[arg-type]
     texts = chart.drawing.every_text
     assert overlapping(texts) == []
-    outside = [t.text for t in texts if t.box[0] < 0 or t.box[1] < 0 or t.box[2] > WIDTH or t.box[3] > chart.height]
-    assert outside == []
+    assert texts_outside(texts, WIDTH, chart.height) == []
 
 
 def test_figure_scales_to_its_column() -> None:

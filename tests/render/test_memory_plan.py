@@ -20,6 +20,7 @@ from ascend_dsa.render.memory_plan import (
     ub_plan_text,
 )
 from ascend_dsa.render.svg import svg_element
+from tests.helpers.drawings import texts_outside
 
 
 def test_ub_table_shows_every_field_and_total() -> None:
@@ -171,10 +172,7 @@ def test_no_ub_text_overlaps_another_or_leaves_the_figure(options: dict[str, obj
     """Estimated text boxes neither meet nor cross the figure's edge, bars over the UB line included."""
     chart = ub_plan_bars_chart(lang=lang, **options)  # type: ignore[arg-type]
     assert overlapping(chart.drawing.every_text) == []
-    for text in chart.drawing.every_text:
-        left, top, right, bottom = text.box
-        assert 0 <= left <= right <= WIDTH, text
-        assert 0 <= top <= bottom <= chart.height, text
+    assert texts_outside(chart.drawing.every_text, WIDTH, chart.height) == []
 
 
 def test_ub_legend_names_every_colour() -> None:

@@ -26,11 +26,10 @@ from ascend_dsa.render.pipeline_timeline import render_pipeline_timeline
 from ascend_dsa.render.roofline import render_roofline_figure
 from ascend_dsa.render.skip_scale import render_rescale_plot
 from ascend_dsa.render.two_chips import render_two_chips_roofline_figure
+from tests.helpers.drawings import drawn_figures
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-
-    from matplotlib.figure import Figure
 
     from ascend_dsa.lang import Lang
 
@@ -38,6 +37,7 @@ FIGURES: tuple[Callable[..., str], ...] = (
     render_feasibility_map, render_l1_bank_figure, render_mma_fixpipe_figure, render_pipeline_gantt,
     render_rescale_plot, render_two_chips_roofline_figure,
 )  # fmt: skip
+
 #: Figures the package draws as SVG with the standard library: their texts are the SVG's ``<text>`` elements.
 STDLIB_FIGURES: tuple[Callable[..., str], ...] = (render_roofline_figure, render_ub_plan_bars, render_pipeline_timeline)
 #: Tables whose header names P or S.
@@ -66,15 +66,7 @@ def notation_problems(text: str, lang: Lang) -> list[str]:
 
 
 def _figure_texts(render: Callable[..., str], lang: Lang, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    figures: list[Figure] = []
-    enlarge = svg.enlarge_small_text
-
-    def record(fig: Figure) -> None:
-        figures.append(fig)
-        enlarge(fig)
-
-    monkeypatch.setattr(svg, "enlarge_small_text", record)
-    assert "<svg" in render(lang=lang)
+    figures = drawn_figures(render, lang, monkeypatch)
     return [text.get_text() for fig in figures for text in fig.findobj(MplText) if text.get_text()]
 
 

@@ -21,10 +21,11 @@ from ascend_dsa.render.pipeline_timeline import (
     pipeline_timeline_svg,
     render_pipeline_timeline,
 )
-from ascend_dsa.render.svg import READING_VIEWS, labels_overlap
+from ascend_dsa.render.svg import READING_VIEWS
 from ascend_dsa.render.trace import pipeline_trace, trace_json
 from ascend_dsa.render.trace_compare import read_trace
 from ascend_dsa.report.scenarios import SIMULATED_BLOCKS
+from tests.helpers.drawings import assert_apart_and_inside
 
 SVG = "{http://www.w3.org/2000/svg}"
 CLOCK_HZ = ASCEND_950.clock_hz
@@ -114,13 +115,7 @@ def test_labels_do_not_overlap_and_stay_inside(lang: str, blocks: int) -> None:
     height = float(parse(svg).get("viewBox", "").split()[3])
     labels = pipeline_timeline_labels(timeline, vector_cores=2, clock_hz=CLOCK_HZ, lang=lang)  # type: ignore[arg-type]
     assert len(labels) == len(texts(svg))
-    for label in labels:
-        left, top, right, bottom = label.box
-        assert left >= 0, label.text
-        assert top >= 0, label.text
-        assert right <= WIDTH, label.text
-        assert bottom <= height, label.text
-    assert labels_overlap(labels) == []
+    assert_apart_and_inside(labels, WIDTH, height)
 
 
 def test_text_is_readable_in_a_phones_column() -> None:

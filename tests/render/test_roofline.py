@@ -11,6 +11,7 @@ from ascend_dsa.models.roofline import head_roofline
 from ascend_dsa.render.chart import AXIS, INK, WIDTH, overlapping
 from ascend_dsa.render.roofline import render_head_roofline_table, render_roofline_figure, roofline_chart, seed_row
 from ascend_dsa.render.svg import svg_element
+from tests.helpers.drawings import texts_outside
 
 
 def test_seed_row_format() -> None:
@@ -141,10 +142,7 @@ def test_no_roofline_text_overlaps_another_or_leaves_the_figure(inputs: dict[str
     """Estimated text boxes neither meet nor cross the figure's edge, whatever the grid."""
     chart = roofline_chart(lang=lang, **inputs)  # type: ignore[arg-type]
     assert overlapping(chart.drawing.every_text) == []
-    for text in chart.drawing.every_text:
-        left, top, right, bottom = text.box
-        assert 0 <= left <= right <= WIDTH, text
-        assert 0 <= top <= bottom <= chart.height, text
+    assert texts_outside(chart.drawing.every_text, WIDTH, chart.height) == []
 
 
 def test_roofline_legend_names_every_colour() -> None:
