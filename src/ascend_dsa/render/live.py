@@ -96,6 +96,21 @@ def _numbers(values: tuple[int, ...]) -> str:
     return ",".join(str(v) for v in values)
 
 
+#: The hardware overrides' inputs (`ascend_dsa.cli.options.add_hardware_options`), the Ascend 950's values as presets.
+_HARDWARE_INPUTS: Final = (
+    LiveInput("l2-bandwidth", preset=f"{ASCEND_950.bandwidth_bytes_per_s:g}"),
+    LiveInput("cores", preset=str(ASCEND_950.cores)),
+    LiveInput("clock", preset=f"{ASCEND_950.clock_hz:g}"),
+    LiveInput("cube-fma", preset=str(ASCEND_950.matrix_fma_per_cycle_per_core)),
+)
+#: The kernel instantiation's inputs (`ascend_dsa.cli.options.add_instantiation_options`), the shipped kernel's values.
+_INSTANTIATION_INPUTS: Final = (
+    LiveInput("b-topk", value=str(SHIPPED_KERNEL.b_topk)),
+    LiveInput("index-block-size", value=str(SHIPPED_KERNEL.index_block_size)),
+    LiveInput("vector-cores", value=str(SHIPPED_KERNEL.vector_cores_per_cube), choices=("1", "2")),
+    LiveInput("heads", value=str(SHIPPED_KERNEL.heads_per_core)),
+)
+
 #: The what-ifs a page can run live: command -> its inputs, in the order of the command's --help.
 LIVE_FORMS: Final = {
     "head-roofline": (
@@ -103,10 +118,7 @@ LIVE_FORMS: Final = {
         LiveInput("topk", value=_numbers(REPORT_TOPK)),
         LiveInput("chip", value=next(iter(CHIPS)), choices=tuple(CHIPS)),
         LiveInput("kv-token-bytes"),
-        LiveInput("l2-bandwidth", preset=f"{ASCEND_950.bandwidth_bytes_per_s:g}"),
-        LiveInput("cores", preset=str(ASCEND_950.cores)),
-        LiveInput("clock", preset=f"{ASCEND_950.clock_hz:g}"),
-        LiveInput("cube-fma", preset=str(ASCEND_950.matrix_fma_per_cycle_per_core)),
+        *_HARDWARE_INPUTS,
         LiveInput("balanced-within"),
         LiveInput("assert-report", flag=True),
     ),
@@ -115,10 +127,7 @@ LIVE_FORMS: Final = {
         LiveInput("main-cache", choices=("", *(f.value for f in KvFormat))),
         LiveInput("fp4-extra", flag=True),
         LiveInput("sink", flag=True),
-        LiveInput("b-topk", value=str(SHIPPED_KERNEL.b_topk)),
-        LiveInput("index-block-size", value=str(SHIPPED_KERNEL.index_block_size)),
-        LiveInput("vector-cores", value=str(SHIPPED_KERNEL.vector_cores_per_cube), choices=("1", "2")),
-        LiveInput("heads", value=str(SHIPPED_KERNEL.heads_per_core)),
+        *_INSTANTIATION_INPUTS,
     ),
     "pipeline": (
         LiveInput("mode", value=Mode.PREFILL.value, choices=tuple(m.value for m in Mode)),
@@ -126,14 +135,8 @@ LIVE_FORMS: Final = {
         LiveInput("topk"),
         LiveInput("blocks", preset=str(SIMULATED_BLOCKS)),
         LiveInput("rescale-every-block", flag=True),
-        LiveInput("b-topk", value=str(SHIPPED_KERNEL.b_topk)),
-        LiveInput("index-block-size", value=str(SHIPPED_KERNEL.index_block_size)),
-        LiveInput("vector-cores", value=str(SHIPPED_KERNEL.vector_cores_per_cube), choices=("1", "2")),
-        LiveInput("heads", value=str(SHIPPED_KERNEL.heads_per_core)),
-        LiveInput("l2-bandwidth", preset=f"{ASCEND_950.bandwidth_bytes_per_s:g}"),
-        LiveInput("cores", preset=str(ASCEND_950.cores)),
-        LiveInput("clock", preset=f"{ASCEND_950.clock_hz:g}"),
-        LiveInput("cube-fma", preset=str(ASCEND_950.matrix_fma_per_cycle_per_core)),
+        *_INSTANTIATION_INPUTS,
+        *_HARDWARE_INPUTS,
         LiveInput(
             "compare",
             file_max_bytes=MAX_TRACE_BYTES + 1,  # one byte over the cap, so the command sees the file is too big
@@ -146,10 +149,7 @@ LIVE_FORMS: Final = {
     "claims": (
         LiveInput("source", choices=("", *LEDGERS, ALL_LEDGERS)),
         LiveInput("chapter", choices=("", *CHAPTERS)),
-        LiveInput("l2-bandwidth", preset=f"{ASCEND_950.bandwidth_bytes_per_s:g}"),
-        LiveInput("cores", preset=str(ASCEND_950.cores)),
-        LiveInput("clock", preset=f"{ASCEND_950.clock_hz:g}"),
-        LiveInput("cube-fma", preset=str(ASCEND_950.matrix_fma_per_cycle_per_core)),
+        *_HARDWARE_INPUTS,
         LiveInput("fixpipe-rate", preset=str(ASCEND_950.ascend.fixpipe_bytes_per_cycle_1c1v)),
         LiveInput("b-topk", preset=str(SHIPPED_KERNEL.b_topk)),
         LiveInput("heads-per-core", preset=str(SHIPPED_KERNEL.heads_per_core)),
@@ -162,10 +162,7 @@ LIVE_FORMS: Final = {
         LiveInput("index-block-size", value=str(SHIPPED_DESIGN.index_block_size)),
         LiveInput("vector-cores", value=str(SHIPPED_DESIGN.vector_cores), choices=("1", "2")),
         LiveInput("heads", value=str(SHIPPED_DESIGN.heads_per_core)),
-        LiveInput("l2-bandwidth", preset=f"{ASCEND_950.bandwidth_bytes_per_s:g}"),
-        LiveInput("cores", preset=str(ASCEND_950.cores)),
-        LiveInput("clock", preset=f"{ASCEND_950.clock_hz:g}"),
-        LiveInput("cube-fma", preset=str(ASCEND_950.matrix_fma_per_cycle_per_core)),
+        *_HARDWARE_INPUTS,
     ),
 }
 _REDRAWN: Final = "the form gives --svg - itself, to redraw the figure next to it (LIVE_FIGURES)"
