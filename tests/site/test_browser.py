@@ -267,6 +267,19 @@ def search(page: Page, site_url: str, query: str, edition: str = "", *, load: bo
     return [urlsplit(href).path.lstrip("/") for href in hrefs]
 
 
+def first_misses(page: Page, site_url: str, edition: str, queries: dict[str, tuple[str, ...]]) -> dict[str, list[str]]:
+    """Type each query into one page of ``edition``; those whose first result is none of its chapters, with the top
+    three found. Every result must be a page of the same edition."""
+    open_page(page, site_url, edition)
+    misses = {}
+    for query, expected in queries.items():
+        results = search(page, site_url, query, edition, load=False)
+        if not results or results[0] not in {f"{edition}{chapter}/" if chapter else edition for chapter in expected}:
+            misses[query] = results[:3]
+        assert all(path.startswith("en/") == (edition == "en/") for path in results), (query, results)
+    return misses
+
+
 @pytest.mark.parametrize(("edition", "queries"), [("", BROWSER_QUERIES), ("en/", EN_BROWSER_QUERIES)])
 def test_search_ranks_each_chapter_first(
     page: Page, site_url: str, traffic: Traffic, edition: str, queries: dict[str, tuple[str, ...]]
@@ -275,14 +288,7 @@ def test_search_ranks_each_chapter_first(
 
     All queries of an edition are typed into one page; every miss is listed, with the top three it found.
     """
-    open_page(page, site_url, edition)
-    misses = {}
-    for query, expected in queries.items():
-        results = search(page, site_url, query, edition, load=False)
-        if not results or results[0] not in {f"{edition}{chapter}/" if chapter else edition for chapter in expected}:
-            misses[query] = results[:3]
-        assert all(path.startswith("en/") == (edition == "en/") for path in results), (query, results)
-    assert misses == {}
+    assert first_misses(page, site_url, edition, queries) == {}
     assert traffic.requests
 
 
@@ -294,12 +300,7 @@ def test_search_answers_questions(
 
     One page load per edition, then each question typed; the rate and every miss (with the top three) are printed.
     """
-    open_page(page, site_url, edition)
-    misses = {}
-    for question, expected in questions.items():
-        results = search(page, site_url, question, edition, load=False)
-        if not results or results[0] not in {f"{edition}{chapter}/" if chapter else edition for chapter in expected}:
-            misses[question] = results[:3]
+    misses = first_misses(page, site_url, edition, questions)
     rate = 1 - len(misses) / len(questions)
     report = [f"{edition or 'zh/'}: {rate:.0%} of {len(questions)} first (target {QUESTION_HIT_RATE:.0%})"]
     report += [f"  miss {question!r}: {found}" for question, found in misses.items()]
