@@ -30,7 +30,15 @@ from ascend_dsa.models.block_cycles import (
     identity_rescale_cycles,
     mma_cycles_per_block,
 )
-from ascend_dsa.models.design_point import SHIPPED_DESIGN, DesignPoint, KvCache, Limit, evaluate, fixpipe_cycles
+from ascend_dsa.models.design_point import (
+    SHIPPED_DESIGN,
+    DesignPoint,
+    KvCache,
+    Limit,
+    LimitCheck,
+    evaluate,
+    fixpipe_cycles,
+)
 from ascend_dsa.models.hopper import crossover_gain, dequant_cycles_per_token, mma_cycles_per_token
 from ascend_dsa.models.memory_plans import (
     SHIPPED_L1_LAYOUT_SOURCE,
@@ -1293,16 +1301,21 @@ def _design_ub_bigger_block(d: ClaimContext, x: Mapping[str, int | float]) -> So
     )
 
 
+def _l2_use_steps(l2: LimitCheck) -> tuple[Step, ...]:
+    """How a design point's L2 roofline use is found: L2 cycles and CUBE cycles per token, and their ratio."""
+    return (
+        _step("每个 token 的 L2 周期", "L2 cycles per token", _q(l2.demand, "cycles", 1), report_line(99)),
+        _step("每个 token 的 CUBE 周期", "CUBE cycles per token", _q(l2.capacity, "cycles"), _ROOFLINE_CUBE),
+        _step("占用：L2 ÷ CUBE", "use: L2 ÷ CUBE", _q(l2.utilisation, "%", 1), report_line(114)),
+    )
+
+
 def _design_l2_fewer_heads(d: ClaimContext, x: Mapping[str, int | float]) -> Solution:
     point = DesignPoint(heads_per_core=int(x["heads"]))
     l2 = evaluate(point, d.spec, d.model).check(Limit.L2_ROOFLINE)
     return Solution(
         {"heads": _count(point.heads_per_core), "topk": _count(point.topk)},
-        (
-            _step("每个 token 的 L2 周期", "L2 cycles per token", _q(l2.demand, "cycles", 1), report_line(99)),
-            _step("每个 token 的 CUBE 周期", "CUBE cycles per token", _q(l2.capacity, "cycles"), _ROOFLINE_CUBE),
-            _step("占用：L2 ÷ CUBE", "use: L2 ÷ CUBE", _q(l2.utilisation, "%", 1), report_line(114)),
-        ),
+        _l2_use_steps(l2),
         _q(l2.utilisation, "%", 1),
     )
 
@@ -1322,9 +1335,7 @@ def _what_if_l2_use(d: ClaimContext, spec: AscendSpec, given: dict[str, Quantity
                 _q(spec.bandwidth_bytes_per_cycle_per_core, "B/cycle", 3),
                 spec.sources["bandwidth_bytes_per_s"],
             ),
-            _step("每个 token 的 L2 周期", "L2 cycles per token", _q(l2.demand, "cycles", 1), report_line(99)),
-            _step("每个 token 的 CUBE 周期", "CUBE cycles per token", _q(l2.capacity, "cycles"), _ROOFLINE_CUBE),
-            _step("占用：L2 ÷ CUBE", "use: L2 ÷ CUBE", _q(l2.utilisation, "%", 1), report_line(114)),
+            *_l2_use_steps(l2),
         ),
         _q(l2.utilisation, "%", 1),
     )
